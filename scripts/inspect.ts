@@ -1,0 +1,38 @@
+/**
+ * The prompt inspector: replays a scenario through the engine, offline, and prints what each turn
+ * would send. Usage: npm run --silent inspect -- <scenario.json> [--vault DIR] [--format jsonl|table]
+ *   [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable]
+ */
+import { RENDERINGS, type Rendering } from '../src/core/engine/converter';
+import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../src/core/engine/freshness';
+import { formatJsonl, formatTable } from '../src/core/scenario/inspectFormat';
+import { replayScenario } from '../src/core/scenario/replay';
+import { FsVault } from '../src/node/fsVault';
+import { loadScenarioFile } from '../src/node/scenarioFiles';
+import { parseArgs } from './args';
+
+const USAGE =
+  'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable]';
+
+async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness'], []);
+  const file = args.positional[0];
+  if (!file || args.positional.length > 1) throw new UsageError(USAGE);
+  const format = args.options.format ?? 'jsonl';
+  if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format must be jsonl or table\n${USAGE}`);
+  const rendering = (args.options.rendering ?? 'transcript') as Rendering;
+  if (!RENDERINGS.includes(rendering)) throw new UsageError(`--rendering must be one of ${RENDERINGS.join(', ')}`);
+  const freshness = (args.options.freshness ?? 'fresh') as FreshnessPolicy;
+  if (!FRESHNESS_POLICIES.includes(freshness)) throw new UsageError(`--freshness must be one of ${FRESHNESS_POLICIES.join(', ')}`);
+
+  const { scenario, vaultDir } = loadScenarioFile(file, args.options.vault);
+  const turns = await replayScenario(scenario, new FsVault(vaultDir), { rendering, freshness });
+  process.stdout.write(format === 'jsonl' ? formatJsonl(turns) : formatTable(`${scenario.name} (${rendering} rendering, ${freshness} freshness)`, turns));
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`inspect: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = error instanceof UsageError ? 2 : 1;
+});

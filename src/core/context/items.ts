@@ -1,0 +1,72 @@
+import { sha256Hex } from '../hash';
+
+export type ItemKind = 'note' | 'url' | 'selection' | 'folder' | 'tag';
+
+/** What the user attached: a chip in the composer, or a line of a scenario. */
+export type ContextChip =
+  | { kind: 'note'; path: string }
+  | { kind: 'folder'; path: string }
+  | { kind: 'tag'; tag: string }
+  | { kind: 'url'; url: string; content?: string; title?: string }
+  | { kind: 'selection'; path: string; fromLine: number; toLine: number; text?: string };
+
+/** One unit of context with a stable id derived from its source, never from the clock. */
+export interface ContextItem {
+  readonly id: string;
+  readonly kind: ItemKind;
+  readonly title: string;
+  /** Vault-relative path for notes and selections, URL for urls, folder path or tag otherwise. */
+  readonly source: string;
+  readonly content: string;
+  /** sha256 of content. */
+  readonly hash: string;
+  /** For notes reached through a folder or tag chip: that listing's id. */
+  readonly via?: string;
+}
+
+export function noteId(path: string): string {
+  return path;
+}
+export function folderId(path: string): string {
+  return `folder:${trimSlashes(path)}`;
+}
+export function tagId(tag: string): string {
+  return `tag:${normalizeTag(tag)}`;
+}
+export function selectionId(path: string, fromLine: number, toLine: number): string {
+  return `${path}#L${fromLine}-L${toLine}`;
+}
+
+export function normalizeTag(tag: string): string {
+  const bare = tag.trim().replace(/^#+/, '');
+  return `#${bare}`;
+}
+
+export function trimSlashes(path: string): string {
+  return path.replace(/^\/+|\/+$/g, '');
+}
+
+export function basename(path: string): string {
+  const file = path.split('/').pop() ?? path;
+  return file.replace(/\.md$/i, '');
+}
+
+export function makeItem(fields: Omit<ContextItem, 'hash'>): ContextItem {
+  return { ...fields, hash: sha256Hex(fields.content) };
+}
+
+/** The id a chip will resolve to (a folder or tag chip also brings its member notes). */
+export function chipId(chip: ContextChip): string {
+  switch (chip.kind) {
+    case 'note':
+      return noteId(chip.path);
+    case 'folder':
+      return folderId(chip.path);
+    case 'tag':
+      return tagId(chip.tag);
+    case 'url':
+      return chip.url;
+    case 'selection':
+      return selectionId(chip.path, chip.fromLine, chip.toLine);
+  }
+}

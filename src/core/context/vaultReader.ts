@@ -1,0 +1,30 @@
+/** The engine's only view of a vault. Obsidian and the filesystem each implement it. */
+export interface VaultReader {
+  /** Note text, or null when no file exists at that vault-relative path. */
+  read(path: string): Promise<string | null>;
+  /** Every markdown file's vault-relative path, sorted by code point. */
+  listMarkdown(): Promise<string[]>;
+  /** Optional fast path: tags of a note as the host already indexed them (Obsidian's metadata cache). */
+  tagsOf?(path: string): Promise<string[] | null>;
+}
+
+/** Thrown by readers for content that must not be sent (binary, over the size limit). */
+export class UnreadableNoteError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: 'binary' | 'too-large' | 'unreadable',
+    detail: string,
+  ) {
+    super(`${path}: ${detail}`);
+    this.name = 'UnreadableNoteError';
+  }
+}
+
+/** Binary check shared by readers: a NUL byte or many replacement characters in the first 8 KB. */
+export function looksBinary(text: string): boolean {
+  const head = text.slice(0, 8192);
+  if (head.includes('\u0000')) return true;
+  let bad = 0;
+  for (let i = 0; i < head.length; i++) if (head.charCodeAt(i) === 0xfffd) bad++;
+  return head.length > 0 && bad / head.length > 0.05;
+}

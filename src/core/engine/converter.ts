@@ -1,0 +1,99 @@
+import type { ChatMessage } from './messages';
+import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderProblems, renderReferences, renderTool } from './render';
+import type { Envelope, HistoryTurn, LibraryItem } from './types';
+
+/**
+ * How layers become messages.
+ * - transcript (default): system = static L1 + library instruction; each library item is rendered
+ *   once, in the user message of the turn where it entered, and referenced by id afterwards; every
+ *   request extends the previous one, so provider prefix caches keep hitting.
+ * - seed: the seed document's rendering: system = L1 + L2 (the whole library), then raw L4, then
+ *   one user message = tools + L3 + L5. Every new item is sent twice and history is resent when L2 grows.
+ */
+export type Rendering = 'transcript' | 'seed';
+export const RENDERINGS: readonly Rendering[] = ['transcript', 'seed'];
+
+/** Rendered history user messages by turn; the engine clears it when history can change. */
+export type HistoryCache = Map<number, string>;
+
+const SEP = '\n\n';
+
+export class LayerToMessagesConverter {
+  constructor(private readonly rendering: Rendering = 'transcript') {}
+
+  convert(envelope: Envelope, cache?: HistoryCache): ChatMessage[] {
+    return this.rendering === 'seed' ? this.seed(envelope) : this.transcript(envelope, cache);
+  }
+
+  private transcript(envelope: Envelope, cache?: HistoryCache): ChatMessage[] {
+    const { L1, L2, L3, L4, L5 } = envelope.layers;
+    const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
+    const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
+    const messages: ChatMessage[] = [{ role: 'system', content: [...statics, LIBRARY_INSTRUCTION].join(SEP) }];
+
+    const enteredBy = groupByTurn(L2.segments.map((s) => s.item));
+    const inLibrary = new Set(L2.segments.map((s) => s.item.id));
+    const historyByTurn = new Map(envelope.history.map((h) => [h.turn, h]));
+    for (const segment of L4.segments) {
+      if (segment.role === 'assistant') {
+        messages.push({ role: 'assistant', content: segment.text });
+        continue;
+      }
+      let content = cache?.get(segment.turn);
+      if (content === undefined) {
+        const record = historyByTurn.get(segment.turn);
+        content = historyUserMessage(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary);
+        cache?.set(segment.turn, content);
+      }
+      messages.push({ role: 'user', content });
+    }
+
+    const current = [
+      ...(dynamics.length > 0 ? [renderDynamic(dynamics)] : []),
+      ...L3.segments.map((s) => s.text),
+      ...L5.segments.map((s) => s.text),
+    ];
+    messages.push({ role: 'user', content: current.join(SEP) });
+    return messages;
+  }
+
+  private seed(envelope: Envelope): ChatMessage[] {
+    const { L1, L2, L3, L4, L5 } = envelope.layers;
+    const system = [...L1.segments.map((s) => s.text), LIBRARY_INSTRUCTION];
+    if (L2.segments.length > 0) {
+      system.push(['<context_library>', ...L2.segments.map((s) => s.text), '</context_library>'].join('\n'));
+    }
+    const messages: ChatMessage[] = [{ role: 'system', content: system.join(SEP) }];
+    for (const segment of L4.segments) messages.push({ role: segment.role, content: segment.text });
+    messages.push({ role: 'user', content: [...L3.segments.map((s) => s.text), ...L5.segments.map((s) => s.text)].join(SEP) });
+    return messages;
+  }
+}
+
+/** An earlier user message exactly as it was sent in its turn (minus items the user has since removed). */
+function historyUserMessage(
+  text: string,
+  record: HistoryTurn | undefined,
+  entered: readonly LibraryItem[],
+  inLibrary: ReadonlySet<string>,
+): string {
+  const blocks: string[] = [];
+  if (record && record.dynamic.length > 0) blocks.push(renderDynamic(record.dynamic));
+  for (const tool of record?.tools ?? []) blocks.push(renderTool(tool));
+  const refs = (record?.referenced ?? []).filter((id) => inLibrary.has(id));
+  if (refs.length > 0) blocks.push(renderReferences(refs));
+  for (const item of entered) blocks.push(renderItem(item));
+  if (record && record.problems.length > 0) blocks.push(renderProblems(record.problems));
+  blocks.push(text);
+  return blocks.join(SEP);
+}
+
+function groupByTurn(items: readonly LibraryItem[]): Map<number, LibraryItem[]> {
+  const out = new Map<number, LibraryItem[]>();
+  for (const item of items) {
+    const list = out.get(item.enteredTurn);
+    if (list) list.push(item);
+    else out.set(item.enteredTurn, [item]);
+  }
+  return out;
+}

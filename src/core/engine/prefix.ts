@@ -1,0 +1,89 @@
+import { combineHashes } from '../hash';
+import type { Rendering } from './converter';
+import type { PrefixChange, PromptFragment } from './types';
+
+/** What the engine remembers of the last successful request: enough to tell whether the next one extends it. */
+export interface CommittedRequest {
+  /** Messages of that request plus the reply. */
+  readonly count: number;
+  /** combineHashes of those messages' hashes. */
+  readonly combined: string;
+  readonly model: string;
+  /** `${id}:${hash}` of each static L1 fragment. */
+  readonly staticFragments: readonly string[];
+  /** Library versions that request carried (before its own new items joined). */
+  readonly libraryVersions: number;
+}
+
+/** Deliberate events since the last request, each a named reason for a prefix break. */
+export type PendingEvent =
+  | { type: 'removed'; id: string }
+  | { type: 'compacted'; dropped: number }
+  | { type: 'rendering'; rendering: Rendering }
+  | { type: 'truncated'; turns: number }
+  | { type: 'edited'; ids: string[] };
+
+export interface PrefixCheck {
+  readonly previous: CommittedRequest | null;
+  /** Hashes of the new request's messages. */
+  readonly messageHashes: readonly string[];
+  readonly model: string;
+  readonly fragments: readonly PromptFragment[];
+  readonly fragmentHashes: readonly string[];
+  readonly pending: readonly PendingEvent[];
+  readonly rendering: Rendering;
+  readonly libraryGrew: boolean;
+}
+
+/**
+ * Null when the new request starts with the previous request and its reply, byte for byte, on the
+ * same model; otherwise the most specific named reason. Deterministic: the order of checks is fixed.
+ */
+export function detectPrefixChange(check: PrefixCheck): PrefixChange | null {
+  const { previous } = check;
+  if (!previous) return null;
+  if (previous.model !== check.model) {
+    return { reason: 'model-switch', detail: `${previous.model} → ${check.model}: the provider cache is per model` };
+  }
+  const extends_ =
+    check.messageHashes.length > previous.count &&
+    combineHashes(check.messageHashes.slice(0, previous.count)) === previous.combined;
+  if (extends_) return null;
+
+  const statics = check.fragments
+    .map((f, i) => ({ f, key: `${f.id}:${check.fragmentHashes[i]}` }))
+    .filter(({ f }) => f.lifecycle === 'static');
+  const changed = statics.filter(({ key }) => !previous.staticFragments.includes(key)).map(({ f }) => f.id);
+  const dropped = previous.staticFragments.filter((key) => !statics.some((s) => s.key === key));
+  if (changed.length > 0 || dropped.length > 0) {
+    const ids = [...changed, ...dropped.map((k) => k.split(':')[0])];
+    return { reason: 'settings-changed', detail: `system prompt fragments changed: ${[...new Set(ids)].join(', ')}` };
+  }
+  for (const event of check.pending) {
+    switch (event.type) {
+      case 'removed':
+        return {
+          reason: 'library-item-removed',
+          detail: `removed from the library: ${check.pending.flatMap((e) => (e.type === 'removed' ? [e.id] : [])).join(', ')}`,
+        };
+      case 'compacted':
+        return { reason: 'compaction', detail: `${event.dropped} superseded version(s) dropped` };
+      case 'rendering':
+        return { reason: 'rendering-changed', detail: `rendering switched to ${event.rendering}` };
+      case 'truncated':
+        return { reason: 'history-edited', detail: `history truncated to ${event.turns} turn(s)` };
+      case 'edited':
+        return { reason: 'note-edited', detail: `notes changed since the chat was saved: ${event.ids.join(', ')}` };
+    }
+  }
+  if (check.rendering === 'seed' && check.libraryGrew) {
+    return { reason: 'library-grew', detail: 'the system message holds the Context Library, which grew' };
+  }
+  if (check.rendering === 'seed') {
+    return {
+      reason: 'history-context-dropped',
+      detail: 'the seed rendering sends earlier turns raw, without the context blocks they carried',
+    };
+  }
+  return { reason: 'history-edited', detail: 'earlier messages differ from what was sent' };
+}

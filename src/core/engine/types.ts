@@ -1,0 +1,141 @@
+import type { ItemKind } from '../context/items';
+import type { ResolutionProblem } from '../context/resolver';
+
+export type Lifecycle = 'static' | 'dynamic';
+
+/** One piece of L1. Static fragments are sent once per session; dynamic ones every turn. */
+export interface PromptFragment {
+  readonly id: string;
+  readonly lifecycle: Lifecycle;
+  readonly text: string;
+}
+
+export interface ToolOutput {
+  readonly name: string;
+  readonly input: string;
+  readonly output: string;
+}
+
+/** A version of a Context Library item. A note edited between turns gets a new version. */
+export interface LibraryItem {
+  readonly id: string;
+  readonly kind: ItemKind;
+  readonly title: string;
+  readonly source: string;
+  readonly via?: string;
+  readonly version: number;
+  readonly hash: string;
+  readonly content: string;
+  readonly tokens: number;
+  /** Turn (1-based) in which this version was first sent. */
+  readonly enteredTurn: number;
+}
+
+interface SegmentBase {
+  /** Exactly the text this segment contributes to the layer. */
+  readonly text: string;
+  readonly tokens: number;
+  readonly hash: string;
+}
+
+export interface FragmentSegment extends SegmentBase {
+  readonly type: 'fragment';
+  readonly id: string;
+  readonly lifecycle: Lifecycle;
+}
+export interface ItemSegment extends SegmentBase {
+  readonly type: 'item';
+  readonly item: LibraryItem;
+  /** 'new': first time in the library; 'update': a newer version of an item already there. */
+  readonly mode: 'new' | 'update' | 'library';
+}
+export interface ReferenceSegment extends SegmentBase {
+  readonly type: 'references';
+  readonly ids: readonly string[];
+}
+export interface ToolSegment extends SegmentBase {
+  readonly type: 'tool';
+  readonly tool: ToolOutput;
+}
+export interface ProblemSegment extends SegmentBase {
+  readonly type: 'problems';
+  readonly problems: readonly ResolutionProblem[];
+}
+export interface MessageSegment extends SegmentBase {
+  readonly type: 'message';
+  readonly role: 'user' | 'assistant';
+  /** Turn the message belongs to (1-based). */
+  readonly turn: number;
+}
+
+export type Segment = FragmentSegment | ItemSegment | ReferenceSegment | ToolSegment | ProblemSegment | MessageSegment;
+
+export type LayerId = 'L1' | 'L2' | 'L3' | 'L4' | 'L5';
+
+export interface Layer<S extends Segment = Segment> {
+  readonly id: LayerId;
+  readonly segments: readonly S[];
+  /** Sum of segment tokens (segments are counted separately so a turn costs its new content). */
+  readonly tokens: number;
+  /** Hash over the segment hashes, in order. */
+  readonly hash: string;
+}
+
+export type PrefixChangeReason =
+  | 'settings-changed'
+  | 'model-switch'
+  | 'library-item-removed'
+  | 'compaction'
+  | 'note-edited'
+  | 'library-grew'
+  | 'history-edited'
+  | 'history-context-dropped'
+  | 'rendering-changed';
+
+export interface PrefixChange {
+  readonly reason: PrefixChangeReason;
+  readonly detail: string;
+}
+
+export type FreshnessStatus = 'updated' | 'stale-kept' | 'missing-kept';
+
+/** What the freshness policy did with a library item whose note changed or vanished. */
+export interface FreshnessEvent {
+  readonly id: string;
+  readonly status: FreshnessStatus;
+  readonly fromVersion: number;
+  readonly toVersion?: number;
+  readonly detail: string;
+}
+
+/** The typed result of one turn's assembly. Rendering-independent: the converter turns it into messages. */
+export interface Envelope {
+  readonly turn: number;
+  readonly model: string;
+  readonly layers: {
+    readonly L1: Layer<FragmentSegment>;
+    readonly L2: Layer<ItemSegment>;
+    readonly L3: Layer<ToolSegment | ReferenceSegment | ItemSegment | ProblemSegment>;
+    readonly L4: Layer<MessageSegment>;
+    readonly L5: Layer<MessageSegment>;
+  };
+  /** Ids attached this turn that were already in the library (sent by reference). */
+  readonly referenced: readonly string[];
+  /** Item versions sent in full this turn (new items and updates), as id@version. */
+  readonly full: readonly string[];
+  readonly freshness: readonly FreshnessEvent[];
+  readonly unresolved: readonly ResolutionProblem[];
+  /** Ids the user removed from the library before this turn. */
+  readonly removed: readonly string[];
+  /** Earlier turns rendered in history, with what each one carried besides its text. */
+  readonly history: readonly HistoryTurn[];
+}
+
+/** What an earlier turn's user message carried as it was sent, so history can be replayed byte for byte. */
+export interface HistoryTurn {
+  readonly turn: number;
+  readonly dynamic: readonly PromptFragment[];
+  readonly tools: readonly ToolOutput[];
+  readonly referenced: readonly string[];
+  readonly problems: readonly ResolutionProblem[];
+}

@@ -1,0 +1,36 @@
+import type { VaultReader } from '../context/vaultReader';
+
+/** A vault with in-memory edits layered over another (scenario edits; nothing is written to disk). */
+export class OverlayVault implements VaultReader {
+  private readonly overrides = new Map<string, string | null>();
+
+  constructor(private readonly base: VaultReader) {}
+
+  async read(path: string): Promise<string | null> {
+    if (this.overrides.has(path)) return this.overrides.get(path) ?? null;
+    return this.base.read(path);
+  }
+
+  async listMarkdown(): Promise<string[]> {
+    const paths = new Set(await this.base.listMarkdown());
+    for (const [path, text] of this.overrides) {
+      if (text === null) paths.delete(path);
+      else if (path.endsWith('.md')) paths.add(path);
+    }
+    return [...paths].sort();
+  }
+
+  async append(path: string, text: string): Promise<void> {
+    const current = await this.read(path);
+    if (current === null) throw new Error(`cannot append to ${path}: no such note`);
+    this.overrides.set(path, current + text);
+  }
+
+  replace(path: string, text: string): void {
+    this.overrides.set(path, text);
+  }
+
+  delete(path: string): void {
+    this.overrides.set(path, null);
+  }
+}

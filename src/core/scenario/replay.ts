@@ -1,0 +1,66 @@
+import { ChipResolver } from '../context/resolver';
+import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
+import type { ContextItem } from '../context/items';
+import type { PromptFragment } from '../engine/types';
+import { promptFragments } from '../prompts';
+import type { VaultReader } from '../context/vaultReader';
+import { OverlayVault } from './overlayVault';
+import { placeholderReply, type Scenario } from './scenario';
+
+export interface ReplayOptions extends EngineOptions {
+  model?: string;
+  fragments?: readonly PromptFragment[];
+  /**
+   * Called before each turn is assembled with the engine so far; may return a different engine
+   * (e.g. saved and reloaded through the chat-note codec) to check that rehydration changes nothing.
+   */
+  beforeTurn?: (engine: PromptContextEngine, turn: number, vault: VaultReader) => Promise<PromptContextEngine> | PromptContextEngine;
+}
+
+export interface ReplayedTurn {
+  readonly turn: number;
+  readonly assembly: TurnAssembly;
+  readonly reply: string;
+}
+
+/** Replay a scenario through the real resolver and engine, offline. */
+export async function replayScenario(scenario: Scenario, vault: VaultReader, options: ReplayOptions = {}): Promise<ReplayedTurn[]> {
+  const overlay = new OverlayVault(vault);
+  const resolver = new ChipResolver(overlay);
+  const fragments = options.fragments ?? promptFragments();
+  const model = options.model ?? scenario.model;
+  let engine = new PromptContextEngine(options);
+  const out: ReplayedTurn[] = [];
+  for (const [index, step] of scenario.turns.entries()) {
+    const turn = index + 1;
+    for (const edit of step.edits) {
+      if ('append' in edit) await overlay.append(edit.note, edit.append);
+      else overlay.replace(edit.note, edit.replace);
+    }
+    if (options.beforeTurn) engine = await options.beforeTurn(engine, turn, overlay);
+    for (const id of step.remove) engine.removeFromLibrary(id);
+    const { items, problems } = await resolver.resolve(step.context);
+    const current = await currentLibraryNotes(engine, resolver, items);
+    const assembly = engine.assemble({ userText: step.user, items, problems, tools: step.tools, fragments, model, current });
+    const reply = step.reply ?? placeholderReply(turn);
+    engine.commit(assembly, reply);
+    out.push({ turn, assembly, reply });
+  }
+  return out;
+}
+
+/** Re-read library notes not attached this turn, for the freshness policy. */
+export async function currentLibraryNotes(
+  engine: PromptContextEngine,
+  resolver: ChipResolver,
+  attached: readonly ContextItem[],
+): Promise<Map<string, ContextItem | null>> {
+  const attachedIds = new Set(attached.map((i) => i.id));
+  const current = new Map<string, ContextItem | null>();
+  for (const path of engine.libraryNotePaths()) {
+    if (attachedIds.has(path)) continue;
+    const { items } = await resolver.resolve([{ kind: 'note', path }]);
+    current.set(path, items[0] ?? null);
+  }
+  return current;
+}

@@ -1,0 +1,60 @@
+/** Context window (input + output) in tokens, matched by substring of the model name. */
+export interface ModelWindow {
+  contextWindow: number;
+  maxOutput: number;
+}
+
+// Longest pattern wins, so "gpt-4o-mini" beats "gpt-4o" and "gpt-4" regardless of order.
+const TABLE: Readonly<Record<string, ModelWindow>> = {
+  'gpt-5': { contextWindow: 400_000, maxOutput: 128_000 },
+  'gpt-4.1': { contextWindow: 1_047_576, maxOutput: 32_768 },
+  'gpt-4o': { contextWindow: 128_000, maxOutput: 16_384 },
+  'gpt-4o-mini': { contextWindow: 128_000, maxOutput: 16_384 },
+  'gpt-4-turbo': { contextWindow: 128_000, maxOutput: 4_096 },
+  'gpt-4': { contextWindow: 8_192, maxOutput: 4_096 },
+  'gpt-3.5-turbo': { contextWindow: 16_385, maxOutput: 4_096 },
+  'gpt-oss': { contextWindow: 131_072, maxOutput: 32_768 },
+  o1: { contextWindow: 200_000, maxOutput: 100_000 },
+  o3: { contextWindow: 200_000, maxOutput: 100_000 },
+  'o4-mini': { contextWindow: 200_000, maxOutput: 100_000 },
+  claude: { contextWindow: 200_000, maxOutput: 8_192 },
+  'claude-sonnet-4': { contextWindow: 200_000, maxOutput: 64_000 },
+  'claude-opus-4': { contextWindow: 200_000, maxOutput: 32_000 },
+  'claude-3-5-haiku': { contextWindow: 200_000, maxOutput: 8_192 },
+  'claude-haiku-4': { contextWindow: 200_000, maxOutput: 64_000 },
+  'gemini-1.5-pro': { contextWindow: 2_000_000, maxOutput: 8_192 },
+  'gemini-2': { contextWindow: 1_048_576, maxOutput: 65_536 },
+  'deepseek-chat': { contextWindow: 64_000, maxOutput: 8_192 },
+  'deepseek-reasoner': { contextWindow: 64_000, maxOutput: 8_192 },
+  'llama-3': { contextWindow: 128_000, maxOutput: 4_096 },
+  'llama3': { contextWindow: 8_192, maxOutput: 2_048 },
+  'qwen2.5': { contextWindow: 32_768, maxOutput: 8_192 },
+  mistral: { contextWindow: 32_000, maxOutput: 8_192 },
+};
+
+export const DEFAULT_MODEL_WINDOW: ModelWindow = { contextWindow: 32_000, maxOutput: 4_096 };
+
+/**
+ * Window for a model: a user override (exact name, then substring) wins, then the longest matching
+ * table entry, then the default.
+ */
+export function modelWindow(model: string, overrides: Readonly<Record<string, Partial<ModelWindow>>> = {}): ModelWindow {
+  const name = model.toLowerCase();
+  const base = longestMatch(name, TABLE) ?? DEFAULT_MODEL_WINDOW;
+  const override = overrides[model] ?? longestMatch(name, lowerKeys(overrides));
+  return override ? { ...base, ...override } : base;
+}
+
+function lowerKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort()) out[key.toLowerCase()] = record[key];
+  return out;
+}
+
+function longestMatch<T>(name: string, table: Readonly<Record<string, T>>): T | undefined {
+  let best: string | undefined;
+  for (const key of Object.keys(table)) {
+    if (name.includes(key) && (best === undefined || key.length > best.length)) best = key;
+  }
+  return best === undefined ? undefined : table[best];
+}

@@ -1,0 +1,104 @@
+import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
+
+type RanksModule = TiktokenBPE | { default: TiktokenBPE };
+import { sha256Hex } from '../hash';
+import { encodingForModel, type EncodingName } from './encodings';
+
+/** Counts tokens for one model's tokenizer. */
+export interface TokenCounter {
+  readonly encoding: EncodingName;
+  count(text: string): number;
+  /** Token ids; for 'estimate' a deterministic pseudo-tokenisation (one id per ~4 chars). */
+  encode(text: string): number[];
+}
+
+const tokenizers = new Map<EncodingName, Tiktoken>();
+
+// The rank tables are ~1-2 MB each: required on first use only, never at plugin load.
+function loadTokenizer(encoding: Exclude<EncodingName, 'estimate'>): Tiktoken {
+  const cached = tokenizers.get(encoding);
+  if (cached) return cached;
+  /* eslint-disable @typescript-eslint/no-require-imports, no-undef -- synchronous lazy load: the bundle is CommonJS, and counting must stay synchronous */
+  const lite = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  const TiktokenClass = lite.Tiktoken;
+  const module = (
+    encoding === 'o200k_base' ? require('js-tiktoken/ranks/o200k_base') : require('js-tiktoken/ranks/cl100k_base')
+  ) as RanksModule;
+  /* eslint-enable @typescript-eslint/no-require-imports, no-undef -- end of the lazy load */
+  // The CommonJS build exports the table itself; ESM interop wraps it in `default`.
+  const ranks = 'default' in module && module.default ? module.default : (module as TiktokenBPE);
+  const tokenizer = new TiktokenClass(ranks);
+  tokenizers.set(encoding, tokenizer);
+  return tokenizer;
+}
+
+/** Rough count for unknown model families: ~4 chars per token for Latin text, ~1.5 for others. */
+export function estimateTokens(text: string): number {
+  let ascii = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 128) ascii++;
+  const other = text.length - ascii;
+  return Math.ceil(ascii / 4 + other / 1.5);
+}
+
+function estimateEncode(text: string): number[] {
+  // Deterministic ids from 4-char chunks: good enough for prefix comparisons in the benchmarks.
+  const ids: number[] = [];
+  for (let i = 0; i < text.length; i += 4) {
+    let h = 0;
+    for (let j = i; j < Math.min(i + 4, text.length); j++) h = (h * 31 + text.charCodeAt(j)) | 0;
+    ids.push(h >>> 0);
+  }
+  return ids;
+}
+
+const MEMO_LIMIT = 20_000;
+
+/** Token counter memoised by content hash, shared by every caller using the same encoding. */
+class MemoTokenCounter implements TokenCounter {
+  private readonly memo = new Map<string, number>();
+  constructor(readonly encoding: EncodingName) {}
+
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    // Short strings are cheaper to count than to hash.
+    const key = text.length > 256 ? sha256Hex(text) : text;
+    const hit = this.memo.get(key);
+    if (hit !== undefined) return hit;
+    const n = this.encoding === 'estimate' ? estimateTokens(text) : this.encode(text).length;
+    if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
+    this.memo.set(key, n);
+    return n;
+  }
+
+  encode(text: string): number[] {
+    if (this.encoding === 'estimate') return estimateEncode(text);
+    // Special-token strings in a note ("<|endoftext|>") are plain text here, not control tokens.
+    return loadTokenizer(this.encoding).encode(text, [], []);
+  }
+}
+
+const counters = new Map<EncodingName, TokenCounter>();
+
+/** The shared, memoised counter for a model's tokenizer. */
+export function tokenCounterFor(model: string): TokenCounter {
+  const encoding = encodingForModel(model);
+  let counter = counters.get(encoding);
+  if (!counter) {
+    counter = new MemoTokenCounter(encoding);
+    counters.set(encoding, counter);
+  }
+  return counter;
+}
+
+/**
+ * Chat-format overhead, from OpenAI's published counting recipe: each message costs 3 tokens of
+ * framing and every reply is primed with 3 more.
+ */
+export const TOKENS_PER_MESSAGE = 3;
+export const TOKENS_REPLY_PRIMING = 3;
+
+export function countMessagesTokens(counter: TokenCounter, contents: readonly string[]): number {
+  let total = TOKENS_REPLY_PRIMING;
+  for (const content of contents) total += TOKENS_PER_MESSAGE + counter.count(content);
+  return total;
+}

@@ -1,0 +1,54 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { UnreadableNoteError, type VaultReader } from '../core/context/vaultReader';
+
+const MAX_BYTES = 8 * 1024 * 1024;
+
+/** A vault folder on disk, for Node (tests, demo, inspector, benchmarks). Paths are vault-relative with '/'. */
+export class FsVault implements VaultReader {
+  private listing: string[] | null = null;
+
+  constructor(readonly root: string) {}
+
+  async read(relative: string): Promise<string | null> {
+    const full = this.resolve(relative);
+    let stat;
+    try {
+      stat = await fs.stat(full);
+    } catch {
+      return null;
+    }
+    if (!stat.isFile()) return null;
+    if (stat.size > MAX_BYTES) throw new UnreadableNoteError(relative, 'too-large', `${stat.size} bytes is over the ${MAX_BYTES}-byte read limit`);
+    const bytes = await fs.readFile(full);
+    if (bytes.includes(0)) throw new UnreadableNoteError(relative, 'binary', 'the file contains NUL bytes');
+    return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  }
+
+  async listMarkdown(): Promise<string[]> {
+    if (!this.listing) {
+      const out: string[] = [];
+      await walk(this.root, '', out);
+      this.listing = out.sort();
+    }
+    return [...this.listing];
+  }
+
+  private resolve(relative: string): string {
+    const normalized = path.posix.normalize(relative.replace(/\\/g, '/'));
+    if (normalized.startsWith('../') || normalized === '..' || path.posix.isAbsolute(normalized)) {
+      throw new UnreadableNoteError(relative, 'unreadable', 'path leaves the vault');
+    }
+    return path.join(this.root, ...normalized.split('/'));
+  }
+}
+
+async function walk(root: string, prefix: string, out: string[]): Promise<void> {
+  const entries = await fs.readdir(path.join(root, prefix), { withFileTypes: true });
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue; // .obsidian, .git, .trash
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) await walk(root, rel, out);
+    else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) out.push(rel);
+  }
+}
