@@ -1,0 +1,64 @@
+import type { CacheBreakpoint } from '../core/compiler/cacheBreakpoints';
+import type { ChatMessage } from '../core/engine/messages';
+import type { Usage } from '../core/usage';
+
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'openai-responses' | 'claude-code';
+
+export type CachingKind = 'automatic-prefix' | 'explicit-breakpoints' | 'none';
+
+/** What a provider/model can do. Drives the MessageCompiler (full vs delta) and the UI. */
+export interface Capabilities {
+  /** The provider keeps the conversation between calls (Claude Code --resume, Responses previous_response_id). */
+  readonly sessionResumption: boolean;
+  readonly caching: CachingKind;
+  readonly streaming: boolean;
+  readonly toolCalling: boolean;
+  readonly images: boolean;
+  readonly contextWindow: number;
+  readonly maxOutput: number;
+}
+
+/** One configured provider as stored in settings (no secrets: the key is looked up by secretId). */
+export interface ProviderConfig {
+  readonly id: string;
+  readonly kind: ProviderKind;
+  readonly model: string;
+  /** For OpenAI-compatible endpoints (Ollama, LM Studio, OpenRouter, llama.cpp, vLLM) and tests. */
+  readonly baseUrl?: string;
+  /** Name of the secret in Obsidian's SecretStorage holding the API key. */
+  readonly secretId?: string;
+  /** Claude Code: the CLI executable and working directory. */
+  readonly executable?: string;
+  readonly cwd?: string;
+}
+
+/** A compiled request, ready for one provider call. */
+export interface ChatRequest {
+  readonly messages: readonly ChatMessage[];
+  /** Explicit cache breakpoints (Anthropic); ignored by providers that cache automatically. */
+  readonly breakpoints?: readonly CacheBreakpoint[];
+  /** OpenAI prompt_cache_key: one per conversation so its requests land on the same cache. */
+  readonly cacheKey?: string;
+  /** Session to resume (Responses previous_response_id, Claude Code session id). */
+  readonly sessionId?: string;
+  readonly signal?: AbortSignal;
+  /** Called with each streamed text delta, in order. */
+  readonly onToken?: (delta: string) => void;
+}
+
+/** A complete, successful response. */
+export interface ChatResult {
+  readonly text: string;
+  readonly usage: Usage;
+  /** Session to resume next time (Responses response id, Claude Code session id), if any. */
+  readonly sessionId?: string;
+  /** Provider-reported model name, when it differs from the configured one. */
+  readonly model?: string;
+}
+
+/** A chat model behind one provider. Errors are ProviderError (see errors.ts). */
+export interface ChatProvider {
+  readonly config: ProviderConfig;
+  readonly capabilities: Capabilities;
+  send(request: ChatRequest): Promise<ChatResult>;
+}
