@@ -17,7 +17,7 @@ export default defineConfig([
     // Node-side code (tests, scripts, benchmarks, the filesystem adapter and local servers) is not
     // plugin code: Node modules and Node globals are its job.
     files: ['__tests__/**', 'scripts/**', 'bench/**', 'src/node/**', 'workbench/**'],
-    languageOptions: { globals: { ...globals.node } },
+    languageOptions: { globals: { ...globals.node, ...globals.jest } },
     rules: {
       'obsidianmd/no-nodejs-modules': 'off',
       'obsidianmd/prefer-window-timers': 'off',

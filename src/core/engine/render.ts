@@ -27,7 +27,8 @@ export function renderItem(item: LibraryItem): string {
   if (item.kind === 'selection') attrs.push(`source="${escapeAttr(item.source)}"`);
   if (item.via) attrs.push(`via="${escapeAttr(item.via)}"`);
   if (item.version > 1) attrs.push(`version="${item.version}"`);
-  return `<${tag} ${attrs.join(' ')}>\n${escapeContent(item.content)}\n</${tag}>`;
+  const body = escapeContent(item.content);
+  return `<${tag} ${attrs.join(' ')}>\n${body}${body.endsWith('\n') ? '' : '\n'}</${tag}>`;
 }
 
 export function renderReferences(ids: readonly string[]): string {
@@ -40,7 +41,8 @@ export function renderReferences(ids: readonly string[]): string {
 }
 
 export function renderTool(tool: ToolOutput): string {
-  return `<tool_output tool="${escapeAttr(tool.name)}" input="${escapeAttr(tool.input)}">\n${escapeContent(tool.output)}\n</tool_output>`;
+  const body = escapeContent(tool.output);
+  return `<tool_output tool="${escapeAttr(tool.name)}" input="${escapeAttr(tool.input)}">\n${body}${body.endsWith('\n') ? '' : '\n'}</tool_output>`;
 }
 
 export function renderProblems(problems: readonly ResolutionProblem[]): string {
