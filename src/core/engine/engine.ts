@@ -90,7 +90,11 @@ export class PromptContextEngine {
   private lastRequest: CommittedRequest | null = null;
   private pending: PendingEvent[] = [];
   private historyCache: HistoryCache = new Map();
-  private hashMemo = new Map<string, string>();
+  // Memos keyed by string identity-equal content: history strings are reused turn after turn, so a
+  // lookup costs O(1) instead of re-hashing the whole conversation (the cost of a turn stays the new content).
+  private hashMemo = { system: new Map<string, string>(), user: new Map<string, string>(), assistant: new Map<string, string>() };
+  private tokenMemo = new Map<string, Map<string, number>>();
+  private segmentMemo = new WeakMap<CompletedTurn, { encoding: string; segments: MessageSegment[] }>();
   private cacheRendering: Rendering;
   readonly freshness: FreshnessPolicy;
   private rendering: Rendering;
@@ -236,10 +240,7 @@ export class PromptContextEngine {
     if (problems.length > 0) l3.push(segment<ProblemSegment>({ type: 'problems', problems }, renderProblems(problems), counter));
 
     const l4: MessageSegment[] = [];
-    for (const t of this.turns) {
-      l4.push(segment({ type: 'message', role: 'user', turn: t.turn }, t.userText, counter));
-      l4.push(segment({ type: 'message', role: 'assistant', turn: t.turn }, t.reply, counter));
-    }
+    for (const t of this.turns) l4.push(...this.historySegments(t, counter));
 
     const envelope: Envelope = {
       turn,
@@ -348,17 +349,38 @@ export class PromptContextEngine {
   }
 
   private messageHash(message: ChatMessage): string {
-    const key = `${message.role}\n${message.content}`;
-    let hash = this.hashMemo.get(key);
+    const memo = this.hashMemo[message.role];
+    let hash = memo.get(message.content);
     if (hash === undefined) {
-      hash = sha256Hex(key);
-      this.hashMemo.set(key, hash);
+      hash = sha256Hex(`${message.role}\n${message.content}`);
+      memo.set(message.content, hash);
     }
     return hash;
   }
 
   private messageTokens(message: ChatMessage, counter: TokenCounter): number {
-    return counter.count(message.content);
+    let memo = this.tokenMemo.get(counter.encoding);
+    if (!memo) {
+      memo = new Map();
+      this.tokenMemo.set(counter.encoding, memo);
+    }
+    let tokens = memo.get(message.content);
+    if (tokens === undefined) {
+      tokens = counter.count(message.content);
+      memo.set(message.content, tokens);
+    }
+    return tokens;
+  }
+
+  private historySegments(t: CompletedTurn, counter: TokenCounter): MessageSegment[] {
+    const memo = this.segmentMemo.get(t);
+    if (memo && memo.encoding === counter.encoding) return memo.segments;
+    const segments = [
+      segment<MessageSegment>({ type: 'message', role: 'user', turn: t.turn }, t.userText, counter),
+      segment<MessageSegment>({ type: 'message', role: 'assistant', turn: t.turn }, t.reply, counter),
+    ];
+    this.segmentMemo.set(t, { encoding: counter.encoding, segments });
+    return segments;
   }
 }
 
@@ -377,17 +399,18 @@ function toLibraryItem(item: ContextItem, version: number, turn: number, counter
   };
 }
 
-// Library items are immutable: render, count and hash each one once, not every turn.
-const renderedItems = new WeakMap<LibraryItem, { text: string; tokens: number; hash: string }>();
+// Library items are immutable: render, count and hash each one once per tokenizer, not every turn.
+const renderedItems = new WeakMap<LibraryItem, { encoding: string; text: string; tokens: number; hash: string }>();
 
 function itemSegment(item: LibraryItem, mode: ItemSegment['mode'], counter: TokenCounter): ItemSegment {
   let rendered = renderedItems.get(item);
-  if (!rendered) {
-    const text = renderItem(item);
-    rendered = { text, tokens: counter.count(text), hash: sha256Hex(text) };
+  if (!rendered || rendered.encoding !== counter.encoding) {
+    const text = rendered?.text ?? renderItem(item);
+    rendered = { encoding: counter.encoding, text, tokens: counter.count(text), hash: rendered?.hash ?? sha256Hex(text) };
     renderedItems.set(item, rendered);
   }
-  return { type: 'item', item, mode, ...rendered };
+  const { text, tokens, hash } = rendered;
+  return { type: 'item', item, mode, text, tokens, hash };
 }
 
 function segment<S extends Segment>(fields: Omit<S, 'text' | 'tokens' | 'hash'>, text: string, counter: TokenCounter): S {
