@@ -54,6 +54,11 @@ export interface ChatResult {
   readonly sessionId?: string;
   /** Provider-reported model name, when it differs from the configured one. */
   readonly model?: string;
+  /**
+   * False when the provider reported no token usage (some OpenAI-compatible servers send none
+   * while streaming): `usage` is then all zeros, not a measurement. Absent means reported.
+   */
+  readonly usageReported?: boolean;
 }
 
 /** A chat model behind one provider. Errors are ProviderError (see errors.ts). */

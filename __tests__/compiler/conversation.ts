@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { ChipResolver } from '../../src/core/context/resolver';
+import type { ContextChip } from '../../src/core/context/items';
+import { PromptContextEngine, type TurnAssembly } from '../../src/core/engine/engine';
+import type { PromptFragment } from '../../src/core/engine/types';
+import { promptFragments } from '../../src/core/prompts';
+import { advance, compile, type CompiledRequest } from '../../src/core/compiler/messageCompiler';
+import type { ProviderSession, ProviderTarget, SessionCapability } from '../../src/core/compiler/session';
+import { currentLibraryNotes } from '../../src/core/scenario/replay';
+import { FsVault } from '../../src/node/fsVault';
+
+export const TASKS_DOCS = path.resolve(__dirname, '../../../shared/corpus/tasks-docs');
+
+/** A provider as the conversation loop sees it (ChatProvider.send reduced to what the compiler needs). */
+export interface TurnSender {
+  readonly capabilities: SessionCapability;
+  readonly target: ProviderTarget;
+  send(compiled: CompiledRequest): Promise<{ text: string; sessionId?: string }>;
+}
+
+export interface TurnStep {
+  user: string;
+  context: ContextChip[];
+  /** Text of the dynamic L1 fragment this turn (e.g. the note open in the editor). */
+  dynamic?: string;
+}
+
+export interface TurnRecord {
+  assembly: TurnAssembly;
+  compiled: CompiledRequest;
+  reply?: string;
+  error?: unknown;
+}
+
+/**
+ * The conversation loop the plugin will run, reduced to its essentials: assemble (pure), compile,
+ * send, and only on success advance the cursor and commit the turn. A failure changes nothing.
+ */
+export class TestConversation {
+  readonly resolver: ChipResolver;
+  engine = new PromptContextEngine();
+  session: ProviderSession | null = null;
+  staticFragments: PromptFragment[] = promptFragments();
+  model: string;
+
+  constructor(vaultDir = TASKS_DOCS, model = 'claude-sonnet-4-5') {
+    this.resolver = new ChipResolver(new FsVault(vaultDir));
+    this.model = model;
+  }
+
+  async assemble(step: TurnStep): Promise<TurnAssembly> {
+    const { items, problems } = await this.resolver.resolve(step.context);
+    const current = await currentLibraryNotes(this.engine, this.resolver, items);
+    const fragments: PromptFragment[] = [
+      ...this.staticFragments,
+      ...(step.dynamic ? [{ id: 'active-note', lifecycle: 'dynamic' as const, text: step.dynamic }] : []),
+    ];
+    return this.engine.assemble({ userText: step.user, items, problems, fragments, model: this.model, current });
+  }
+
+  compile(assembly: TurnAssembly, sender: Pick<TurnSender, 'capabilities' | 'target'>): CompiledRequest {
+    return compile({ assembly, capabilities: sender.capabilities, target: sender.target, session: this.session });
+  }
+
+  async turn(step: TurnStep, sender: TurnSender): Promise<TurnRecord> {
+    const assembly = await this.assemble(step);
+    const compiled = this.compile(assembly, sender);
+    try {
+      const result = await sender.send(compiled);
+      this.session = advance(compiled, assembly, result);
+      this.engine.commit(assembly, result.text);
+      return { assembly, compiled, reply: result.text };
+    } catch (error) {
+      return { assembly, compiled, error };
+    }
+  }
+}

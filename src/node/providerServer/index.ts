@@ -1,0 +1,277 @@
+/**
+ * A local provider server for tests, the demo and benchmarks: OpenAI Chat Completions, OpenAI
+ * Responses (with previous_response_id state) and Anthropic Messages over HTTP on 127.0.0.1,
+ * streaming (SSE) and not. Replies are deterministic (format in ./reply.ts), usage reports cached
+ * tokens by each provider's documented rule (./openaiCacheRule.ts, ./anthropicCacheRule.ts), and
+ * faults (error statuses, hangs, cut streams) can be injected.
+ *
+ * Routes (the `/v1` prefix is optional, so an OpenAI base URL of `url` or `url/v1` both work):
+ *   POST /v1/chat/completions, POST /v1/responses, GET|DELETE /v1/responses/{id},
+ *   POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models[/{id}], GET /.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { AnthropicPromptCache } from './anthropicCacheRule';
+import { handleCountTokens, handleMessages } from './anthropicMessages';
+import { asRecord, type Exchange, type ServerState, type StoredResponse } from './context';
+import { errorReply, RequestError, type Api } from './errors';
+import { FaultQueue, type Fault } from './faults';
+import { readBody, recordHeaders, sendJson } from './http';
+import { handleChatCompletions } from './openaiChat';
+import { OpenAIPromptCache } from './openaiCacheRule';
+import { getStoredResponse, handleResponses } from './openaiResponses';
+import { SseStream } from './sse';
+
+export type { Fault } from './faults';
+
+export interface ProviderServerOptions {
+  /** Port on 127.0.0.1; default 0 (an ephemeral port). */
+  port?: number;
+  /** Milliseconds; drives Anthropic's cache lifetime and `created` timestamps. Default Date.now. */
+  clock?: () => number;
+  /** Model named by GET /v1/models; requests otherwise answer under the model they name. */
+  model?: string;
+  /** Receives one line per request (method, path, streaming, status or fault), for the CLI script. */
+  log?: (line: string) => void;
+}
+
+export interface RecordedRequest {
+  api: Api;
+  path: string;
+  /** Lower-cased; authorization and x-api-key redacted. */
+  headers: Record<string, string>;
+  /** Parsed JSON body (the raw text when it was not JSON). */
+  body: WireJson;
+}
+
+/** Parsed wire JSON, as loosely typed as JSON.parse's result (`any`), so tests can inspect it freely. */
+export type WireJson = ReturnType<typeof JSON.parse>;
+
+export interface ProviderServer {
+  /** e.g. http://127.0.0.1:43123 (no trailing slash). OpenAI base URL: `${url}/v1`; Anthropic: `url`. */
+  readonly url: string;
+  /** Every request to the three APIs (count_tokens included), in arrival order. */
+  readonly requests: RecordedRequest[];
+  /** Queued; consumed by the next matching generation requests. */
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  /** Forgets requests, prompt caches, Responses state and faults. */
+  reset(): void;
+  /** Stops the server, terminating open and hanging connections. */
+  close(): Promise<void>;
+}
+
+type Route =
+  | { kind: 'generate'; api: Api; handler: (ex: Exchange) => Promise<void> }
+  | { kind: 'count' }
+  | { kind: 'response'; id: string }
+  | { kind: 'models'; id?: string }
+  | { kind: 'root' }
+  | { kind: 'unknown' };
+
+function route(method: string, path: string): Route {
+  const p = path.replace(/\/+$/, '').replace(/^\/v1(?=\/|$)/, '') || '/';
+  if (method === 'POST' && p === '/chat/completions') return { kind: 'generate', api: 'openai-chat', handler: handleChatCompletions };
+  if (method === 'POST' && p === '/responses') return { kind: 'generate', api: 'openai-responses', handler: handleResponses };
+  if (method === 'POST' && p === '/messages') return { kind: 'generate', api: 'anthropic', handler: handleMessages };
+  if (method === 'POST' && p === '/messages/count_tokens') return { kind: 'count' };
+  const response = /^\/responses\/([^/]+)$/.exec(p);
+  if (response && (method === 'GET' || method === 'DELETE')) return { kind: 'response', id: decodeURIComponent(response[1]) };
+  const models = /^\/models(?:\/([^/]+))?$/.exec(p);
+  if (models && method === 'GET') return { kind: 'models', id: models[1] === undefined ? undefined : decodeURIComponent(models[1]) };
+  if ((method === 'GET' || method === 'HEAD') && p === '/') return { kind: 'root' };
+  return { kind: 'unknown' };
+}
+
+function modelEntry(id: string, createdSeconds: number): Record<string, unknown> {
+  // One object that reads as both an OpenAI and an Anthropic model record.
+  return {
+    id,
+    object: 'model',
+    type: 'model',
+    created: createdSeconds,
+    created_at: new Date(createdSeconds * 1000).toISOString(),
+    owned_by: 'strata-local',
+    display_name: id,
+  };
+}
+
+function delay(ms: number, timers: Set<ReturnType<typeof setTimeout>>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      resolve();
+    }, ms);
+    timers.add(timer);
+  });
+}
+
+export async function startProviderServer(options: ProviderServerOptions = {}): Promise<ProviderServer> {
+  const clock = options.clock ?? (() => Date.now());
+  const log = options.log;
+  const requests: RecordedRequest[] = [];
+  const faults = new FaultQueue();
+  const sockets = new Set<Socket>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let idCounter = 0;
+  let requestCounter = 0;
+  const state: ServerState = {
+    openaiCache: new OpenAIPromptCache(),
+    anthropicCache: new AnthropicPromptCache(),
+    responses: new Map<string, StoredResponse>(),
+    defaultModel: options.model ?? 'gpt-4o-mini',
+    nextId: (prefix) => `${prefix}${String(++idCounter).padStart(6, '0')}`,
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0];
+    const target = route(method, path);
+    const requestId = `req_local_${String(++requestCounter).padStart(6, '0')}`;
+    const anthropicClient = req.headers['anthropic-version'] !== undefined || req.headers['x-api-key'] !== undefined;
+    const api: Api = target.kind === 'generate' ? target.api : target.kind === 'count' || anthropicClient ? 'anthropic' : 'openai-chat';
+    const fail = (status: number, details: Parameters<typeof errorReply>[2]): void => {
+      const reply = errorReply(api, status, details, requestId);
+      sendJson(res, reply.status, reply.body, reply.headers);
+    };
+
+    const raw = method === 'POST' ? await readBody(req) : '';
+    let body: unknown = raw;
+    let badJson = false;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        badJson = true;
+      }
+    }
+    if (target.kind === 'generate' || target.kind === 'count') {
+      requests.push({ api, path, headers: recordHeaders(req), body });
+    }
+    const streaming = target.kind === 'generate' && asRecord(body)?.stream === true;
+    log?.(`${method} ${path}${streaming ? ' (stream)' : ''}`);
+
+    if (badJson || ((target.kind === 'generate' || target.kind === 'count') && !asRecord(body))) {
+      fail(400, { message: 'The request body is not a valid JSON object.' });
+      return;
+    }
+
+    switch (target.kind) {
+      case 'root':
+        sendJson(res, 200, { ok: true, service: 'strata local provider server' });
+        return;
+      case 'models': {
+        const created = Math.floor(clock() / 1000);
+        if (target.id !== undefined) sendJson(res, 200, modelEntry(target.id, created));
+        else {
+          const entry = modelEntry(state.defaultModel, created);
+          sendJson(res, 200, { object: 'list', data: [entry], has_more: false, first_id: entry.id, last_id: entry.id });
+        }
+        return;
+      }
+      case 'response': {
+        const stored = state.responses.get(target.id);
+        if (method === 'DELETE' && stored) {
+          state.responses.delete(target.id);
+          sendJson(res, 200, { id: target.id, object: 'response', deleted: true });
+        } else {
+          getStoredResponse({ state, json: (status, value) => sendJson(res, status, value) }, target.id);
+        }
+        return;
+      }
+      case 'count':
+        handleCountTokens({ body: asRecord(body) ?? {}, headers: recordHeaders(req), requestId, json: (status, value, headers) => sendJson(res, status, value, headers) });
+        return;
+      case 'unknown':
+        fail(404, { message: `Unknown request URL: ${method} ${path}.`, code: 'unknown_url' });
+        return;
+      case 'generate':
+        break;
+    }
+
+    let cutAfter: number | undefined;
+    const fault = faults.take(streaming);
+    if (fault) log?.(`  fault: ${JSON.stringify(fault)}`);
+    if (fault?.kind === 'status') {
+      fail(fault.status, { retryAfterSeconds: fault.retryAfterSeconds, message: undefined });
+      return;
+    }
+    if (fault?.kind === 'hang') {
+      // No answer: the socket stays open until the client gives up or close() destroys it.
+      if (fault.ms === undefined) return;
+      await delay(fault.ms, timers);
+      if (res.destroyed || res.writableEnded) return;
+    }
+    if (fault?.kind === 'cut-stream') cutAfter = fault.afterChunks;
+
+    const exchange: Exchange = {
+      api,
+      body: asRecord(body) ?? {},
+      headers: recordHeaders(req),
+      streaming,
+      state,
+      now: clock(),
+      requestId,
+      json: (status, value, headers) => sendJson(res, status, value, headers),
+      stream: (headers = {}) => new SseStream(res, cutAfter, headers),
+    };
+    await target.handler(exchange);
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const anthropic = (req.url ?? '').includes('/messages');
+      const api: Api = anthropic ? 'anthropic' : 'openai-chat';
+      const reply =
+        error instanceof RequestError
+          ? errorReply(api, error.status, error.details)
+          : errorReply(api, 500, { message: `Local provider server error: ${error instanceof Error ? error.message : String(error)}` });
+      log?.(`  error ${reply.status}: ${error instanceof Error ? error.message : String(error)}`);
+      sendJson(res, reply.status, reply.body, reply.headers);
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('provider server: no TCP address');
+  const url = `http://127.0.0.1:${address.port}`;
+  let closed: Promise<void> | undefined;
+
+  return {
+    url,
+    requests,
+    injectFault: (fault) => faults.inject(fault),
+    clearFaults: () => faults.clear(),
+    reset: () => {
+      requests.length = 0;
+      faults.clear();
+      state.openaiCache.clear();
+      state.anthropicCache.clear();
+      state.responses.clear();
+    },
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { ChatAnthropic } from '@langchain/anthropic';
+import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
+import type { ProviderConfig } from './types';
+
+/** One LangChain chat model bound to a call's options, reduced to the two calls Strata makes. */
+export interface ModelRunner {
+  stream(messages: BaseMessage[], signal: AbortSignal): Promise<AsyncIterable<AIMessageChunk>>;
+  invoke(messages: BaseMessage[], signal: AbortSignal): Promise<AIMessageChunk | BaseMessage>;
+}
+
+export interface RunnerOptions {
+  readonly config: ProviderConfig;
+  readonly apiKey: string | undefined;
+  /** The fetch the SDK uses; undefined = the platform's. */
+  readonly fetch?: typeof fetch;
+  readonly streaming: boolean;
+  readonly maxOutput: number;
+  /** OpenAI prompt_cache_key (sent only where the endpoint understands it). */
+  readonly cacheKey?: string;
+  /** Responses previous_response_id. */
+  readonly previousResponseId?: string;
+}
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
+/**
+ * A keyless local server (Ollama, LM Studio, llama.cpp) ignores the Authorization header, but the
+ * OpenAI SDK refuses to start without a key.
+ */
+const NO_KEY = 'not-needed';
+
+/** Anthropic rejects browser requests without it (Obsidian is a browser to them). */
+const ANTHROPIC_BROWSER_HEADERS = { 'anthropic-dangerous-direct-browser-access': 'true' };
+
+/**
+ * The SDKs' own request timeout. Strata enforces its own (idle) timeout by aborting, so this is
+ * only a backstop; giving it explicitly also stops the Anthropic SDK from refusing non-streaming
+ * calls with a large max_tokens.
+ */
+const SDK_TIMEOUT_MS = 15 * 60_000;
+
+/** Anthropic's base URL is the host; people often paste the OpenAI-style ".../v1". */
+function anthropicBaseUrl(baseUrl: string | undefined): string {
+  return (baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+export function buildRunner(options: RunnerOptions): ModelRunner {
+  const { config } = options;
+  if (config.kind === 'anthropic') return anthropicRunner(options);
+  if (config.kind === 'claude-code') throw new Error('Claude Code is not a LangChain model');
+  const responses = config.kind === 'openai-responses';
+  const model = new ChatOpenAI({
+    model: config.model,
+    apiKey: options.apiKey ?? NO_KEY,
+    // One retry policy (retry.ts): none in LangChain, none in the SDK (LangChain sets the SDK's to 0).
+    maxRetries: 0,
+    streaming: options.streaming,
+    streamUsage: true,
+    useResponsesApi: responses,
+    timeout: SDK_TIMEOUT_MS,
+    configuration: {
+      baseURL: (config.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, ''),
+      dangerouslyAllowBrowser: true,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    },
+  });
+  const callOptions = {
+    ...(options.cacheKey !== undefined ? { promptCacheKey: options.cacheKey } : {}),
+    ...(responses && options.previousResponseId !== undefined ? { previous_response_id: options.previousResponseId } : {}),
+  };
+  return {
+    stream: (messages, signal) => model.stream(messages, { ...callOptions, signal }),
+    invoke: (messages, signal) => model.invoke(messages, { ...callOptions, signal }),
+  };
+}
+
+function anthropicRunner(options: RunnerOptions): ModelRunner {
+  const baseURL = anthropicBaseUrl(options.config.baseUrl);
+  const model = new ChatAnthropic({
+    model: options.config.model,
+    apiKey: options.apiKey ?? NO_KEY,
+    maxRetries: 0,
+    streaming: options.streaming,
+    streamUsage: true,
+    maxTokens: options.maxOutput,
+    anthropicApiUrl: baseURL,
+    clientOptions: {
+      baseURL,
+      timeout: SDK_TIMEOUT_MS,
+      dangerouslyAllowBrowser: true,
+      defaultHeaders: ANTHROPIC_BROWSER_HEADERS,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    },
+  });
+  return {
+    stream: (messages, signal) => model.stream(messages, { signal }),
+    invoke: (messages, signal) => model.invoke(messages, { signal }),
+  };
+}

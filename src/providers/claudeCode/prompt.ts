@@ -1,0 +1,40 @@
+import type { ChatMessage } from '../../core/engine/messages';
+
+/** What one CLI run gets: the system prompt for a new session, and the prompt text (sent on stdin). */
+export interface CliPrompt {
+  /** Static system prompt, only when the run starts a new session (the session keeps it after that). */
+  readonly systemPrompt?: string;
+  readonly prompt: string;
+}
+
+const SEP = '\n\n';
+
+/**
+ * Turn a compiled request into one CLI prompt. `claude -p` takes a single user turn, so:
+ * - a new session gets the leading system message as --system-prompt;
+ * - the last message is the user's turn, sent as it is;
+ * - anything between (earlier turns the session has not seen: a full request after the session was
+ *   invalidated, or a delta that carries several turns) goes first, inside <conversation_history>.
+ * On resume a system message is not expected (the compiler leaves it out); if one comes anyway it
+ * is sent as [System Context] rather than dropped.
+ */
+export function cliPrompt(messages: readonly ChatMessage[], resuming: boolean): CliPrompt {
+  if (messages.length === 0) throw new Error('Claude Code: the request has no messages');
+  const last = messages[messages.length - 1];
+  if (last.role !== 'user') throw new Error(`Claude Code: the last message must be the user's, not ${last.role}`);
+  let rest = messages.slice(0, -1);
+  let systemPrompt: string | undefined;
+  if (!resuming && rest[0]?.role === 'system') {
+    systemPrompt = rest[0].content;
+    rest = rest.slice(1);
+  }
+  const parts: string[] = [];
+  const system = rest.filter((m) => m.role === 'system').map((m) => `[System Context]: ${m.content}`);
+  const history = rest.filter((m) => m.role !== 'system');
+  parts.push(...system);
+  if (history.length > 0) {
+    parts.push(['<conversation_history>', ...history.map((m) => `<${m.role}>\n${m.content}\n</${m.role}>`), '</conversation_history>'].join('\n'));
+  }
+  parts.push(last.content);
+  return { ...(systemPrompt !== undefined ? { systemPrompt } : {}), prompt: parts.join(SEP) };
+}

@@ -1,0 +1,148 @@
+import { capabilitiesFor } from '../capabilities';
+import type { ProviderError } from '../errors';
+import type { ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../types';
+import { cliArgs } from './args';
+import { cliError, runFailure } from './errors';
+import { cliPrompt } from './prompt';
+import { StreamJsonReader } from './streamJson';
+
+/** The parts of a child process the provider uses (child_process.spawn's ChildProcess has them). */
+export interface CliChild {
+  readonly stdin: { on(event: 'error', listener: (error: Error) => void): unknown; end(chunk: string, encoding: 'utf8'): unknown } | null;
+  readonly stdout: CliOutput | null;
+  readonly stderr: CliOutput | null;
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  kill(signal?: 'SIGTERM'): boolean;
+  on(event: 'error', listener: (error: Error & { code?: string }) => void): unknown;
+  on(event: 'close', listener: (code: number | null, signal: string | null) => void): unknown;
+}
+
+interface CliOutput {
+  setEncoding(encoding: 'utf8'): unknown;
+  on(event: 'data', listener: (chunk: string) => void): unknown;
+}
+
+export interface CliSpawnOptions {
+  cwd?: string;
+  /** Absent: the child inherits this process's environment (spawn's default). */
+  env?: Record<string, string>;
+  stdio: ['pipe', 'pipe', 'pipe'];
+  windowsHide: boolean;
+}
+
+/** child_process.spawn, reduced to the call the provider makes. */
+export type SpawnFn = (command: string, args: string[], options: CliSpawnOptions) => CliChild;
+
+export interface ClaudeCodeDeps {
+  /**
+   * child_process.spawn. Injected, because child_process exists on desktop only: the plugin passes
+   * it when Platform.isDesktop; without it send() rejects with an 'unsupported' error.
+   */
+  spawn?: SpawnFn;
+  /**
+   * The CLI's whole environment. Given: used as it is (tests point ANTHROPIC_BASE_URL at the local
+   * server with a temporary HOME). Absent: the CLI inherits this process's environment.
+   */
+  env?: Record<string, string>;
+}
+
+
+/**
+ * Claude Code as a session-stateful provider: each send() runs the real `claude` executable once,
+ * headless (`-p`, stream-json), in config.cwd, resuming request.sessionId when given. The prompt
+ * (the MessageCompiler's delta on resume) goes on stdin. Resolves with the reply text, the
+ * normalised usage and the session id to resume next time; rejects with a ProviderError.
+ */
+export function createClaudeCodeProvider(config: ProviderConfig, deps: ClaudeCodeDeps = {}): ChatProvider {
+  const capabilities = capabilitiesFor(config);
+  return {
+    config,
+    capabilities,
+    send: (request) => runClaude(config, deps, request),
+  };
+}
+
+function runClaude(config: ProviderConfig, deps: ClaudeCodeDeps, request: ChatRequest): Promise<ChatResult> {
+  const executable = config.executable?.trim() || 'claude';
+  const env = deps.env;
+  // Keys the CLI was given are redacted verbatim; redactSecrets also catches key-shaped text.
+  const secrets = [env?.ANTHROPIC_API_KEY, env?.ANTHROPIC_AUTH_TOKEN];
+  const resumed = request.sessionId;
+  const spawn = deps.spawn;
+  if (!spawn) return Promise.reject(cliError(config, 'unsupported', 'Claude Code runs only in the desktop app'));
+  if (request.signal?.aborted) return Promise.reject(cliError(config, 'aborted', 'the request was stopped before it started'));
+
+  let prompt;
+  let args: string[];
+  try {
+    prompt = cliPrompt(request.messages, resumed !== undefined);
+    args = cliArgs(config, prompt, resumed);
+  } catch (error) {
+    return Promise.reject(cliError(config, 'bad-request', (error as Error).message));
+  }
+
+  return new Promise<ChatResult>((resolve, reject) => {
+    const reader = new StreamJsonReader(request.onToken);
+    let stderr = '';
+    let settled = false;
+    let child: CliChild;
+    const finish = (outcome: { result: ChatResult } | { error: ProviderError }) => {
+      if (settled) return;
+      settled = true;
+      request.signal?.removeEventListener('abort', onAbort);
+      if ('result' in outcome) resolve(outcome.result);
+      else reject(outcome.error);
+    };
+    const onAbort = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      finish({ error: cliError(config, 'aborted', 'the request was stopped') });
+    };
+
+    try {
+      child = spawn(executable, args, {
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+        ...(env ? { env } : {}),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+    } catch (error) {
+      finish({ error: cliError(config, 'unsupported', `cannot start ${executable}: ${(error as Error).message}`) });
+      return;
+    }
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.on('error', (error) => {
+      const what = error.code === 'ENOENT' ? `${executable} was not found` : `cannot run ${executable}: ${error.message}`;
+      finish({ error: cliError(config, error.code === 'ENOENT' ? 'unsupported' : 'server', what) });
+    });
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      if (!settled) reader.push(chunk);
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      // Bounded: only the tail is ever reported.
+      stderr = (stderr + chunk).slice(-8192);
+    });
+    child.on('close', (code, signal) => {
+      reader.end();
+      const result = reader.result;
+      if (code === 0 && result?.ok) {
+        finish({
+          result: {
+            text: result.text,
+            usage: result.usage,
+            ...(result.sessionId ? { sessionId: result.sessionId } : {}),
+            ...(result.model && result.model !== config.model ? { model: result.model } : {}),
+          },
+        });
+        return;
+      }
+      finish({ error: runFailure(config, { code, signal, stderr, result, stray: reader.stray, ...(resumed ? { resumed } : {}) }, secrets) });
+    });
+    // The CLI may exit before reading stdin (bad flags, missing session): its exit code says why.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(prompt.prompt, 'utf8');
+  });
+}

@@ -1,0 +1,101 @@
+import type { Description } from './classify';
+import type { ProviderKind } from './types';
+
+/** Why a provider call failed, in terms of what the user can do about it. */
+export type ProviderErrorKind =
+  | 'rate-limited'
+  | 'server'
+  | 'timeout'
+  | 'aborted'
+  | 'auth'
+  | 'bad-request'
+  | 'network'
+  | 'unsupported';
+
+export interface ProviderErrorInit {
+  readonly kind: ProviderErrorKind;
+  readonly providerId: string;
+  readonly message: string;
+  /** What the user can do next, one sentence. Already part of `message`. */
+  readonly advice: string;
+  readonly status?: number;
+  /** How many HTTP attempts were made before giving up. */
+  readonly attempts?: number;
+  /** The server asked to wait this long before retrying. */
+  readonly retryAfterMs?: number;
+  /**
+   * The provider no longer knows the session this request resumed (Responses previous_response_id
+   * expired, Claude Code session gone): the caller should reset its cursor and send in full.
+   */
+  readonly sessionInvalid?: boolean;
+  /** Whether another attempt may succeed; defaults by kind (rate-limited, server, timeout). */
+  readonly retryable?: boolean;
+  /** The classified failure the message was written from (used to reword it after retries). */
+  readonly description?: Description;
+}
+
+const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['rate-limited', 'server', 'timeout']);
+
+/**
+ * The one error type every provider throws. The message is meant for the user: it names the
+ * provider, the HTTP status when there is one, and what to do. It never contains the API key.
+ */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly providerId: string;
+  readonly advice: string;
+  readonly status?: number;
+  readonly attempts: number;
+  readonly retryAfterMs?: number;
+  readonly sessionInvalid: boolean;
+  readonly retryable: boolean;
+  readonly description?: Description;
+
+  constructor(init: ProviderErrorInit) {
+    super(init.message);
+    this.name = 'ProviderError';
+    this.kind = init.kind;
+    this.providerId = init.providerId;
+    this.advice = init.advice;
+    this.status = init.status;
+    this.attempts = init.attempts ?? 1;
+    this.retryAfterMs = init.retryAfterMs;
+    this.sessionInvalid = init.sessionInvalid ?? false;
+    this.retryable = init.retryable ?? RETRYABLE_KINDS.has(init.kind);
+    this.description = init.description;
+  }
+}
+
+export function isProviderError(error: unknown): error is ProviderError {
+  return error instanceof ProviderError;
+}
+
+const KIND_LABELS: Readonly<Record<ProviderKind, string>> = {
+  openai: 'OpenAI',
+  'openai-compatible': 'OpenAI-compatible endpoint',
+  anthropic: 'Anthropic',
+  'openai-responses': 'OpenAI (Responses API)',
+  'claude-code': 'Claude Code',
+};
+
+/** "OpenAI (my-openai)": the provider kind as people know it, and the configured id. */
+export function providerLabel(kind: ProviderKind, id: string): string {
+  return `${KIND_LABELS[kind]} (${id})`;
+}
+
+const REDACTED = '[redacted]';
+
+/**
+ * Removes secrets from text that may reach the user or a log: the given keys verbatim, and
+ * anything shaped like a bearer token or a well-known key prefix, in case a server echoed a key we
+ * were not told about.
+ */
+export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
+  }
+  return out
+    .replace(/\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1${REDACTED}`)
+    .replace(/\b(sk-(?:ant-|proj-|or-)?[A-Za-z0-9_-]{6,})/g, REDACTED);
+}

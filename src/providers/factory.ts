@@ -1,0 +1,126 @@
+import type { ModelWindow } from '../core/tokens/modelWindows';
+import type { ClaudeCodeDeps } from './claudeCode/index';
+import { capabilitiesFor } from './capabilities';
+import { buildError, type FailureContext } from './classify';
+import { DEFAULT_ANTHROPIC_MAX_TOKENS, LangChainProvider } from './langchainProvider';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
+import { DEFAULT_TIMERS, makeSleep, type Sleep, type Timers } from './timers';
+import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig, ProviderKind } from './types';
+
+/** What a provider needs from its host (the plugin, a test, the demo). */
+export interface ProviderDeps {
+  /** Looks up an API key by the config's secretId (Obsidian SecretStorage in the plugin). */
+  getSecret(id: string): string | null | Promise<string | null>;
+  /**
+   * fetch for normal calls (streaming); default: the window's. Node hosts should pass theirs
+   * (globalThis.fetch): only a given fetch lets a stream cut before the first token be told
+   * apart from a refused connection.
+   */
+  readonly fetch?: typeof fetch;
+  /**
+   * A non-streaming fetch that CORS cannot block: in the plugin, requestUrlFetch(requestUrl).
+   * Used when `fetch` fails with a browser network TypeError (see LangChainProvider).
+   */
+  readonly fallbackFetch?: typeof fetch;
+  /** Retry wait; injectable so tests do not wait. Must reject when the signal aborts. */
+  readonly sleep?: Sleep;
+  readonly timers?: Timers;
+  /** Clock for HTTP-date retry-after values. */
+  readonly now?: () => number;
+  readonly retry?: Partial<RetryPolicy>;
+  /** Streaming inactivity timeout (default 120 s: reasoning models can think a while first). */
+  readonly timeoutMs?: number;
+  /** Whole-reply timeout for non-streaming calls (default 10 minutes). */
+  readonly nonStreamingTimeoutMs?: number;
+  /** User corrections to the model window table. */
+  readonly windowOverrides?: Readonly<Record<string, Partial<ModelWindow>>>;
+  /** User corrections to the capability record. */
+  readonly capabilityOverrides?: Partial<Capabilities>;
+  /** Claude Code: child_process.spawn (desktop only) and the CLI's environment. */
+  readonly claudeCode?: ClaudeCodeDeps;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_NON_STREAMING_TIMEOUT_MS = 600_000;
+
+/** Kinds that cannot work without a key (compatible endpoints often run keyless on localhost). */
+const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic']);
+
+/**
+ * Builds the ChatProvider for a configured provider. The API key is looked up at each call (so a
+ * key changed in settings applies at once) and never stored on the provider.
+ */
+export function createProvider(config: ProviderConfig, deps: ProviderDeps): ChatProvider {
+  const capabilities = capabilitiesFor(config, deps.windowOverrides, deps.capabilityOverrides);
+  const now = deps.now ?? (() => Date.now());
+  const context: FailureContext = {
+    kind: config.kind,
+    providerId: config.id,
+    baseUrl: config.baseUrl,
+    secrets: [],
+    now,
+    userAborted: false,
+    timedOut: false,
+    timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    resumedSession: false,
+  };
+
+  if (config.kind === 'claude-code') return claudeCodeProvider(config, deps, capabilities);
+  if (config.kind === 'openai-compatible' && !config.baseUrl) {
+    return failingProvider(config, capabilities, () =>
+      buildError({ kind: 'bad-request', detail: 'no base URL is set', reason: undefined }, context, 1),
+    );
+  }
+
+  const getApiKey = async (): Promise<string | undefined> => {
+    const key = config.secretId ? await deps.getSecret(config.secretId) : null;
+    if (key) return key;
+    if (KEY_REQUIRED.has(config.kind)) throw buildError({ kind: 'auth', reason: 'no-key' }, context, 1);
+    return undefined;
+  };
+
+  const timers = deps.timers ?? DEFAULT_TIMERS;
+  return new LangChainProvider(config, capabilities, {
+    getApiKey,
+    fetch: deps.fetch ?? platformFetch(),
+    fallbackFetch: deps.fallbackFetch,
+    policy: { ...DEFAULT_RETRY_POLICY, ...deps.retry },
+    sleep: deps.sleep ?? makeSleep(timers),
+    timers,
+    now,
+    timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    nonStreamingTimeoutMs: deps.nonStreamingTimeoutMs ?? DEFAULT_NON_STREAMING_TIMEOUT_MS,
+    maxOutputTokens: Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
+  });
+}
+
+/** The app's fetch (Obsidian is a browser window); under Node the SDKs find the global one themselves. */
+function platformFetch(): typeof fetch | undefined {
+  return typeof window !== 'undefined' && typeof window.fetch === 'function' ? window.fetch.bind(window) : undefined;
+}
+
+function failingProvider(config: ProviderConfig, capabilities: Capabilities, error: () => Error): ChatProvider {
+  return {
+    config,
+    capabilities,
+    send: (): Promise<ChatResult> => Promise.reject(error()),
+  };
+}
+
+/**
+ * Claude Code runs the `claude` executable, so it exists only on desktop (the plugin passes
+ * child_process.spawn in deps.claudeCode there); its module is loaded on first use, not when the
+ * plugin starts.
+ */
+function claudeCodeProvider(config: ProviderConfig, deps: ProviderDeps, capabilities: Capabilities): ChatProvider {
+  let inner: Promise<ChatProvider> | undefined;
+  return {
+    config,
+    capabilities,
+    send: async (request: ChatRequest): Promise<ChatResult> => {
+      inner ??= import('./claudeCode/index').then((module) => module.createClaudeCodeProvider(config, deps.claudeCode ?? {}));
+      const provider = await inner;
+      return provider.send(request);
+    },
+  };
+}

@@ -1,0 +1,294 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import { ZERO_USAGE, type Usage } from '../core/usage';
+import { buildRunner, type ModelRunner } from './chatModels';
+import { classifyError, finalizeError, IncompleteStreamError, isFetchBlocked, isProviderReported, type FailureContext } from './classify';
+import { ProviderError } from './errors';
+import { toAnthropicMessages, toLangChainMessages } from './langchainMessages';
+import { withRetries, type RetryPolicy } from './retry';
+import type { Sleep, Timers } from './timers';
+import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig } from './types';
+import { mergeStreamUsage, usageFromMessage } from './usage';
+
+export interface LangChainProviderOptions {
+  readonly getApiKey: () => Promise<string | undefined>;
+  /** The fetch for normal (streaming) calls; undefined = the platform's. */
+  readonly fetch?: typeof fetch;
+  /** Non-streaming fetch that CORS cannot block (Obsidian's requestUrl), used when `fetch` is blocked. */
+  readonly fallbackFetch?: typeof fetch;
+  readonly policy: RetryPolicy;
+  readonly sleep: Sleep;
+  readonly timers: Timers;
+  readonly now: () => number;
+  /** Streaming: longest silence (before the first chunk or between chunks) before giving up. */
+  readonly timeoutMs: number;
+  /** Non-streaming: longest wait for the whole reply. */
+  readonly nonStreamingTimeoutMs: number;
+  /** Anthropic's required max_tokens. */
+  readonly maxOutputTokens: number;
+}
+
+/** Anthropic caps the reply length per request; a generous chat default that every current model allows. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 16_384;
+
+type Chunk = { readonly content?: unknown; readonly response_metadata?: unknown; readonly additional_kwargs?: unknown; readonly usage_metadata?: unknown; readonly id?: string };
+
+/** Text of a LangChain message content: a string, or the text blocks of a block list. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let out = '';
+  for (const block of content as unknown[]) {
+    if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text') {
+      const text = (block as { text?: unknown }).text;
+      if (typeof text === 'string') out += text;
+    }
+  }
+  return out;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/** What one attempt produced. */
+interface Outcome {
+  readonly text: string;
+  readonly usage: Usage | undefined;
+  readonly metadata: Record<string, unknown>;
+  readonly kwargs: Record<string, unknown>;
+  readonly id?: string;
+}
+
+/**
+ * ChatProvider over a LangChain chat model (OpenAI Chat Completions, OpenAI-compatible endpoints,
+ * OpenAI Responses, Anthropic Messages).
+ *
+ * Streaming and CORS: a request with `onToken` streams through `fetch`. If that fetch fails with
+ * the TypeError a browser raises when CORS (or the network) blocks it ("Failed to fetch"), before
+ * any token arrived, and a `fallbackFetch` is configured, the same request is sent once more,
+ * non-streaming, through the fallback (Obsidian's requestUrl, which CORS does not apply to); the
+ * whole reply is then handed to `onToken` as one delta. The provider remembers the switch: later
+ * calls go straight to the fallback. A fallback call is not counted as a retry.
+ *
+ * Timeouts: Strata's own, by aborting the request (so nothing is left dangling): a streaming call
+ * fails after `timeoutMs` without any data, a non-streaming one after `nonStreamingTimeoutMs`.
+ */
+export class LangChainProvider implements ChatProvider {
+  private useFallback = false;
+
+  constructor(
+    readonly config: ProviderConfig,
+    readonly capabilities: Capabilities,
+    private readonly options: LangChainProviderOptions,
+  ) {}
+
+  /** True once `fetch` was found blocked and calls go through the fallback fetch. */
+  get usingFallback(): boolean {
+    return this.useFallback;
+  }
+
+  async send(request: ChatRequest): Promise<ChatResult> {
+    const apiKey = await this.options.getApiKey();
+    const context = (overrides: Partial<FailureContext> = {}): FailureContext => ({
+      kind: this.config.kind,
+      providerId: this.config.id,
+      baseUrl: this.config.baseUrl,
+      secrets: [apiKey],
+      now: this.options.now,
+      userAborted: request.signal?.aborted ?? false,
+      timedOut: false,
+      timeoutMs: this.options.timeoutMs,
+      resumedSession: request.sessionId !== undefined && this.config.kind === 'openai-responses',
+      ...overrides,
+    });
+    if (request.signal?.aborted) throw classifyError(request.signal.reason, context());
+
+    const messages =
+      this.config.kind === 'anthropic' ? toAnthropicMessages(request.messages, request.breakpoints) : toLangChainMessages(request.messages);
+    let delivered = false;
+    const deliver = (delta: string): void => {
+      delivered = true;
+      request.onToken?.(delta);
+    };
+
+    try {
+      return await withRetries(() => this.attempt(request, messages, apiKey, deliver, context), {
+        policy: this.options.policy,
+        sleep: this.options.sleep,
+        signal: request.signal,
+        // Tokens already shown cannot be taken back: a failure after them is final.
+        mayRetry: () => !delivered,
+        finalize: (error, attempts) => finalizeError(error, context(), attempts, this.options.policy.maxRetryAfterMs),
+      });
+    } catch (error) {
+      // An abort during a retry wait arrives here as the signal's reason.
+      if (request.signal?.aborted) throw classifyError(error, context({ userAborted: true }));
+      throw error instanceof ProviderError ? error : classifyError(error, context());
+    }
+  }
+
+  private async attempt(
+    request: ChatRequest,
+    messages: BaseMessage[],
+    apiKey: string | undefined,
+    deliver: (delta: string) => void,
+    context: (overrides?: Partial<FailureContext>) => FailureContext,
+  ): Promise<ChatResult> {
+    const streaming = request.onToken !== undefined && this.capabilities.streaming && !this.useFallback;
+    const fetchFn = this.useFallback ? this.options.fallbackFetch : this.options.fetch;
+    const guard = this.guard(request.signal, streaming ? this.options.timeoutMs : this.options.nonStreamingTimeoutMs);
+    let receivedChars = 0;
+    // Whether the server answered with headers: a failure after that, in a stream, is a cut.
+    // Observable only through a fetch we were given (the platform's is the SDK's default).
+    let responded = false;
+    const observedFetch: typeof fetch | undefined = fetchFn
+      ? async (input, init) => {
+          const response = await fetchFn(input, init);
+          responded = true;
+          return response;
+        }
+      : undefined;
+    try {
+      const runner = this.runner(apiKey, observedFetch, streaming, request);
+      let outcome: Outcome;
+      if (streaming) {
+        outcome = await this.streamOnce(runner, messages, guard, (delta) => {
+          receivedChars += delta.length;
+          deliver(delta);
+        });
+      } else {
+        outcome = await this.invokeOnce(runner, messages, guard.signal);
+        if (outcome.text && request.onToken) deliver(outcome.text);
+      }
+      return this.result(outcome);
+    } catch (caught) {
+      const ours = guard.signal.aborted;
+      guard.abort();
+      const failure = context({ userAborted: request.signal?.aborted ?? false, timedOut: guard.timedOut() });
+      // Once the stream is open, a failure that is neither ours (abort, timeout) nor the provider's
+      // (status, error event) is the connection dropping, whatever the SDK called it.
+      const error =
+        streaming && (responded || receivedChars > 0) && !ours && !(caught instanceof IncompleteStreamError) && !isProviderReported(caught)
+          ? new IncompleteStreamError(receivedChars, caught)
+          : caught;
+      if (!failure.userAborted && !failure.timedOut && receivedChars === 0 && !this.useFallback && this.options.fallbackFetch && !(error instanceof IncompleteStreamError) && isFetchBlocked(error)) {
+        this.useFallback = true;
+        return this.attempt(request, messages, apiKey, deliver, context);
+      }
+      throw classifyError(error, failure);
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  private runner(apiKey: string | undefined, fetchFn: typeof fetch | undefined, streaming: boolean, request: ChatRequest): ModelRunner {
+    const sendCacheKey = this.capabilities.caching === 'automatic-prefix' && this.config.kind !== 'anthropic';
+    return buildRunner({
+      config: this.config,
+      apiKey,
+      fetch: fetchFn,
+      streaming,
+      maxOutput: this.options.maxOutputTokens,
+      cacheKey: sendCacheKey ? request.cacheKey : undefined,
+      previousResponseId: request.sessionId,
+    });
+  }
+
+  private async streamOnce(runner: ModelRunner, messages: BaseMessage[], guard: Guard, onDelta: (delta: string) => void): Promise<Outcome> {
+    const stream = await runner.stream(messages, guard.signal);
+    let text = '';
+    let usage: Usage | undefined;
+    let id: string | undefined;
+    const metadata: Record<string, unknown> = {};
+    const kwargs: Record<string, unknown> = {};
+    for await (const chunk of stream as AsyncIterable<Chunk>) {
+      guard.touch();
+      const delta = textOf(chunk.content);
+      if (delta) {
+        text += delta;
+        onDelta(delta);
+      }
+      usage = mergeStreamUsage(usage, usageFromMessage(this.config.kind, chunk));
+      Object.assign(metadata, record(chunk.response_metadata));
+      Object.assign(kwargs, record(chunk.additional_kwargs));
+      id ??= chunk.id;
+    }
+    if (!this.streamComplete(metadata, kwargs)) throw new IncompleteStreamError(text.length);
+    return { text, usage, metadata, kwargs, id };
+  }
+
+  /** Each API marks the end of a complete reply; a stream without it was cut. */
+  private streamComplete(metadata: Record<string, unknown>, kwargs: Record<string, unknown>): boolean {
+    switch (this.config.kind) {
+      case 'anthropic':
+        return kwargs.stop_reason !== undefined && kwargs.stop_reason !== null;
+      case 'openai-responses':
+        return metadata.status === 'completed' || metadata.status === 'incomplete';
+      default:
+        return metadata.finish_reason !== undefined && metadata.finish_reason !== null;
+    }
+  }
+
+  private async invokeOnce(runner: ModelRunner, messages: BaseMessage[], signal: AbortSignal): Promise<Outcome> {
+    const message = (await runner.invoke(messages, signal)) as Chunk;
+    return {
+      text: textOf(message.content),
+      usage: usageFromMessage(this.config.kind, message),
+      metadata: record(message.response_metadata),
+      kwargs: record(message.additional_kwargs),
+      id: message.id,
+    };
+  }
+
+  private result(outcome: Outcome): ChatResult {
+    const model = outcome.metadata.model_name ?? outcome.metadata.model;
+    const responseId = typeof outcome.metadata.id === 'string' ? outcome.metadata.id : outcome.id;
+    return {
+      text: outcome.text,
+      usage: outcome.usage ?? ZERO_USAGE,
+      usageReported: outcome.usage !== undefined,
+      ...(this.config.kind === 'openai-responses' && responseId ? { sessionId: responseId } : {}),
+      ...(typeof model === 'string' && model !== this.config.model ? { model } : {}),
+    };
+  }
+
+  /** An abort controller tied to the caller's signal and to an inactivity timer. */
+  private guard(outer: AbortSignal | undefined, timeoutMs: number): Guard {
+    const controller = new AbortController();
+    const timers = this.options.timers;
+    let timedOut = false;
+    let handle: unknown;
+    const onOuterAbort = (): void => controller.abort(outer?.reason);
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const arm = (): void => {
+      if (handle !== undefined) timers.clearTimeout(handle);
+      handle = timers.setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`No answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+    };
+    arm();
+    return {
+      signal: controller.signal,
+      touch: arm,
+      timedOut: () => timedOut,
+      abort: () => {
+        if (!controller.signal.aborted) controller.abort(new Error('Request abandoned'));
+      },
+      dispose: () => {
+        if (handle !== undefined) timers.clearTimeout(handle);
+        outer?.removeEventListener('abort', onOuterAbort);
+      },
+    };
+  }
+}
+
+interface Guard {
+  readonly signal: AbortSignal;
+  /** Data arrived: restart the inactivity timer. */
+  touch(): void;
+  timedOut(): boolean;
+  /** Cancel the underlying HTTP request (after a failure), so nothing is left running. */
+  abort(): void;
+  dispose(): void;
+}
