@@ -1,21 +1,87 @@
 /**
- * The demo: replays examples/scenarios/demo.json over the sample vault in examples/vault, offline,
- * and prints what the context engine sends each turn.
+ * The demo: replays examples/scenarios/demo.json over the sample vault in examples/vault through the
+ * context engine, the MessageCompiler and a real LangChain provider, and prints per turn what was
+ * sent and the cached share the provider reported.
+ *
+ * By default it starts the project's local provider server (offline, OpenAI's caching rule). To talk
+ * to a real endpoint instead: STRATA_BASE_URL (e.g. https://api.openai.com/v1 or
+ * http://localhost:11434/v1), STRATA_MODEL, STRATA_API_KEY, and optionally STRATA_PROVIDER
+ * (openai | openai-compatible | openai-responses | anthropic; default openai-compatible).
  */
 import path from 'node:path';
 import { formatTable } from '../src/core/scenario/inspectFormat';
-import { replayScenario } from '../src/core/scenario/replay';
+import { cachedShare } from '../src/core/usage';
+import { startProviderServer, type ProviderServer } from '../src/node/providerServer';
+import { liveReplay, type LiveTurn } from '../src/node/liveReplay';
 import { FsVault } from '../src/node/fsVault';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
+import { createProvider, formatCost, sumCosts } from '../src/providers';
+import type { ProviderKind } from '../src/providers/types';
+
+const KINDS: readonly ProviderKind[] = ['openai', 'openai-compatible', 'openai-responses', 'anthropic'];
 
 async function main(): Promise<void> {
   const file = path.join(__dirname, '..', 'examples', 'scenarios', 'demo.json');
   const { scenario, vaultDir } = loadScenarioFile(file);
-  const turns = await replayScenario(scenario, new FsVault(vaultDir));
-  process.stdout.write(formatTable(`Strata demo: "${scenario.name}" over examples/vault (transcript rendering)`, turns));
+  const remote = process.env.STRATA_BASE_URL;
+  let server: ProviderServer | null = null;
+  let baseUrl: string;
+  let kind: ProviderKind;
+  let model = process.env.STRATA_MODEL ?? scenario.model;
+  if (remote) {
+    baseUrl = remote;
+    kind = (process.env.STRATA_PROVIDER ?? 'openai-compatible') as ProviderKind;
+    if (!KINDS.includes(kind)) throw new Error(`STRATA_PROVIDER must be one of ${KINDS.join(', ')}`);
+  } else {
+    server = await startProviderServer();
+    baseUrl = `${server.url}/v1`;
+    kind = 'openai';
+    model = scenario.model;
+  }
+  const apiKey = process.env.STRATA_API_KEY ?? (remote ? '' : 'local-demo-key');
+  const provider = createProvider(
+    { id: remote ? 'remote' : 'local-server', kind, model, baseUrl: kind === 'anthropic' ? baseUrl.replace(/\/v1\/?$/, '') : baseUrl, secretId: 'demo' },
+    { getSecret: () => apiKey || null, fetch: globalThis.fetch },
+  );
+  try {
+    const turns = await liveReplay(scenario, new FsVault(vaultDir), provider, { cacheKey: `demo-${scenario.name}` });
+    const where = remote ? `${kind} at ${remote}` : `the local provider server (${server?.url}, OpenAI caching rules)`;
+    process.stdout.write(formatTable(`Strata demo: "${scenario.name}" over examples/vault, ${model} via ${where}`, turns));
+    process.stdout.write(`\n${providerTable(turns)}`);
+  } finally {
+    await server?.close();
+  }
+}
+
+function providerTable(turns: readonly LiveTurn[]): string {
+  const header = ['turn', 'mode', 'input', 'cached', 'share', 'output', 'cost', 'reply'];
+  const rows = turns.map((t) => [
+    String(t.turn),
+    t.compiled.mode,
+    t.usageReported ? String(t.usage.inputTokens) : 'n/a',
+    t.usageReported ? String(t.usage.cachedReadTokens) : 'n/a',
+    t.usageReported ? `${(cachedShare(t.usage) * 100).toFixed(0)} %` : 'n/a',
+    t.usageReported ? String(t.usage.outputTokens) : 'n/a',
+    formatCost(t.cost),
+    t.reply.replace(/\s+/g, ' ').slice(0, 60),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const input = turns.reduce((s, t) => s + t.usage.inputTokens, 0);
+  const cached = turns.reduce((s, t) => s + t.usage.cachedReadTokens, 0);
+  return [
+    'What the provider reported, per turn:',
+    '',
+    line(header),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.map(line),
+    '',
+    `Prompt tokens ${input}, served from cache ${cached} (${input ? ((cached / input) * 100).toFixed(0) : 0} %); cost ${formatCost(sumCosts(turns.map((t) => t.cost)))}.`,
+    '',
+  ].join('\n');
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`demo: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -71,10 +71,16 @@ describe('the prompt inspector CLI', () => {
     await expect(inspect([path.join(SHARED, 'scenarios', 'edited-note.json'), '--format', 'xml'])).rejects.toMatchObject({ code: 2 });
   });
 
-  it('the demo prints its table offline', async () => {
-    const { stdout } = await run(TSX, [path.join(ROOT, 'scripts', 'demo.ts')], { cwd: ROOT });
+  it('the demo runs offline through the local provider server and reports cache hits', async () => {
+    const env = { ...process.env };
+    delete env.STRATA_BASE_URL;
+    const { stdout } = await run(TSX, [path.join(ROOT, 'scripts', 'demo.ts')], { cwd: ROOT, env });
     expect(stdout).toContain('Strata demo');
     expect(stdout).toMatch(/6 turns, \d+ prompt tokens/);
+    expect(stdout).toContain('What the provider reported, per turn:');
+    const share = /served from cache (\d+) \((\d+) %\)/.exec(stdout);
+    expect(Number(share?.[1])).toBeGreaterThan(0);
+    expect(Number(share?.[2])).toBeGreaterThanOrEqual(50);
   });
 });
 
