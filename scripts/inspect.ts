@@ -1,21 +1,24 @@
 /**
  * The prompt inspector: replays a scenario through the engine, offline, and prints what each turn
  * would send. Usage: npm run --silent inspect -- <scenario.json> [--vault DIR] [--format jsonl|table]
- *   [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable]
+ *   [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn]
+ * --reload-every-turn saves the chat as a chat note and opens it again (codec + rehydration) before
+ * each turn; its output should equal the normal run's, except where a note changed (note-edited).
  */
 import { RENDERINGS, type Rendering } from '../src/core/engine/converter';
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../src/core/engine/freshness';
 import { formatJsonl, formatTable } from '../src/core/scenario/inspectFormat';
+import { reloadThroughNote } from '../src/core/conversation/reload';
 import { replayScenario } from '../src/core/scenario/replay';
 import { FsVault } from '../src/node/fsVault';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
 import { parseArgs } from './args';
 
 const USAGE =
-  'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable]';
+  'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn]';
 
 async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness'], []);
+  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness'], ['reload-every-turn']);
   const file = args.positional[0];
   if (!file || args.positional.length > 1) throw new UsageError(USAGE);
   const format = args.options.format ?? 'jsonl';
@@ -26,7 +29,21 @@ async function main(argv: string[]): Promise<void> {
   if (!FRESHNESS_POLICIES.includes(freshness)) throw new UsageError(`--freshness must be one of ${FRESHNESS_POLICIES.join(', ')}`);
 
   const { scenario, vaultDir } = loadScenarioFile(file, args.options.vault);
-  const turns = await replayScenario(scenario, new FsVault(vaultDir), { rendering, freshness });
+  const reload = args.flags.has('reload-every-turn');
+  const fields = { id: `inspect-${scenario.name}`, provider: 'inspect', model: scenario.model };
+  const turns = await replayScenario(scenario, new FsVault(vaultDir), {
+    rendering,
+    freshness,
+    ...(reload
+      ? {
+          beforeTurn: async (engine, turn, vault) => {
+            const reloaded = await reloadThroughNote(engine, vault, fields, { rendering, freshness });
+            for (const issue of reloaded.issues) process.stderr.write(`inspect: turn ${turn}: reload: ${issue.message}\n`);
+            return reloaded.engine;
+          },
+        }
+      : {}),
+  });
   process.stdout.write(format === 'jsonl' ? formatJsonl(turns) : formatTable(`${scenario.name} (${rendering} rendering, ${freshness} freshness)`, turns));
 }
 

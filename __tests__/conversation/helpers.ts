@@ -1,0 +1,62 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { VaultReader } from '../../src/core/context/vaultReader';
+import type { PromptContextEngine } from '../../src/core/engine/engine';
+import type { Clock, Conversation } from '../../src/core/conversation/model';
+import { conversationFromEngine } from '../../src/core/conversation/reload';
+import { replayScenario, type ReplayOptions, type ReplayedTurn } from '../../src/core/scenario/replay';
+import type { Scenario } from '../../src/core/scenario/scenario';
+import { FsVault } from '../../src/node/fsVault';
+import { loadScenarioFile } from '../../src/node/scenarioFiles';
+
+export const ROOT = path.join(__dirname, '..', '..');
+export const SCENARIO_DIR = path.join(ROOT, '..', 'shared', 'scenarios');
+
+/** Every shared scenario plus the demo. */
+export function scenarioFiles(): string[] {
+  const shared = readdirSync(SCENARIO_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => path.join(SCENARIO_DIR, f));
+  return [...shared, path.join(ROOT, 'examples', 'scenarios', 'demo.json')];
+}
+
+export function loadScenario(file: string): { scenario: Scenario; vault: FsVault } {
+  const { scenario, vaultDir } = loadScenarioFile(file);
+  return { scenario, vault: new FsVault(vaultDir) };
+}
+
+/** A clock that ticks one second per reading, from a fixed start. */
+export function tickingClock(start = Date.UTC(2026, 10, 22, 9, 0, 0)): Clock {
+  let t = start;
+  return { now: () => (t += 1000) };
+}
+
+export interface RecordedScenario {
+  readonly turns: ReplayedTurn[];
+  readonly engine: PromptContextEngine;
+  readonly conversation: Conversation;
+}
+
+/** Replay a scenario and record the finished chat as a Conversation (with every turn's envelope record). */
+export async function recordScenario(file: string, options: ReplayOptions = {}): Promise<RecordedScenario> {
+  const { scenario, vault } = loadScenario(file);
+  let last: PromptContextEngine | null = null;
+  const turns = await replayScenario(scenario, vault, {
+    ...options,
+    beforeTurn: async (engine, turn, v) => {
+      last = options.beforeTurn ? await options.beforeTurn(engine, turn, v) : engine;
+      return last;
+    },
+  });
+  const engine = last as unknown as PromptContextEngine;
+  const conversation = conversationFromEngine(
+    engine.snapshot(),
+    { id: `chat-${scenario.name}`, provider: 'openai', model: scenario.model },
+    tickingClock(),
+    turns.map((t) => t.assembly),
+  );
+  return { turns, engine, conversation };
+}
+
+export type { VaultReader };

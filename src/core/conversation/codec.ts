@@ -1,0 +1,435 @@
+import type { PromptFragment, ToolOutput } from '../engine/types';
+import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
+import { readMeta, textHash, writeMeta, type TurnMeta } from './meta';
+import type { ChatTurn, Conversation, ItemRef } from './model';
+import { decodeText, encodeText, isStructureLine, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
+
+/**
+ * The chat-note codec: Conversation ↔ markdown. Pure and deterministic (encode(decode(x)) is x for
+ * any note this module wrote). The body is for people: a heading per message, the context list as
+ * wikilinks, the reply as markdown; tool outputs, URL page text and other sent text sit in folded
+ * callouts. The frontmatter holds the machine state. Never note contents, never secrets.
+ */
+
+export { FORMAT_VERSION, textHash } from './meta';
+
+export interface DecodedChat {
+  readonly conversation: Conversation;
+  /** Everything that did not read cleanly, for the user to see. Decoding never throws. */
+  readonly warnings: string[];
+}
+
+// ---------------------------------------------------------------- encode
+
+export function encodeChatNote(conversation: Conversation): string {
+  const yaml = stringifyYaml(writeMeta(conversation), ['library', 'turns']);
+  const parts: string[] = [`---\n${yaml}---\n\n${conversation.preamble ?? ''}`];
+  const urlByTurn = urlItemsByEnteredTurn(conversation.library);
+  let engineTurn = 0;
+  conversation.turns.forEach((turn, index) => {
+    const n = index + 1;
+    if (turn.status === 'complete') engineTurn++;
+    parts.push(section(`## User · ${n}`, turn.text));
+    if (turn.status === 'failed') parts.push(failedCallout(turn));
+    const context = contextCallout(turn, conversation.library);
+    if (context) parts.push(context);
+    if (turn.sent !== undefined) parts.push(jsonCallout('sent', 'Sent to the model', turn.sent));
+    if (turn.dynamic.length > 0) parts.push(jsonCallout('turn-context', 'Turn context', turn.dynamic));
+    for (const tool of turn.tools) parts.push(jsonCallout('tool', `Tool: ${oneLine(tool.name)}`, tool));
+    if (turn.status === 'complete') {
+      for (const item of urlByTurn.get(engineTurn) ?? []) {
+        parts.push(jsonCallout('url', `Page text: ${oneLine(item.source)}`, { id: item.id, version: item.version, content: item.content ?? '' }));
+      }
+    }
+    if (turn.reply !== undefined) parts.push(section(`## Assistant · ${n}`, turn.reply));
+  });
+  return parts.join('');
+}
+
+function section(heading: string, text: string): string {
+  return `${heading}\n\n${encodeText(text)}\n\n`;
+}
+
+function failedCallout(turn: ChatTurn): string {
+  const reason = turn.error ? `: ${oneLine(turn.error)}` : '';
+  return `> [!strata-failed] Not answered${reason}\n> This message was not answered. Retry it from the chat.\n\n`;
+}
+
+/** One line of display text: no line breaks, no markup that could open a block. */
+function oneLine(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ').replace(/[[\]<>`]/g, ' ').trim();
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+}
+
+function jsonCallout(type: string, title: string, payload: unknown): string {
+  // One JSON line: JSON never holds a raw line break, and a line starting with `>` cannot end the callout early.
+  return `> [!strata-${type}]- ${title}\n> \`\`\`json\n> ${JSON.stringify(payload)}\n> \`\`\`\n\n`;
+}
+
+function urlItemsByEnteredTurn(library: readonly ItemRef[]): Map<number, ItemRef[]> {
+  const out = new Map<number, ItemRef[]>();
+  for (const item of library) {
+    if (item.kind !== 'url') continue;
+    const list = out.get(item.enteredTurn);
+    if (list) list.push(item);
+    else out.set(item.enteredTurn, [item]);
+  }
+  return out;
+}
+
+/** The context of a turn for people: what went in full, then what was attached again by reference. */
+function contextCallout(turn: ChatTurn, library: readonly ItemRef[]): string | null {
+  const lines: string[] = [];
+  const byVersion = new Map(library.map((i) => [`${i.id}@${i.version}`, i]));
+  const latest = new Map<string, ItemRef>();
+  for (const item of library) latest.set(item.id, item);
+  for (const key of turn.envelope?.full ?? []) {
+    const item = byVersion.get(key);
+    if (item) lines.push(contextLine(item, item.version > 1 ? `v${item.version}` : ''));
+  }
+  for (const id of turn.referenced) {
+    const item = latest.get(id);
+    lines.push(item ? contextLine(item, 'again') : `- \`${id.replace(/`/g, "'")}\` · again`);
+  }
+  for (const problem of turn.problems) lines.push(`- \`${problem.chipId.replace(/`/g, "'")}\` · not attached (${problem.reason})`);
+  if (lines.length === 0) return null;
+  return `> [!strata-context]- Context (${lines.length})\n${lines.map((l) => `> ${l}`).join('\n')}\n\n`;
+}
+
+function link(path: string): string {
+  return /[[\]|#^\n]/.test(path) ? `\`${path.replace(/`/g, "'")}\`` : `[[${path}]]`;
+}
+
+function contextLine(item: ItemRef, note: string): string {
+  const suffix = [note, item.via ? `via ${item.via}` : ''].filter(Boolean).map((s) => ` · ${s}`).join('');
+  switch (item.kind) {
+    case 'note':
+      return `- ${link(item.source)}${suffix}`;
+    case 'selection': {
+      const range = /#L(\d+)-L(\d+)$/.exec(item.id);
+      return `- ${link(item.source)} · lines ${range ? `${range[1]}-${range[2]}` : '?'}${suffix}`;
+    }
+    case 'folder':
+      return `- Folder: \`${item.source.replace(/`/g, "'")}\`${suffix}`;
+    case 'tag':
+      return `- Tag: ${item.source}${suffix}`;
+    case 'url':
+      return `- URL: <${item.source.replace(/[<>\s]/g, encodeURIComponent)}>${suffix}`;
+  }
+}
+
+// ---------------------------------------------------------------- decode
+
+interface BodyTurn {
+  n: number | null;
+  text: string | null;
+  reply: string | null;
+  failed: boolean;
+  sent?: string;
+  dynamic?: PromptFragment[];
+  tools: ToolOutput[];
+  context: string[];
+}
+
+interface ParsedBody {
+  preamble: string;
+  turns: BodyTurn[];
+  urls: Map<string, string>;
+}
+
+/** Read a chat note. Never throws; whatever is missing or garbled is reported and replaced by a safe default. */
+export function decodeChatNote(text: string, fallback: { id: string; now: number }): DecodedChat {
+  const warnings: string[] = [];
+  const { yaml, body } = splitFrontmatter(text, isStructureLine);
+  let data: Record<string, unknown> | null = null;
+  if (yaml === null) warnings.push('the chat note has no frontmatter: its metadata is rebuilt from the text');
+  else {
+    const parsed = parseYaml(yaml);
+    if (parsed.error) warnings.push(`${parsed.error}: metadata is rebuilt from the text`);
+    data = parsed.value;
+  }
+  const meta = readMeta(data, fallback, warnings);
+  const parsedBody = parseBody(body.startsWith('\n') ? body.slice(1) : body, warnings);
+
+  const turns: ChatTurn[] = [];
+  const used = new Set<number>();
+  const recordOf: number[] = [];
+  const records = meta.turns;
+  parsedBody.turns.forEach((bodyTurn, position) => {
+    let index = bodyTurn.n !== null ? bodyTurn.n - 1 : position;
+    if (index < 0 || index >= records.length || used.has(index)) index = -1;
+    if (index < 0 && bodyTurn.n === null && position < records.length && !used.has(position)) index = position;
+    const record = index >= 0 ? records[index] : undefined;
+    if (record) used.add(index);
+    recordOf.push(record ? index : -1);
+    const label = `message ${bodyTurn.n ?? position + 1}`;
+    turns.push(buildTurn(bodyTurn, record, label, fallback.now, warnings));
+  });
+  const missing = records.length - used.size;
+  if (missing > 0) warnings.push(`${missing} turn(s) recorded in the frontmatter are no longer in the text and were left out`);
+
+  const renumber = engineTurnMap(records, recordOf, turns);
+  const library = meta.library.flatMap((item): ItemRef[] => {
+    const enteredTurn = renumber.get(item.enteredTurn);
+    if (enteredTurn === undefined) {
+      warnings.push(`${item.id} (version ${item.version}) entered in a turn that is no longer in the note; left out of the library`);
+      return [];
+    }
+    const moved = enteredTurn === item.enteredTurn ? item : { ...item, enteredTurn };
+    if (item.kind !== 'url') return [moved];
+    const content = parsedBody.urls.get(`${item.id}@${item.version}`);
+    if (content === undefined) {
+      warnings.push(`the page text of ${item.id} (version ${item.version}) is missing from the note`);
+      return [moved];
+    }
+    return [{ ...moved, content }];
+  });
+
+  const conversation: Conversation = {
+    ...meta.conversation,
+    turns,
+    library: meta.libraryFromData ? library : libraryFromContext(parsedBody.turns, turns, warnings),
+    ...(parsedBody.preamble ? { preamble: parsedBody.preamble } : {}),
+  };
+  return { conversation, warnings };
+}
+
+/**
+ * Library refs count turns the way the engine does (answered turns only). When turns were deleted
+ * by hand or lost their reply, map each recorded engine turn to its new number.
+ */
+function engineTurnMap(records: readonly TurnMeta[], recordOf: readonly number[], turns: readonly ChatTurn[]): Map<number, number> {
+  const oldNumber = new Map<number, number>();
+  let n = 0;
+  records.forEach((r, i) => {
+    if (r.status === 'complete') oldNumber.set(i, ++n);
+  });
+  const map = new Map<number, number>();
+  let m = 0;
+  turns.forEach((t, i) => {
+    if (t.status !== 'complete') return;
+    m++;
+    const old = oldNumber.get(recordOf[i]);
+    if (old !== undefined) map.set(old, m);
+  });
+  return map;
+}
+
+function buildTurn(body: BodyTurn, record: TurnMeta | undefined, label: string, now: number, warnings: string[]): ChatTurn {
+  const text = body.text ?? '';
+  if (body.text === null) warnings.push(`${label}: the user's text is missing`);
+  if (!record) {
+    if (body.reply === null && !body.failed) warnings.push(`${label}: no reply and no metadata; shown as not answered`);
+    const status = body.reply === null ? 'failed' : 'complete';
+    return {
+      status,
+      text,
+      at: now,
+      ...(body.reply !== null ? { reply: body.reply } : {}),
+      dynamic: body.dynamic ?? [],
+      tools: body.tools,
+      referenced: [],
+      problems: [],
+      ...(status === 'failed' ? { error: 'not answered' } : {}),
+      ...(body.sent !== undefined ? { sent: body.sent } : {}),
+    };
+  }
+  if (record.textHash && textHash(text) !== record.textHash) warnings.push(`${label}: the user's text was edited by hand; the edited text is kept`);
+  let status = record.status;
+  let reply = body.reply ?? undefined;
+  if (status === 'complete' && reply === undefined) {
+    warnings.push(`${label}: the reply is missing; the message is shown as not answered`);
+    status = 'failed';
+  }
+  if (status === 'failed' && reply !== undefined) {
+    warnings.push(`${label}: a reply was added to a message marked not answered; it is kept as the reply`);
+    status = 'complete';
+  }
+  if (reply !== undefined && record.replyHash && textHash(reply) !== record.replyHash) {
+    warnings.push(`${label}: the reply was edited by hand; the edited text is kept`);
+  }
+  if (status === 'failed') reply = undefined;
+  return {
+    status,
+    text,
+    ...(body.sent !== undefined ? { sent: body.sent } : {}),
+    at: record.at,
+    ...(reply !== undefined ? { reply } : {}),
+    ...(reply !== undefined && record.replyAt !== undefined ? { replyAt: record.replyAt } : {}),
+    ...(record.model !== undefined ? { model: record.model } : {}),
+    ...(record.chips !== undefined ? { chips: record.chips } : {}),
+    dynamic: body.dynamic ?? [],
+    tools: body.tools,
+    referenced: record.referenced,
+    problems: record.problems,
+    ...(record.envelope !== undefined ? { envelope: record.envelope } : {}),
+    ...(record.usage !== undefined ? { usage: record.usage } : {}),
+    ...(record.cost !== undefined ? { cost: record.cost } : {}),
+    ...(status === 'failed' ? { error: record.error ?? 'not answered' } : {}),
+  };
+}
+
+interface Structure {
+  readonly line: number;
+  readonly kind: 'user' | 'assistant' | 'callout';
+  readonly n: number | null;
+  readonly callout?: string;
+}
+
+function parseBody(body: string, warnings: string[]): ParsedBody {
+  const lines = body.split('\n');
+  const structure: Structure[] = [];
+  lines.forEach((line, i) => {
+    const role = ROLE_HEADING.exec(line);
+    if (role) {
+      structure.push({ line: i, kind: role[1].toLowerCase() === 'user' ? 'user' : 'assistant', n: role[2] ? Number(role[2]) : null });
+      return;
+    }
+    const callout = STRATA_CALLOUT.exec(line);
+    if (callout) structure.push({ line: i, kind: 'callout', n: null, callout: callout[1].toLowerCase() });
+  });
+  const out: ParsedBody = { preamble: '', turns: [], urls: new Map() };
+  const firstLine = structure.length > 0 ? structure[0].line : lines.length;
+  out.preamble = firstLine === 0 ? '' : lines.slice(0, firstLine).join('\n') + (firstLine < lines.length ? '\n' : '');
+  let current: BodyTurn | null = null;
+  const newTurn = (n: number | null): BodyTurn => ({ n, text: null, reply: null, failed: false, tools: [], context: [] });
+  structure.forEach((s, k) => {
+    const end = k + 1 < structure.length ? structure[k + 1].line : lines.length;
+    const segment = lines.slice(s.line + 1, end).join('\n') + (end < lines.length ? '\n' : '');
+    if (s.kind === 'user') {
+      current = newTurn(s.n);
+      out.turns.push(current);
+      current.text = messageText(segment, warnings);
+    } else if (s.kind === 'assistant') {
+      const open: BodyTurn | null = current;
+      if (!open || open.reply !== null || (s.n !== null && open.n !== null && s.n !== open.n)) {
+        warnings.push(`a reply (${s.n ?? 'unnumbered'}) has no user message before it; kept with an empty one`);
+        current = newTurn(s.n);
+        current.text = '';
+        out.turns.push(current);
+      }
+      (current as BodyTurn).reply = messageText(segment, warnings);
+    } else {
+      readCallout(s.callout ?? '', segment, current, out, warnings);
+    }
+  });
+  return out;
+}
+
+/** A message block: one blank line after the heading, the encoded text, one blank line before the next heading. */
+function messageText(segment: string, warnings: string[]): string {
+  let block = segment.startsWith('\n') ? segment.slice(1) : segment;
+  if (block.endsWith('\n\n')) block = block.slice(0, -2);
+  else if (block.endsWith('\n')) block = block.slice(0, -1);
+  const decoded = decodeText(block);
+  if (decoded.warning) warnings.push(decoded.warning);
+  return decoded.text;
+}
+
+function readCallout(type: string, segment: string, turn: BodyTurn | null, out: ParsedBody, warnings: string[]): void {
+  const lines = segment.split('\n');
+  const inside: string[] = [];
+  for (const line of lines) {
+    if (!line.startsWith('>')) break;
+    inside.push(line.replace(/^> ?/, ''));
+  }
+  const trailing = lines.slice(inside.length).join('\n').trim();
+  if (trailing) warnings.push(`text after a ${type} callout is not part of any message and was left out: "${trailing.slice(0, 60)}"`);
+  if (type === 'failed') {
+    if (turn) turn.failed = true;
+    return;
+  }
+  if (type === 'context') {
+    if (turn) turn.context = inside.filter((l) => l.startsWith('- '));
+    return;
+  }
+  const json = inside.filter((l) => !/^```/.test(l)).join('\n');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(json);
+  } catch {
+    warnings.push(`a ${type} callout could not be read and was left out`);
+    return;
+  }
+  const where = turn ? `message ${turn.n ?? '?'}` : 'the note';
+  if (!turn && type !== 'url') {
+    warnings.push(`a ${type} callout before the first message was left out`);
+    return;
+  }
+  switch (type) {
+    case 'sent':
+      if (typeof payload === 'string' && turn) turn.sent = payload;
+      else warnings.push(`${where}: the sent text is not a string; left out`);
+      return;
+    case 'turn-context':
+      if (Array.isArray(payload) && payload.every(isFragment) && turn) turn.dynamic = payload;
+      else warnings.push(`${where}: the turn context could not be read; left out`);
+      return;
+    case 'tool':
+      if (isTool(payload) && turn) turn.tools.push({ name: payload.name, input: payload.input, output: payload.output });
+      else warnings.push(`${where}: a tool output could not be read; left out`);
+      return;
+    case 'url':
+      if (isObject(payload) && typeof payload.id === 'string' && typeof payload.version === 'number' && typeof payload.content === 'string') {
+        out.urls.set(`${payload.id}@${payload.version}`, payload.content);
+      } else warnings.push(`${where}: a page text could not be read; left out`);
+      return;
+    default:
+      warnings.push(`${where}: unknown callout strata-${type}; left out`);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function isFragment(v: unknown): v is PromptFragment {
+  return isObject(v) && typeof v.id === 'string' && (v.lifecycle === 'static' || v.lifecycle === 'dynamic') && typeof v.text === 'string';
+}
+function isTool(v: unknown): v is ToolOutput {
+  return isObject(v) && typeof v.name === 'string' && typeof v.input === 'string' && typeof v.output === 'string';
+}
+
+/**
+ * Metadata lost: rebuild library refs from the context lists people can read. Hashes are unknown,
+ * so every item will count as changed on load (reported as note-edited), but nothing is forgotten.
+ */
+function libraryFromContext(bodyTurns: readonly BodyTurn[], turns: readonly ChatTurn[], warnings: string[]): ItemRef[] {
+  const refs: ItemRef[] = [];
+  const seen = new Set<string>();
+  let engineTurn = 0;
+  bodyTurns.forEach((body, i) => {
+    if (turns[i]?.status !== 'complete') return;
+    engineTurn++;
+    for (const line of body.context) {
+      const ref = refFromContextLine(line, engineTurn);
+      if (!ref || seen.has(ref.id)) continue;
+      seen.add(ref.id);
+      refs.push(ref);
+    }
+  });
+  if (refs.length > 0) warnings.push(`the Context Library was rebuilt from the context lists (${refs.length} item(s)); their versions are unknown`);
+  return refs;
+}
+
+function refFromContextLine(line: string, turn: number): ItemRef | null {
+  const base = { version: 1, hash: '', tokens: 0, enteredTurn: turn };
+  const via = / · via (\S+)/.exec(line)?.[1];
+  const linkMatch = /^- (?:\[\[([^\]]+)\]\]|`([^`]+)`)(?: · lines (\d+)-(\d+))?/.exec(line);
+  if (line.startsWith('- Folder: `')) {
+    const path = /`([^`]*)`/.exec(line)?.[1] ?? '';
+    return { ...base, id: `folder:${path}`, kind: 'folder', title: path || '/', source: path || '/' };
+  }
+  if (line.startsWith('- Tag: ')) {
+    const tag = line.slice(7).split(' · ')[0].trim();
+    return { ...base, id: `tag:${tag}`, kind: 'tag', title: tag, source: tag };
+  }
+  if (line.startsWith('- URL: ')) return null; // page text lives with the library item; without it nothing can be rebuilt
+  if (!linkMatch || line.includes('· not attached')) return null;
+  const path = linkMatch[1] ?? linkMatch[2];
+  const name = (path.split('/').pop() ?? path).replace(/\.md$/i, '');
+  if (linkMatch[3]) {
+    const id = `${path}#L${linkMatch[3]}-L${linkMatch[4]}`;
+    return { ...base, id, kind: 'selection', title: `${name} (lines ${linkMatch[3]}-${linkMatch[4]})`, source: path };
+  }
+  return { ...base, id: path, kind: 'note', title: name, source: path, ...(via ? { via } : {}) };
+}

@@ -1,0 +1,57 @@
+import { Document, isMap, isSeq, parse, visit } from 'yaml';
+
+export interface SplitNote {
+  /** YAML text between the fences, or null when the note has no (closed) frontmatter. */
+  readonly yaml: string | null;
+  readonly body: string;
+}
+
+/**
+ * Split `---\n…\n---\n` from the body. A note without a closed frontmatter is all body. When
+ * `bodyStarts` is given, a closing fence after the first line it accepts does not count (a lost
+ * closing fence must not swallow the messages below it).
+ */
+export function splitFrontmatter(text: string, bodyStarts?: (line: string) => boolean): SplitNote {
+  const open = /^---[ \t]*\r?\n/.exec(text);
+  if (!open) return { yaml: null, body: text };
+  let offset = open[0].length;
+  while (offset <= text.length) {
+    const end = text.indexOf('\n', offset);
+    const line = (end < 0 ? text.slice(offset) : text.slice(offset, end)).replace(/\r$/, '');
+    if (/^(?:---|\.\.\.)[ \t]*$/.test(line)) {
+      return { yaml: text.slice(open[0].length, offset), body: end < 0 ? '' : text.slice(end + 1) };
+    }
+    if (bodyStarts?.(line) || end < 0) break;
+    offset = end + 1;
+  }
+  return { yaml: null, body: text };
+}
+
+/** Parse frontmatter YAML; never throws: a broken block yields null and the reason. */
+export function parseYaml(yaml: string): { value: Record<string, unknown> | null; error?: string } {
+  try {
+    const value: unknown = parse(yaml, { uniqueKeys: false, maxAliasCount: 100 });
+    if (value === null || value === undefined) return { value: {} };
+    if (typeof value !== 'object' || Array.isArray(value)) return { value: null, error: 'the frontmatter is not a set of properties' };
+    return { value: value as Record<string, unknown> };
+  } catch (error) {
+    return { value: null, error: `the frontmatter is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+  }
+}
+
+/**
+ * Deterministic YAML for the frontmatter: block style at the top, one flow-style line per record
+ * inside `flowListsUnder` keys (library items, turns) so the properties stay scannable.
+ */
+export function stringifyYaml(value: Record<string, unknown>, flowListsUnder: readonly string[]): string {
+  const doc = new Document(value);
+  visit(doc, {
+    Pair(_key, pair) {
+      const key = (pair.key as { value?: unknown } | null)?.value;
+      if (typeof key === 'string' && flowListsUnder.includes(key) && isSeq(pair.value)) {
+        for (const item of pair.value.items) if (isMap(item) || isSeq(item)) item.flow = true;
+      }
+    },
+  });
+  return doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false });
+}

@@ -1,0 +1,154 @@
+import type { ContextChip, ItemKind } from '../context/items';
+import type { ResolutionProblem } from '../context/resolver';
+import type { CommittedRequest } from '../engine/prefix';
+import type { FreshnessStatus, LayerId, PrefixChange, PromptFragment, ToolOutput } from '../engine/types';
+import type { ProviderSession } from '../compiler/session';
+import type { Usage } from '../usage';
+
+export type { ProviderSession } from '../compiler/session';
+
+/** Milliseconds since the epoch. Core code never reads the system clock: the host injects one. */
+export interface Clock {
+  now(): number;
+}
+
+/**
+ * A Context Library item version as a chat note records it: everything but the text. Notes,
+ * selections, folder and tag listings are re-read from the vault on load; URL page text is not in
+ * the vault, so it is kept (in the note body) as `content`.
+ */
+export interface ItemRef {
+  readonly id: string;
+  readonly kind: ItemKind;
+  readonly title: string;
+  readonly source: string;
+  readonly via?: string;
+  readonly version: number;
+  readonly hash: string;
+  readonly tokens: number;
+  readonly enteredTurn: number;
+  /** URL items only: the page text that was sent. */
+  readonly content?: string;
+}
+
+export interface LayerRecord {
+  readonly tokens: number;
+  readonly hash: string;
+}
+
+/** What one turn's envelope said: layer sizes and hashes, what went in full or by reference, and why the prefix broke. */
+export interface EnvelopeRecord {
+  readonly layers: Readonly<Record<LayerId, LayerRecord>>;
+  readonly promptTokens: number;
+  readonly prefixHash: string;
+  readonly prefixChange: PrefixChange | null;
+  /** Item versions sent in full, as id@version. */
+  readonly full: readonly string[];
+  readonly freshness: ReadonlyArray<{ id: string; status: FreshnessStatus; fromVersion: number; toVersion?: number }>;
+  readonly removed: readonly string[];
+}
+
+export type TurnStatus = 'complete' | 'failed';
+
+/**
+ * One user message and its reply. `text` is what the user sees; `sent` is what the model got as the
+ * user message when it differs (an expanded command, say). A failed turn keeps the user's words and
+ * the error, has no reply, and is not part of what the model has seen.
+ */
+export interface ChatTurn {
+  readonly status: TurnStatus;
+  readonly text: string;
+  readonly sent?: string;
+  /** When the user sent it (epoch ms). */
+  readonly at: number;
+  readonly reply?: string;
+  readonly replyAt?: number;
+  readonly model?: string;
+  /** The chips the user attached (URL page text left out), so a failed turn can be retried as it was. */
+  readonly chips?: readonly ContextChip[];
+  /** Dynamic L1 fragments that travelled with this user message. */
+  readonly dynamic: readonly PromptFragment[];
+  readonly tools: readonly ToolOutput[];
+  /** Ids attached again and sent by reference. */
+  readonly referenced: readonly string[];
+  readonly problems: readonly ResolutionProblem[];
+  readonly envelope?: EnvelopeRecord;
+  readonly usage?: Usage | null;
+  /** USD; null when unknown. */
+  readonly cost?: number | null;
+  readonly error?: string;
+}
+
+export type TitleSource = 'first-message' | 'generated' | 'user';
+
+export interface Conversation {
+  readonly id: string;
+  readonly title: string;
+  readonly titleSource: TitleSource;
+  readonly provider: string;
+  readonly model: string;
+  readonly mode: string;
+  readonly created: number;
+  readonly updated: number;
+  readonly session: ProviderSession | null;
+  readonly turns: readonly ChatTurn[];
+  /** The Context Library as refs: every version, in entry order (the engine's snapshot). */
+  readonly library: readonly ItemRef[];
+  /** Fingerprint of the last successful request (the engine's). */
+  readonly lastRequest: CommittedRequest | null;
+  /** Frontmatter keys this format does not own (tags, aliases, a user's own properties): kept as they are. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /** Body text before the first message (a hand-written intro): kept as written. */
+  readonly preamble?: string;
+}
+
+export const DEFAULT_MODE = 'chat';
+const TITLE_WORDS = 8;
+const TITLE_CHARS = 60;
+
+/** A title from the first words of a message, until a generated or user title replaces it. */
+export function titleFromText(text: string): string {
+  const words = text
+    .replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, target: string, alias?: string) => alias ?? target)
+    .replace(/[#*_`>[\]{}<]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .slice(0, TITLE_WORDS)
+    .join(' ');
+  const title = words.length > TITLE_CHARS ? `${words.slice(0, TITLE_CHARS - 1).trimEnd()}…` : words;
+  return title || 'New chat';
+}
+
+export interface NewConversation {
+  readonly provider: string;
+  readonly model: string;
+  readonly mode?: string;
+  readonly id?: string;
+  readonly session?: ProviderSession | null;
+}
+
+/** An empty conversation. Its id derives from the creation time unless one is given. */
+export function newConversation(fields: NewConversation, clock: Clock): Conversation {
+  const created = clock.now();
+  return {
+    id: fields.id ?? `chat-${created.toString(36)}`,
+    title: 'New chat',
+    titleSource: 'first-message',
+    provider: fields.provider,
+    model: fields.model,
+    mode: fields.mode ?? DEFAULT_MODE,
+    created,
+    updated: created,
+    session: fields.session ?? null,
+    turns: [],
+    library: [],
+    lastRequest: null,
+  };
+}
+
+/** Number of completed turns before turn index `index`: the engine's turn count at that point. */
+export function completedBefore(turns: readonly ChatTurn[], index: number): number {
+  let n = 0;
+  for (let i = 0; i < index && i < turns.length; i++) if (turns[i].status === 'complete') n++;
+  return n;
+}

@@ -1,0 +1,194 @@
+import { basename } from '../context/items';
+import { ChipResolver } from '../context/resolver';
+import type { VaultReader } from '../context/vaultReader';
+import { PromptContextEngine, type CompletedTurn, type EngineOptions, type EngineState } from '../engine/engine';
+import type { LibraryItem } from '../engine/types';
+import { sha256Hex } from '../hash';
+import { tokenCounterFor } from '../tokens/tokenCounter';
+import type { Conversation, ItemRef } from './model';
+
+/**
+ * Rebuild the engine for a saved conversation. Chat notes hold no note text, so every library item
+ * is read again from the vault: notes and selections by path (then by unique basename when the
+ * note moved), folder and tag listings by listing again; URL page text comes from the chat note.
+ *
+ * - Same text as when it was sent (hash matches): restored exactly, so the next request extends
+ *   the last one byte for byte.
+ * - Text changed: restored with the current text and reported; the engine is told (edited ids) so
+ *   the next turn names the prefix break `note-edited`. Earlier versions of a changed note cannot be
+ *   read any more (the vault only has the current text): they are dropped, and said so.
+ * - Gone or ambiguous: left out of the library with a warning listing the candidates; also
+ *   reported to the engine as edited, since history no longer carries it.
+ */
+
+export type RehydrationIssueKind = 'moved' | 'edited' | 'missing' | 'ambiguous' | 'version-lost' | 'unreadable';
+
+export interface RehydrationIssue {
+  readonly kind: RehydrationIssueKind;
+  readonly id: string;
+  readonly message: string;
+  /** For 'moved': the path found; for 'ambiguous': every note with that name. */
+  readonly candidates?: readonly string[];
+}
+
+export interface Rehydrated {
+  readonly engine: PromptContextEngine;
+  readonly state: EngineState;
+  /** Ids whose text differs from what was sent, or that are gone: the next turn reports them. */
+  readonly edited: readonly string[];
+  /** Ids the engine no longer has (gone, ambiguous, unreadable). */
+  readonly dropped: readonly string[];
+  readonly issues: readonly RehydrationIssue[];
+}
+
+interface Located {
+  readonly content: string;
+  readonly source: string;
+}
+
+export async function rehydrate(conversation: Conversation, vault: VaultReader, options: EngineOptions = {}): Promise<Rehydrated> {
+  const resolver = new ChipResolver(vault);
+  const issues: RehydrationIssue[] = [];
+  const edited = new Set<string>();
+  const dropped = new Set<string>();
+
+  const turns: CompletedTurn[] = [];
+  for (const turn of conversation.turns) {
+    if (turn.status !== 'complete' || turn.reply === undefined) continue;
+    turns.push({
+      turn: turns.length + 1,
+      userText: turn.sent ?? turn.text,
+      reply: turn.reply,
+      model: turn.model ?? conversation.model,
+      dynamic: turn.dynamic,
+      tools: turn.tools,
+      referenced: turn.referenced,
+      problems: turn.problems,
+    });
+  }
+
+  const latestVersion = new Map<string, number>();
+  for (const ref of conversation.library) latestVersion.set(ref.id, Math.max(latestVersion.get(ref.id) ?? 0, ref.version));
+
+  const located = new Map<string, Located | null>();
+  const counter = tokenCounterFor(conversation.model);
+  const library: LibraryItem[] = [];
+  for (const ref of conversation.library) {
+    if (ref.enteredTurn > turns.length) {
+      issues.push({ kind: 'version-lost', id: ref.id, message: `${ref.id} entered in turn ${ref.enteredTurn}, which is no longer in the chat; left out` });
+      dropped.add(ref.id);
+      continue;
+    }
+    if (!located.has(ref.id)) located.set(ref.id, await locate(ref, vault, resolver, issues));
+    const found = located.get(ref.id) ?? null;
+    if (!found) {
+      dropped.add(ref.id);
+      edited.add(ref.id);
+      continue;
+    }
+    const hash = sha256Hex(found.content);
+    const isLatest = latestVersion.get(ref.id) === ref.version;
+    if (hash !== ref.hash && !isLatest) {
+      issues.push({
+        kind: 'version-lost',
+        id: ref.id,
+        message: `version ${ref.version} of ${ref.id} (sent in turn ${ref.enteredTurn}) is no longer in the vault; the current text stands for it`,
+      });
+      edited.add(ref.id);
+      continue;
+    }
+    if (hash !== ref.hash) {
+      issues.push({ kind: 'edited', id: ref.id, message: `${ref.id} changed since the chat was saved; its current text is used` });
+      edited.add(ref.id);
+    }
+    library.push({
+      id: ref.id,
+      kind: ref.kind,
+      title: ref.title,
+      source: found.source,
+      ...(ref.via !== undefined ? { via: ref.via } : {}),
+      version: ref.version,
+      hash,
+      content: found.content,
+      tokens: hash === ref.hash && ref.tokens > 0 ? ref.tokens : counter.count(found.content),
+      enteredTurn: ref.enteredTurn,
+    });
+  }
+  for (const id of dropped) {
+    if (library.some((item) => item.id === id)) dropped.delete(id);
+  }
+  // An id may keep only some of its versions; the library needs them in increasing order, which entry order already is.
+  const state: EngineState = { turns, library, lastRequest: conversation.lastRequest };
+  const engine = PromptContextEngine.restore(state, options, [...edited]);
+  return { engine, state, edited: [...edited], dropped: [...dropped], issues };
+}
+
+/** Find an item's current text: by path, then by unique basename for notes and selections. */
+async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, issues: RehydrationIssue[]): Promise<Located | null> {
+  switch (ref.kind) {
+    case 'url':
+      if (ref.content === undefined) {
+        issues.push({ kind: 'missing', id: ref.id, message: `the page text of ${ref.id} is not in the chat note; left out` });
+        return null;
+      }
+      return { content: ref.content, source: ref.source };
+    case 'folder':
+    case 'tag': {
+      const chip = ref.kind === 'folder' ? { kind: 'folder' as const, path: ref.source === '/' ? '' : ref.source } : { kind: 'tag' as const, tag: ref.source };
+      const { items, problems } = await resolver.resolve([chip]);
+      const listing = items.find((i) => i.id === ref.id) ?? items[0];
+      if (!listing || listing.kind !== ref.kind) {
+        issues.push({ kind: 'missing', id: ref.id, message: `${ref.id}: ${problems[0]?.detail ?? 'nothing to list any more'}; left out` });
+        return null;
+      }
+      return { content: listing.content, source: ref.source };
+    }
+    case 'note':
+    case 'selection': {
+      const path = await findNote(ref, vault, issues);
+      if (path === null) return null;
+      const text = await readSafely(vault, path);
+      if (text === null) {
+        issues.push({ kind: 'unreadable', id: ref.id, message: `${path} could not be read; left out` });
+        return null;
+      }
+      if (ref.kind === 'note') return { content: text, source: path };
+      const range = /#L(\d+)-L(\d+)$/.exec(ref.id);
+      if (!range) {
+        issues.push({ kind: 'missing', id: ref.id, message: `${ref.id}: the line range cannot be read from its id; left out` });
+        return null;
+      }
+      const lines = text.split(/\r?\n/);
+      return { content: lines.slice(Number(range[1]) - 1, Number(range[2])).join('\n'), source: path };
+    }
+  }
+}
+
+async function findNote(ref: ItemRef, vault: VaultReader, issues: RehydrationIssue[]): Promise<string | null> {
+  if ((await readSafely(vault, ref.source)) !== null) return ref.source;
+  const name = basename(ref.source);
+  const candidates = (await vault.listMarkdown()).filter((p) => basename(p) === name);
+  if (candidates.length === 1) {
+    issues.push({ kind: 'moved', id: ref.id, message: `${ref.source} was not found; using ${candidates[0]} (same name)`, candidates });
+    return candidates[0];
+  }
+  if (candidates.length > 1) {
+    issues.push({
+      kind: 'ambiguous',
+      id: ref.id,
+      message: `${ref.source} was not found and ${candidates.length} notes are named "${name}": ${candidates.join(', ')}; left out`,
+      candidates,
+    });
+    return null;
+  }
+  issues.push({ kind: 'missing', id: ref.id, message: `${ref.source} is no longer in the vault; left out` });
+  return null;
+}
+
+async function readSafely(vault: VaultReader, path: string): Promise<string | null> {
+  try {
+    return await vault.read(path);
+  } catch {
+    return null;
+  }
+}

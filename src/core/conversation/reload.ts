@@ -1,0 +1,96 @@
+import type { VaultReader } from '../context/vaultReader';
+import type { EngineOptions, EngineState, PromptContextEngine, TurnAssembly } from '../engine/engine';
+import { ChatArchive } from './archive';
+import type { ChatTurn, Clock, Conversation, ProviderSession } from './model';
+import { envelopeRecord, toRef } from './repository';
+import { rehydrate, type RehydrationIssue } from './rehydrate';
+import { MemoryChatStore, type ChatStore } from './store';
+
+export interface ConversationFields {
+  readonly id: string;
+  readonly title?: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly mode?: string;
+  readonly session?: ProviderSession | null;
+}
+
+/**
+ * A conversation recording an engine's state (tools, scripts and tests: the plugin builds its
+ * conversation turn by turn with MessageRepository). `assemblies[i]`, when given, adds turn i's
+ * envelope record. Times come from the clock, one tick per message, so output is reproducible.
+ */
+export function conversationFromEngine(state: EngineState, fields: ConversationFields, clock: Clock, assemblies: readonly TurnAssembly[] = []): Conversation {
+  const created = clock.now();
+  const turns: ChatTurn[] = state.turns.map((t, i) => {
+    const assembly = assemblies[i];
+    return {
+      status: 'complete',
+      text: t.userText,
+      at: clock.now(),
+      reply: t.reply,
+      replyAt: clock.now(),
+      model: t.model,
+      dynamic: t.dynamic,
+      tools: t.tools,
+      referenced: t.referenced,
+      problems: t.problems,
+      ...(assembly ? { envelope: envelopeRecord(assembly) } : {}),
+    };
+  });
+  const first = turns[0]?.text;
+  return {
+    id: fields.id,
+    title: fields.title ?? (first !== undefined ? first.split(/\s+/).slice(0, 8).join(' ') || 'New chat' : 'New chat'),
+    titleSource: fields.title ? 'user' : 'first-message',
+    provider: fields.provider,
+    model: fields.model,
+    mode: fields.mode ?? 'chat',
+    created,
+    updated: clock.now(),
+    session: fields.session ?? null,
+    turns,
+    library: state.library.map(toRef),
+    lastRequest: state.lastRequest ?? null,
+  };
+}
+
+export interface Reloaded {
+  readonly engine: PromptContextEngine;
+  /** The chat note as saved. */
+  readonly text: string;
+  readonly warnings: readonly string[];
+  readonly issues: readonly RehydrationIssue[];
+  readonly edited: readonly string[];
+}
+
+/**
+ * Save an engine's conversation as a chat note and open it again, through the store, the codec and
+ * rehydration, as closing and reopening the chat would. The inspector's --reload-every-turn.
+ */
+export async function reloadThroughNote(
+  engine: PromptContextEngine,
+  vault: VaultReader,
+  fields: ConversationFields,
+  options: EngineOptions & { clock?: Clock; store?: ChatStore } = {},
+): Promise<Reloaded> {
+  let tick = 0;
+  const clock = options.clock ?? { now: () => 1_700_000_000_000 + 1000 * tick++ };
+  const store = options.store ?? new MemoryChatStore();
+  const archive = new ChatArchive(store, clock);
+  const conversation = conversationFromEngine(engine.snapshot(), fields, clock);
+  const { path } = await archive.save(conversation);
+  const loaded = await archive.load(path);
+  const restored = await rehydrate(loaded.conversation, vault, {
+    rendering: options.rendering ?? engine.renderingMode,
+    freshness: options.freshness ?? engine.freshness,
+  });
+  return {
+    engine: restored.engine,
+    text: (await store.read(path)) ?? '',
+    warnings: loaded.warnings,
+    issues: restored.issues,
+    edited: restored.edited,
+  };
+}
+

@@ -1,0 +1,121 @@
+/**
+ * How a message's text sits in the chat note body so that nothing in it can break parsing, and
+ * comes back exactly.
+ * - Parsing is line based: a message runs until the next structure line (a role heading or a
+ *   strata callout). A text line that looks like one gets a leading backslash (`\## User · 2`;
+ *   one more for a line that already had backslashes), so no message can forge or hide a boundary.
+ *   Markdown shows `\#` as `#`, so people read the line as it was written.
+ * - plain: the escaped text, as is (most messages: readable markdown).
+ * - fenced: the escaped text inside a ```strata-text fence longer than any backtick run in it, when
+ *   the text would spill into the rest of the note once rendered (an unclosed code fence, an HTML or
+ *   Obsidian comment).
+ * - json: a ```strata-json fence holding one JSON string, when the text has characters a markdown
+ *   file cannot carry exactly (lone surrogates, i.e. invalid UTF-8 once written; CR; other controls).
+ */
+
+export type TextEncoding = 'plain' | 'fenced' | 'json';
+
+/** A role heading: `## User · 3`, `## Assistant · 3` (the number may be missing in hand-written notes). */
+export const ROLE_HEADING = /^##[ \t]+(User|Assistant)(?:[ \t]*·[ \t]*(\d+))?[ \t]*$/i;
+/** A callout this format owns: `> [!strata-tool]- …`. */
+export const STRATA_CALLOUT = /^>[ \t]*\[!strata-([a-z-]+)\]/i;
+/** The opening line of an encoded (fenced or json) message. */
+export const STRATA_FENCE = /^(`{3,})strata-(text|json)[ \t]*$/;
+
+// Lone surrogates (invalid once written as UTF-8) and control characters other than tab and newline.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const CONTROL = /[^\P{Cc}\t\n]/u;
+const needsJson = (text: string): boolean => LONE_SURROGATE.test(text) || CONTROL.test(text);
+
+export function isStructureLine(line: string): boolean {
+  return ROLE_HEADING.test(line) || STRATA_CALLOUT.test(line);
+}
+
+/** Add one backslash to lines that are, or after their leading backslashes would be, structure lines. */
+export function escapeLines(text: string): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const bare = lines[i].replace(/^\\+/, '');
+    if (isStructureLine(bare) || (i === 0 && STRATA_FENCE.test(bare))) lines[i] = `\\${lines[i]}`;
+  }
+  return lines.join('\n');
+}
+
+/** Inverse of escapeLines. */
+export function unescapeLines(text: string): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith('\\')) continue;
+    const bare = lines[i].replace(/^\\+/, '');
+    if (isStructureLine(bare) || (i === 0 && STRATA_FENCE.test(bare))) lines[i] = lines[i].slice(1);
+  }
+  return lines.join('\n');
+}
+
+export function chooseEncoding(text: string): TextEncoding {
+  if (needsJson(text)) return 'json';
+  if (text.includes('<!--') || text.includes('-->') || countOf(text, '%%') % 2 === 1) return 'fenced';
+  let open: { char: string; length: number } | null = null;
+  for (const line of text.split('\n')) {
+    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!fence) continue;
+    const char = fence[1][0];
+    if (!open) {
+      if (char === '`' && fence[2].includes('`')) continue; // not a fence (backtick in info string)
+      open = { char, length: fence[1].length };
+    } else if (char === open.char && fence[1].length >= open.length && fence[2].trim() === '') {
+      open = null;
+    }
+  }
+  return open ? 'fenced' : 'plain';
+}
+
+function countOf(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+/** The text as it appears in the body (without the blank lines around it). */
+export function encodeText(text: string, encoding: TextEncoding = chooseEncoding(text)): string {
+  if (encoding === 'json') return '```strata-json\n' + JSON.stringify(text) + '\n```';
+  const escaped = escapeLines(text);
+  if (encoding === 'plain') return escaped;
+  let longest = 0;
+  for (const run of escaped.matchAll(/^ {0,3}(`+)/gm)) longest = Math.max(longest, run[1].length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}strata-text\n${escaped}\n${fence}`;
+}
+
+export interface DecodedText {
+  readonly text: string;
+  readonly encoding: TextEncoding;
+  readonly warning?: string;
+}
+
+/**
+ * Decode a message block as the body holds it. A block that starts with a strata fence but does not
+ * end with its closing line (a hand edit) is kept as plain text, with a warning: nothing is dropped.
+ */
+export function decodeText(block: string): DecodedText {
+  const firstBreak = block.indexOf('\n');
+  const first = firstBreak < 0 ? block : block.slice(0, firstBreak);
+  const open = STRATA_FENCE.exec(first.replace(/\r$/, ''));
+  if (!open || firstBreak < 0) return { text: unescapeLines(block), encoding: 'plain' };
+  const fence = open[1];
+  const closing = `\n${fence}`;
+  const body = block.slice(firstBreak + 1);
+  const trimmed = body.replace(/[ \t\r]+$/, '');
+  if (!trimmed.endsWith(closing) && trimmed !== fence) {
+    return { text: unescapeLines(block), encoding: 'plain', warning: `an encoded message (${fence}strata-${open[2]}) is not closed; its text is kept as written` };
+  }
+  const inner = trimmed === fence ? '' : trimmed.slice(0, trimmed.length - closing.length);
+  if (open[2] === 'text') return { text: unescapeLines(inner), encoding: 'fenced' };
+  try {
+    const parsed: unknown = JSON.parse(inner);
+    if (typeof parsed === 'string') return { text: parsed, encoding: 'json' };
+  } catch {
+    // fall through: kept as written
+  }
+  return { text: unescapeLines(block), encoding: 'plain', warning: 'an encoded message (strata-json) could not be read; its text is kept as written' };
+}

@@ -1,0 +1,58 @@
+import { normalizePath, type App, type TFile } from 'obsidian';
+import type { ChatStore } from '../core/conversation/store';
+
+/**
+ * Chat notes in the vault, through the Vault API only: `vault.create` for a new chat,
+ * `vault.process` for every update (so the merge sees, and keeps, an edit made in the editor
+ * meanwhile), `fileManager.trashFile` for deletion (honours the user's trash setting). The
+ * chat logic itself (codec, merge, list) lives in src/core/conversation.
+ */
+export class ObsidianChatStore implements ChatStore {
+  constructor(private readonly app: App) {}
+
+  list(folder: string): Promise<string[]> {
+    const root = normalizePath(folder);
+    const prefix = root === '/' ? '' : `${root}/`;
+    const paths = this.app.vault
+      .getMarkdownFiles()
+      .map((f) => f.path)
+      .filter((p) => p.startsWith(prefix))
+      .sort();
+    return Promise.resolve(paths);
+  }
+
+  async read(path: string): Promise<string | null> {
+    const file = this.file(path);
+    return file ? this.app.vault.read(file) : null;
+  }
+
+  async create(path: string, text: string): Promise<void> {
+    const target = normalizePath(path);
+    const folder = target.includes('/') ? target.slice(0, target.lastIndexOf('/')) : '';
+    if (folder) await this.ensureFolder(folder);
+    await this.app.vault.create(target, text);
+  }
+
+  async process(path: string, update: (current: string) => string): Promise<string> {
+    const file = this.file(path);
+    if (!file) throw new Error(`chat note not found: ${path}`);
+    return this.app.vault.process(file, update);
+  }
+
+  async trash(path: string): Promise<void> {
+    const file = this.file(path);
+    if (file) await this.app.fileManager.trashFile(file);
+  }
+
+  private file(path: string): TFile | null {
+    return this.app.vault.getFileByPath(normalizePath(path));
+  }
+
+  private async ensureFolder(folder: string): Promise<void> {
+    let current = '';
+    for (const part of folder.split('/')) {
+      current = current ? `${current}/${part}` : part;
+      if (!this.app.vault.getAbstractFileByPath(current)) await this.app.vault.createFolder(current);
+    }
+  }
+}
