@@ -113,6 +113,17 @@ describe('loading resolves context refs: path, then unique basename, else skip w
     expect(actual.prefixChange).toBeNull();
   });
 
+  test('a moved note stays under the freshness policy: an edit at its new path is sent as a new version', async () => {
+    const { path: saved, archive } = await buildChat();
+    move('A/alpha.md', 'B/moved/alpha.md');
+    const restored = await rehydrate((await archive.load(saved)).conversation, new FsVault(vaultDir));
+    appendFileSync(path.join(vaultDir, 'B/moved/alpha.md'), 'Edited after the move.\n');
+    const next = await nextTurn(restored.engine, new FsVault(vaultDir));
+    expect(next.envelope.freshness).toEqual([expect.objectContaining({ id: 'A/alpha.md', status: 'updated', fromVersion: 1, toVersion: 2 })]);
+    expect(next.envelope.full).toEqual(['A/alpha.md@2']);
+    expect(next.messages[next.messages.length - 1].content).toContain('Edited after the move.');
+  });
+
   test('renamed, deleted, ambiguous and edited notes: skipped or refreshed, each reported, next turn says note-edited', async () => {
     const { path: saved, archive } = await buildChat();
     move('A/beta.md', 'A/beta renamed.md');

@@ -118,12 +118,15 @@ export class PromptContextEngine {
     return this.library.latest();
   }
 
-  /** Vault paths of library notes, for the caller to re-read before assemble() (freshness). */
-  libraryNotePaths(): string[] {
+  /**
+   * Library notes to re-read before assemble() (freshness): their id and where they are now (a note
+   * moved since it was attached keeps its id; its source is the new path).
+   */
+  libraryNotes(): Array<{ id: string; source: string }> {
     return this.library
       .latest()
       .filter((item) => item.kind === 'note')
-      .map((item) => item.source);
+      .map((item) => ({ id: item.id, source: item.source }));
   }
 
   completedTurns(): readonly CompletedTurn[] {

@@ -57,10 +57,11 @@ export async function currentLibraryNotes(
 ): Promise<Map<string, ContextItem | null>> {
   const attachedIds = new Set(attached.map((i) => i.id));
   const current = new Map<string, ContextItem | null>();
-  for (const path of engine.libraryNotePaths()) {
-    if (attachedIds.has(path)) continue;
-    const { items } = await resolver.resolve([{ kind: 'note', path }]);
-    current.set(path, items[0] ?? null);
+  for (const { id, source } of engine.libraryNotes()) {
+    if (attachedIds.has(id)) continue;
+    const { items } = await resolver.resolve([{ kind: 'note', path: source }]);
+    // Keyed by the library id, which a moved note keeps.
+    current.set(id, items[0] ? { ...items[0], id } : null);
   }
   return current;
 }
