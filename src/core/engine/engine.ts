@@ -1,6 +1,6 @@
 import type { ContextItem } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
-import { combineHashes, sha256Hex } from '../hash';
+import { HashChain, sha256Hex, combineHashes } from '../hash';
 import { TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING, tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter';
 import { LayerToMessagesConverter, type HistoryCache, type Rendering } from './converter';
 import { sendsUpdate, type FreshnessPolicy } from './freshness';
@@ -94,6 +94,9 @@ export class PromptContextEngine {
   // lookup costs O(1) instead of re-hashing the whole conversation (the cost of a turn stays the new content).
   private hashMemo = { system: new Map<string, string>(), user: new Map<string, string>(), assistant: new Map<string, string>() };
   private tokenMemo = new Map<string, Map<string, number>>();
+  // Hash chains for lists that grow turn after turn (messages, history, library): a turn hashes its
+  // new parts only. Same values as combineHashes.
+  private chains = { messages: new HashChain(), history: new HashChain(), library: new HashChain() };
   private segmentMemo = new WeakMap<CompletedTurn, { encoding: string; segments: MessageSegment[] }>();
   private cacheRendering: Rendering;
   readonly freshness: FreshnessPolicy;
@@ -250,9 +253,9 @@ export class PromptContextEngine {
       model: input.model,
       layers: {
         L1: layer('L1', input.fragments.map((f) => segment({ type: 'fragment', id: f.id, lifecycle: f.lifecycle }, f.text, counter))),
-        L2: layer('L2', this.library.all().map((item) => itemSegment(item, 'library', counter))),
+        L2: layer('L2', this.library.all().map((item) => itemSegment(item, 'library', counter)), this.chains.library),
         L3: layer('L3', l3),
-        L4: layer('L4', l4),
+        L4: layer('L4', l4, this.chains.history),
         L5: layer('L5', [segment({ type: 'message', role: 'user', turn }, input.userText, counter)]),
       },
       referenced,
@@ -275,7 +278,7 @@ export class PromptContextEngine {
     }
     const messages = new LayerToMessagesConverter(this.rendering).convert(envelope, this.historyCache);
     const messageHashes = messages.map((m) => this.messageHash(m));
-    const prefixHash = combineHashes(messageHashes.slice(0, -1));
+    const prefixHash = this.chains.messages.combine(messageHashes.slice(0, -1));
     const fragments = envelope.layers.L1.segments;
     const prefixChange = detectPrefixChange({
       previous: this.lastRequest,
@@ -284,6 +287,7 @@ export class PromptContextEngine {
       fragments: input.fragments,
       fragmentHashes: fragments.map((f) => f.hash),
       pending: this.pending,
+      combine: (hashes) => this.chains.messages.combine(hashes),
       rendering: this.rendering,
       libraryGrew: this.lastRequest !== null && this.library.all().length > this.lastRequest.libraryVersions,
     });
@@ -315,7 +319,7 @@ export class PromptContextEngine {
     const replyHash = this.messageHash({ role: 'assistant', content: reply });
     this.lastRequest = {
       count: assembly.messageHashes.length + 1,
-      combined: combineHashes([...assembly.messageHashes, replyHash]),
+      combined: this.chains.messages.combine([...assembly.messageHashes, replyHash]),
       model: envelope.model,
       staticFragments: fragments.filter((f) => f.lifecycle === 'static').map((f) => `${f.id}:${f.hash}`),
       libraryVersions: libraryBefore,
@@ -420,10 +424,11 @@ function segment<S extends Segment>(fields: Omit<S, 'text' | 'tokens' | 'hash'>,
   return { ...fields, text, tokens: counter.count(text), hash: sha256Hex(text) } as S;
 }
 
-function layer<S extends Segment>(id: LayerId, segments: S[]): Layer<S> {
+function layer<S extends Segment>(id: LayerId, segments: S[], chain?: HashChain): Layer<S> {
   let tokens = SEP_TOKENS;
   for (const s of segments) tokens += s.tokens;
-  return { id, segments, tokens, hash: combineHashes(segments.map((s) => s.hash)) };
+  const hashes = segments.map((s) => s.hash);
+  return { id, segments, tokens, hash: chain ? chain.combine(hashes) : combineHashes(hashes) };
 }
 
 export type { FragmentSegment };

@@ -33,6 +33,8 @@ export interface PrefixCheck {
   readonly pending: readonly PendingEvent[];
   readonly rendering: Rendering;
   readonly libraryGrew: boolean;
+  /** combineHashes, or an incremental equivalent. */
+  readonly combine?: (hashes: readonly string[]) => string;
 }
 
 /**
@@ -47,7 +49,7 @@ export function detectPrefixChange(check: PrefixCheck): PrefixChange | null {
   }
   const extends_ =
     check.messageHashes.length > previous.count &&
-    combineHashes(check.messageHashes.slice(0, previous.count)) === previous.combined;
+    (check.combine ?? combineHashes)(check.messageHashes.slice(0, previous.count)) === previous.combined;
   if (extends_) return null;
 
   const statics = check.fragments

@@ -91,6 +91,14 @@ export function tokenCounterFor(model: string): TokenCounter {
 }
 
 /**
+ * Forget every memoised count (tokenizers stay loaded). For benchmarks that measure cold assembly
+ * inside one process; the plugin never needs it.
+ */
+export function resetTokenCounterMemos(): void {
+  counters.clear();
+}
+
+/**
  * Chat-format overhead, from OpenAI's published counting recipe: each message costs 3 tokens of
  * framing and every reply is primed with 3 more.
  */

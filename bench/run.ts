@@ -1,0 +1,98 @@
+/**
+ * npm run bench [-- --quick] [-- --only cache,growth,plugin] [-- --no-profile]
+ * Cache efficiency, assembly speed and growth, plugin cost, in one run: a markdown report on stdout,
+ * the same figures as JSON in bench-results/. Progress goes to stderr.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { measureCacheEfficiency } from './cache/efficiency';
+import { measureGrowth } from './growth/section';
+import type { GrowthOptions } from './growth/worker';
+import { machineInfo } from './lib/machine';
+import { bundleBreakdown } from './plugin/bundleBreakdown';
+import { measurePluginCost } from './plugin/section';
+import { renderMarkdown, type BenchResults } from './report/markdown';
+
+const SECTIONS = ['cache', 'growth', 'plugin'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Args {
+  quick: boolean;
+  profile: boolean;
+  only: Set<Section>;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { quick: false, profile: true, only: new Set(SECTIONS) };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') args.quick = true;
+    else if (arg === '--no-profile') args.profile = false;
+    else if (arg === '--only') {
+      const list = (argv[++i] ?? '').split(',').filter(Boolean);
+      const bad = list.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+      if (list.length === 0 || bad.length > 0) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}`);
+      args.only = new Set(list as Section[]);
+    } else throw new Error(`unknown argument ${arg}; usage: bench [--quick] [--only cache,growth,plugin] [--no-profile]`);
+  }
+  return args;
+}
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const root = path.resolve(__dirname, '..');
+  const outDir = path.join(root, 'bench-results');
+  const started = new Date();
+  const machine = machineInfo();
+  const t0 = performance.now();
+
+  let cache: BenchResults['cache'] = null;
+  if (args.only.has('cache')) {
+    progress('cache efficiency: replaying scenarios…');
+    cache = await measureCacheEfficiency(root);
+  }
+
+  let growth: BenchResults['growth'] = null;
+  if (args.only.has('growth')) {
+    const options: GrowthOptions = args.quick
+      ? { turns: 200, notes: 40, checkpoints: [10, 50, 200], warmRuns: 7, coldRuns: [5, 5, 3], nextWindow: 5, model: 'gpt-4o', profileRuns: args.profile ? 20 : 0 }
+      : { turns: 1000, notes: 200, checkpoints: [10, 50, 200, 1000], warmRuns: 21, coldRuns: [15, 11, 11, 5], nextWindow: 9, model: 'gpt-4o', profileRuns: args.profile ? 50 : 0 };
+    progress(`assembly growth: ${options.turns} turns, ${options.notes} notes, in a child process…`);
+    growth = measureGrowth(root, options);
+  }
+
+  let plugin: BenchResults['plugin'] = null;
+  if (args.only.has('plugin')) {
+    progress('plugin cost: bundle and fresh loads…');
+    const cost = await measurePluginCost(root, outDir, args.quick ? 5 : 15);
+    plugin = { ...cost, breakdown: await bundleBreakdown(root) };
+  }
+
+  const results: BenchResults = {
+    machine: { ...machine, loadAverageAtEnd: os.loadavg()[0] },
+    startedAt: started.toISOString(),
+    durationMs: performance.now() - t0,
+    cache,
+    growth,
+    plugin,
+  };
+  mkdirSync(outDir, { recursive: true });
+  const stamp = results.startedAt.replace(/[:.]/g, '-');
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  writeFileSync(path.join(outDir, `bench-${stamp}.json`), json);
+  writeFileSync(path.join(outDir, 'latest.json'), json);
+  const markdown = renderMarkdown(results);
+  writeFileSync(path.join(outDir, 'latest.md'), markdown);
+  process.stdout.write(markdown);
+  progress(`done in ${(results.durationMs / 1000).toFixed(0)} s; JSON in ${path.relative(root, outDir)}/latest.json`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
