@@ -35,7 +35,7 @@ export class HashChain {
     while (shared < limit && list[shared] === this.parts[shared]) shared++;
     let from = 0;
     for (const length of this.checkpoints.keys()) if (length <= shared && length > from) from = length;
-    const state = (this.checkpoints.get(from) as Sha256State).clone();
+    const state = (this.checkpoints.get(from) as Sha256State).clone() as Sha256State;
     for (let i = from; i < list.length; i++) state.update(utf8ToBytes(i === 0 ? list[i] : `\n${list[i]}`));
     const diverged = shared < list.length && shared < this.parts.length;
     if (diverged) {
@@ -44,7 +44,7 @@ export class HashChain {
     }
     // Checkpoints are always prefixes of `parts`: keep the longer list unless this one diverged.
     if (diverged || list.length > this.parts.length) this.parts = [...list];
-    this.checkpoints.set(list.length, state.clone());
+    this.checkpoints.set(list.length, state.clone() as Sha256State);
     while (this.checkpoints.size > HashChain.MAX_CHECKPOINTS) {
       const oldest = [...this.checkpoints.keys()].filter((k) => k !== 0).sort((a, b) => a - b)[0];
       this.checkpoints.delete(oldest);
