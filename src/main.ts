@@ -1,8 +1,21 @@
-import { Notice, Plugin } from 'obsidian';
+import { Notice, Plugin, type WorkspaceLeaf } from 'obsidian';
+import { ChatSession } from './core/chat/chatSession';
+import type { ChatStore } from './core/chat/types';
 import { loadSettings, type StrataSettings } from './core/settings';
+import { costOf } from './providers/pricing';
+import { newChatId } from './obsidian/ids';
+import { ObsidianChatStore } from './obsidian/chatStore';
+import { ArchiveChatStore } from './core/chat/archiveStore';
+import { ChatArchive } from './core/conversation/archive';
+import { ObsidianVaultReader } from './obsidian/obsidianVault';
+import { obsidianProviderFactory } from './obsidian/providerFactory';
+import { StrataSettingTab } from './obsidian/settingsTab';
+import { ChatView, VIEW_TYPE_CHAT } from './obsidian/view/chatView';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
+  private store!: ChatStore;
+  private archive: ChatArchive | null = null;
 
   async onload(): Promise<void> {
     const { settings, warnings } = loadSettings(await this.loadData());
@@ -10,13 +23,94 @@ export default class StrataPlugin extends Plugin {
     if (warnings.length > 0) {
       new Notice(`Strata: some settings were invalid and reset to defaults:\n${warnings.join('\n')}`);
     }
+    const vault = new ObsidianVaultReader(this.app);
+    this.store = new ArchiveChatStore(() => this.chatArchive(), vault, () => ({ rendering: this.config.rendering, freshness: this.config.freshness }));
+
+    this.registerView(VIEW_TYPE_CHAT, (leaf) => new ChatView(leaf, { settings: this.config, createSession: () => this.createSession() }));
+    this.addRibbonIcon('messages-square', 'Open chat', () => void this.openChat());
+    this.addSettingTab(new StrataSettingTab(this.app, this));
+
+    this.addCommand({ id: 'open-chat', name: 'Open chat', callback: () => void this.openChat() });
+    this.addCommand({
+      id: 'new-chat',
+      name: 'New chat',
+      callback: () => void this.openChat().then((view) => view?.newChat()),
+    });
+    this.addCommand({
+      id: 'add-current-note',
+      name: 'Add current note to chat',
+      checkCallback: (checking) => {
+        const file = this.app.workspace.getActiveFile();
+        if (!file || file.extension !== 'md') return false;
+        if (!checking) void this.openChat().then((view) => view?.addChip({ kind: 'note', path: file.path }));
+        return true;
+      },
+    });
+    this.addCommand({
+      id: 'add-selection',
+      name: 'Add selection to chat',
+      editorCheckCallback: (checking, editor, ctx) => {
+        const file = ctx.file;
+        const text = editor.getSelection();
+        if (!file || !text) return false;
+        if (!checking) {
+          const from = editor.getCursor('from').line + 1;
+          const to = editor.getCursor('to').line + 1;
+          void this.openChat().then((view) => view?.addChip({ kind: 'selection', path: file.path, fromLine: Math.min(from, to), toLine: Math.max(from, to), text }));
+        }
+        return true;
+      },
+    });
+    this.addCommand({
+      id: 'open-chat-history',
+      name: 'Open chat history',
+      callback: () => void this.openChat().then((view) => view?.openHistory()),
+    });
   }
 
   onunload(): void {
-    // Everything registered through this.register* is released by Obsidian.
+    // Views, commands and events registered through this.register* are released by Obsidian.
   }
 
   async saveSettings(): Promise<void> {
     await this.saveData(this.config);
+    // Open chats show the new provider and model list at once.
+    for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
+  }
+
+  createSession(): ChatSession {
+    return new ChatSession({
+      vault: new ObsidianVaultReader(this.app),
+      store: this.store,
+      providers: obsidianProviderFactory(this.app, () => this.config),
+      settings: () => this.config,
+      now: () => Date.now(),
+      newId: newChatId,
+      costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
+    });
+  }
+
+  /** The chats folder; rebuilt when the folder setting changes (it remembers what it last wrote, for merges). */
+  private chatArchive(): ChatArchive {
+    const folder = this.config.chatFolder;
+    if (!this.archive || this.archive.folder !== folder.replace(/^\/+|\/+$/g, '')) {
+      this.archive = new ChatArchive(new ObsidianChatStore(this.app), { now: () => Date.now() }, folder);
+    }
+    return this.archive;
+  }
+
+  /** Reveal the chat view in the right sidebar (creating it if needed). */
+  async openChat(): Promise<ChatView | null> {
+    const { workspace } = this.app;
+    let leaf: WorkspaceLeaf | null = workspace.getLeavesOfType(VIEW_TYPE_CHAT)[0] ?? null;
+    if (!leaf) {
+      leaf = workspace.getRightLeaf(false);
+      if (!leaf) return null;
+      await leaf.setViewState({ type: VIEW_TYPE_CHAT, active: true });
+    }
+    await workspace.revealLeaf(leaf);
+    const view = leaf.view instanceof ChatView ? leaf.view : null;
+    view?.focusComposer();
+    return view;
   }
 }

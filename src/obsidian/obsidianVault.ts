@@ -1,0 +1,28 @@
+import { getAllTags, TFile, type App } from 'obsidian';
+import type { VaultReader } from '../core/context/vaultReader';
+
+/** The engine's VaultReader over Obsidian's Vault and MetadataCache. */
+export class ObsidianVaultReader implements VaultReader {
+  constructor(private readonly app: App) {}
+
+  async read(path: string): Promise<string | null> {
+    const file = this.app.vault.getAbstractFileByPath(path);
+    if (!(file instanceof TFile)) return null;
+    return this.app.vault.cachedRead(file);
+  }
+
+  listMarkdown(): Promise<string[]> {
+    const paths = this.app.vault.getMarkdownFiles().map((f) => f.path);
+    // Code-point order, as the port promises (localeCompare would depend on the locale).
+    paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return Promise.resolve(paths);
+  }
+
+  tagsOf(path: string): Promise<string[] | null> {
+    const file = this.app.vault.getAbstractFileByPath(path);
+    if (!(file instanceof TFile)) return Promise.resolve(null);
+    const cache = this.app.metadataCache.getFileCache(file);
+    if (!cache) return Promise.resolve(null);
+    return Promise.resolve(getAllTags(cache) ?? []);
+  }
+}

@@ -1,0 +1,33 @@
+import { requestUrl, type App } from 'obsidian';
+import type { ProviderFactory } from '../core/chat/chatSession';
+import type { StrataSettings } from '../core/settings';
+import { createProvider, requestUrlFetch } from '../providers';
+
+/**
+ * Providers for the plugin: keys from Obsidian's SecretStorage (looked up at each call, never
+ * copied), streaming through fetch, and requestUrl as the fallback where CORS blocks fetch.
+ */
+export function obsidianProviderFactory(app: App, settings: () => StrataSettings): ProviderFactory {
+  const fallbackFetch = requestUrlFetch((params) => requestUrl(params));
+  return (provider, model) => {
+    const windows: Record<string, { contextWindow: number }> = {};
+    for (const [name, contextWindow] of Object.entries(settings().contextWindows)) windows[name] = { contextWindow };
+    return createProvider(
+      {
+        id: provider.id,
+        kind: provider.kind,
+        model,
+        ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+        ...(provider.secretId ? { secretId: provider.secretId } : {}),
+        ...(provider.executable ? { executable: provider.executable } : {}),
+        ...(provider.cwd ? { cwd: provider.cwd } : {}),
+      },
+      {
+        getSecret: (id) => app.secretStorage.getSecret(id),
+        fetch: (input, init) => window.fetch(input, init),
+        fallbackFetch,
+        windowOverrides: windows,
+      },
+    );
+  };
+}

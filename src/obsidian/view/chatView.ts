@@ -1,0 +1,311 @@
+/**
+ * The Strata chat view (right sidebar).
+ *
+ * Stable selectors (used by the end-to-end tests; keep them):
+ *   .strata-view                         the view's content element
+ *   .strata-header                       header; .strata-title (chat title; click to rename: .strata-title-input)
+ *   .strata-new-chat, .strata-history-button   header buttons
+ *   select.strata-model-picker           model picker (value "providerId::model")
+ *   select.strata-mode-picker            mode picker (value: chat | notes-only)
+ *   .strata-messages                     the conversation
+ *   .strata-message.is-user / .is-assistant    messages; .is-streaming while a reply streams,
+ *                                        .is-failed (.is-error / .is-stopped) for a kept message's error,
+ *                                        .is-unanswered for an earlier message that never got a reply
+ *   .strata-message-body                 message text (assistant: rendered markdown)
+ *   .strata-copy, .strata-regenerate, .strata-edit, .strata-edit-input, .strata-edit-send
+ *   .strata-turn-meta                    per-turn usage line under a reply
+ *   .strata-prefix-change                a named cache-prefix break on a turn
+ *   .strata-error-text, .strata-retry    inline error and its retry button
+ *   .strata-warnings .strata-warning     chat-level notices (removed library item, load warnings)
+ *   .strata-context-summary              collapsed usage line (click to open the panel)
+ *   .strata-usage                        context usage panel; .strata-usage-layer[data-layer=system|library|turn|history|message]
+ *                                        .strata-usage-cached, .strata-usage-cost
+ *   .strata-library-item[data-id]        a Context Library item; .strata-library-remove, .strata-library-confirm-remove
+ *   .strata-composer textarea            the composer (.strata-input)
+ *   .strata-chip (.is-active-note, .is-off), .strata-chip-remove, .strata-chip-toggle
+ *   .strata-suggest .strata-suggest-item the `@` picker
+ *   .strata-send, .strata-stop           send and stop buttons
+ *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
+ *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
+ */
+import { ItemView, MarkdownView, Notice, setIcon, TFile, type WorkspaceLeaf } from 'obsidian';
+import type { ChatSession, ChatState } from '../../core/chat/chatSession';
+import { MODES } from '../../core/chat/modes';
+import type { ContextChip } from '../../core/context/items';
+import type { ChatMode, StrataSettings } from '../../core/settings';
+import { Composer } from './composer';
+import { ContextPanel } from './contextPanel';
+import { HistoryModal } from './historyModal';
+import { MessageList } from './messageList';
+
+export const VIEW_TYPE_CHAT = 'strata-chat';
+
+export interface ChatViewHost {
+  readonly settings: StrataSettings;
+  createSession(): ChatSession;
+}
+
+export class ChatView extends ItemView {
+  session!: ChatSession;
+  private composer!: Composer;
+  private messages!: MessageList;
+  private panel!: ContextPanel;
+  private titleEl!: HTMLElement;
+  private modelSelect!: HTMLSelectElement;
+  private modeSelect!: HTMLSelectElement;
+  private warningsEl!: HTMLElement;
+  private unsubscribe: (() => void) | null = null;
+  private lastBusy = false;
+  /** Markdown note of the last 'file-open' (null: none open); undefined until the first event. */
+  private lastOpened: string | null | undefined = undefined;
+
+  constructor(
+    leaf: WorkspaceLeaf,
+    private readonly host: ChatViewHost,
+  ) {
+    super(leaf);
+  }
+
+  getViewType(): string {
+    return VIEW_TYPE_CHAT;
+  }
+
+  getDisplayText(): string {
+    return 'Strata chat';
+  }
+
+  getIcon(): string {
+    return 'messages-square';
+  }
+
+  async onOpen(): Promise<void> {
+    this.session = this.host.createSession();
+    const root = this.contentEl;
+    root.empty();
+    root.addClass('strata-view');
+    this.buildHeader(root);
+    this.messages = new MessageList(root, this.app, this, {
+      copy: (text) => void this.copy(text),
+      regenerate: () => this.run(() => this.session.regenerate()),
+      editLast: (text) => this.run(() => this.session.editLast(text)),
+      retry: () => this.run(() => this.session.retry()),
+      openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
+    });
+    this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
+    const bottom = root.createDiv({ cls: 'strata-bottom' });
+    this.panel = new ContextPanel(bottom, this, {
+      removeLibraryItem: (id) => {
+        try {
+          const message = this.session.removeLibraryItem(id);
+          if (message) new Notice(message);
+        } catch (error) {
+          new Notice(errorText(error));
+        }
+      },
+      resized: () => this.messages.scrollToEnd(),
+    });
+    this.composer = new Composer(bottom, {
+      app: this.app,
+      owner: this,
+      onSend: (text, chips) => this.run(() => this.session.send(text, chips)),
+      onStop: () => this.session.stop(),
+      attachActiveNoteDefault: () => this.host.settings.attachActiveNote,
+    });
+    this.unsubscribe = this.session.subscribe((change) => {
+      if (change === 'stream') this.messages.updateStreaming(this.session.state.streamingText ?? '');
+      else this.render();
+    });
+    this.registerEvent(this.app.workspace.on('active-leaf-change', () => this.syncActiveNote()));
+    this.registerEvent(
+      this.app.workspace.on('file-open', (file) => {
+        this.lastOpened = file instanceof TFile && file.extension === 'md' ? file.path : null;
+        this.syncActiveNote();
+      }),
+    );
+    this.syncActiveNote();
+    this.render();
+    await Promise.resolve();
+  }
+
+  async onClose(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.session.stop();
+    this.messages.destroy();
+    await this.session.flush();
+  }
+
+  // ---- commands ----------------------------------------------------------------------------
+
+  newChat(): void {
+    this.run(async () => {
+      await this.session.newChat();
+      this.composer.focus();
+    });
+  }
+
+  openHistory(): void {
+    new HistoryModal(this.app, {
+      list: () => this.session.list(),
+      search: (query) => this.session.search(query) ?? Promise.reject(new Error('title filter only')),
+      open: (id) => this.session.open(id),
+      rename: (id, title) => this.session.rename(title, id),
+      remove: (id) => this.session.remove(id),
+    }).open();
+  }
+
+  addChip(chip: ContextChip): void {
+    this.composer.addChip(chip);
+    this.composer.focus();
+  }
+
+  /** Settings changed: re-render (model list, active-note default). */
+  refresh(): void {
+    if (this.session) this.render();
+  }
+
+  focusComposer(): void {
+    this.composer.focus();
+  }
+
+  // ---- rendering ---------------------------------------------------------------------------
+
+  private buildHeader(root: HTMLElement): void {
+    const header = root.createDiv({ cls: 'strata-header' });
+    const top = header.createDiv({ cls: 'strata-header-top' });
+    this.titleEl = top.createDiv({ cls: 'strata-title', attr: { role: 'button', tabindex: '0' } });
+    this.registerDomEvent(this.titleEl, 'click', () => this.startRename());
+    this.registerDomEvent(this.titleEl, 'keydown', (event) => {
+      if (event.key === 'Enter' && event.target === this.titleEl) this.startRename();
+    });
+    const buttons = top.createDiv({ cls: 'strata-header-buttons' });
+    const newChat = buttons.createEl('button', { cls: 'clickable-icon strata-new-chat', attr: { 'aria-label': 'New chat' } });
+    setIcon(newChat, 'plus');
+    this.registerDomEvent(newChat, 'click', () => this.newChat());
+    const history = buttons.createEl('button', { cls: 'clickable-icon strata-history-button', attr: { 'aria-label': 'Chat history' } });
+    setIcon(history, 'history');
+    this.registerDomEvent(history, 'click', () => this.openHistory());
+
+    const pickers = header.createDiv({ cls: 'strata-header-pickers' });
+    this.modelSelect = pickers.createEl('select', { cls: 'dropdown strata-model-picker', attr: { 'aria-label': 'Model' } });
+    this.registerDomEvent(this.modelSelect, 'change', () => {
+      const [providerId, ...rest] = this.modelSelect.value.split('::');
+      try {
+        this.session.setModel(providerId, rest.join('::'));
+      } catch (error) {
+        new Notice(errorText(error));
+        this.render();
+      }
+    });
+    this.modeSelect = pickers.createEl('select', { cls: 'dropdown strata-mode-picker', attr: { 'aria-label': 'Mode' } });
+    for (const mode of MODES) this.modeSelect.createEl('option', { value: mode.id, text: mode.label, attr: { title: mode.description } });
+    this.registerDomEvent(this.modeSelect, 'change', () => this.session.setMode(this.modeSelect.value as ChatMode));
+  }
+
+  /** Rename the open chat in place: Enter keeps, Escape cancels. */
+  private startRename(): void {
+    if (this.titleEl.querySelector('input')) return;
+    const current = this.session.state.title || 'New chat';
+    this.titleEl.empty();
+    const input = this.titleEl.createEl('input', { cls: 'strata-title-input', attr: { type: 'text', 'aria-label': 'Chat title' } });
+    input.value = current;
+    let done = false;
+    const finish = (keep: boolean) => {
+      if (done) return;
+      done = true;
+      const title = input.value.trim();
+      input.remove();
+      this.titleEl.setText(keep && title ? title : current);
+      if (keep && title && title !== current) this.run(() => this.session.rename(title));
+      else this.render();
+    };
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        finish(true);
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        finish(false);
+      }
+    });
+    input.addEventListener('blur', () => finish(true));
+    input.focus();
+    input.select();
+  }
+
+  private render(): void {
+    const state = this.session.state;
+    if (!this.titleEl.querySelector('input')) {
+      this.titleEl.setText(state.title || 'New chat');
+      this.titleEl.setAttr('aria-label', 'Chat title: click to rename');
+    }
+    this.renderModelPicker(state);
+    this.modeSelect.value = state.mode;
+    this.modelSelect.disabled = state.busy;
+    this.messages.render(state);
+    this.panel.render(state);
+    this.renderWarnings(state);
+    this.composer.setBusy(state.busy);
+    // The panel and warnings above the composer may have changed height: keep the newest message in view.
+    this.messages.scrollToEnd();
+    if (this.lastBusy && !state.busy) this.composer.focus();
+    this.lastBusy = state.busy;
+  }
+
+  private renderModelPicker(state: ChatState): void {
+    const select = this.modelSelect;
+    select.empty();
+    let found = false;
+    for (const provider of this.host.settings.providers) {
+      const group = select.createEl('optgroup', { attr: { label: provider.name } });
+      for (const model of provider.models) {
+        const value = `${provider.id}::${model}`;
+        group.createEl('option', { value, text: model });
+        if (provider.id === state.providerId && model === state.model) found = true;
+      }
+    }
+    if (!found) select.createEl('option', { value: `${state.providerId}::${state.model}`, text: `${state.model} (${state.providerId})` });
+    select.value = `${state.providerId}::${state.model}`;
+  }
+
+  private renderWarnings(state: ChatState): void {
+    this.warningsEl.empty();
+    this.warningsEl.toggle(state.warnings.length > 0);
+    for (const warning of state.warnings) {
+      const row = this.warningsEl.createDiv({ cls: 'strata-warning' });
+      setIcon(row.createSpan({ cls: 'strata-warning-icon' }), 'info');
+      row.createSpan({ text: warning });
+    }
+  }
+
+  private syncActiveNote(): void {
+    // The editor in focus wins; with the chat in focus, the note opened last (as Obsidian's active file).
+    const markdown = this.app.workspace.getActiveViewOfType(MarkdownView);
+    const file = this.app.workspace.getActiveFile();
+    const fallback = file instanceof TFile && file.extension === 'md' ? file.path : null;
+    const path = markdown?.file?.path ?? (this.lastOpened !== undefined ? this.lastOpened : fallback);
+    if (path && this.host.settings.chatFolder && path.startsWith(`${this.host.settings.chatFolder.replace(/\/+$/, '')}/`)) {
+      // A chat note is not context for itself.
+      this.composer.setActiveNote(null);
+      return;
+    }
+    this.composer.setActiveNote(path);
+  }
+
+  private run(action: () => Promise<void>): void {
+    action().catch((error: unknown) => new Notice(errorText(error)));
+  }
+
+  private async copy(text: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(text);
+      new Notice('Copied');
+    } catch {
+      new Notice('Could not copy to the clipboard');
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,280 @@
+import { setIcon, type App, type Component } from 'obsidian';
+import type { ContextChip } from '../../core/context/items';
+import type { Candidate } from '../../core/chat/fuzzy';
+import { chipIcon, chipLabel, sameChip } from './format';
+import { matchMentions, vaultMentions, type Mention } from './mentionSource';
+
+export interface ComposerHost {
+  readonly app: App;
+  /** Owner of DOM event registrations (the view): released when it closes. */
+  readonly owner: Component;
+  onSend(text: string, chips: ContextChip[]): void;
+  onStop(): void;
+  /** Whether the active note is attached by default (settings). */
+  attachActiveNoteDefault(): boolean;
+}
+
+/**
+ * The composer: context chips, a multi-line textarea (Enter sends, Shift+Enter breaks the line),
+ * an `@` picker of notes, folders and tags, and the send / stop button.
+ */
+export class Composer {
+  readonly el: HTMLElement;
+  private chipsEl: HTMLElement;
+  private suggestEl: HTMLElement;
+  readonly textarea: HTMLTextAreaElement;
+  private sendButton: HTMLButtonElement;
+  private stopButton: HTMLButtonElement;
+  private chips: ContextChip[] = [];
+  private activeNote: string | null = null;
+  private activeNoteOn = true;
+  private busy = false;
+  private mention: { start: number; candidates: Candidate<Mention>[]; matches: Mention[]; selected: number } | null = null;
+
+  constructor(
+    parent: HTMLElement,
+    private readonly host: ComposerHost,
+  ) {
+    this.activeNoteOn = host.attachActiveNoteDefault();
+    this.el = parent.createDiv({ cls: 'strata-composer' });
+    this.chipsEl = this.el.createDiv({ cls: 'strata-chips' });
+    this.suggestEl = this.el.createDiv({ cls: 'strata-suggest' });
+    this.suggestEl.hide();
+    const row = this.el.createDiv({ cls: 'strata-composer-row' });
+    this.textarea = row.createEl('textarea', {
+      cls: 'strata-input',
+      attr: { rows: '3', placeholder: 'Ask about your notes. Type @ to attach a note, folder or tag.', 'aria-label': 'Message' },
+    });
+    const actions = row.createDiv({ cls: 'strata-composer-actions' });
+    this.sendButton = actions.createEl('button', { cls: 'strata-send mod-cta', attr: { 'aria-label': 'Send' } });
+    setIcon(this.sendButton, 'send-horizontal');
+    this.stopButton = actions.createEl('button', { cls: 'strata-stop mod-warning', attr: { 'aria-label': 'Stop the reply' } });
+    setIcon(this.stopButton, 'square');
+    this.stopButton.hide();
+
+    const owner = host.owner;
+    owner.registerDomEvent(this.textarea, 'keydown', (event) => this.onKeyDown(event));
+    owner.registerDomEvent(this.textarea, 'input', () => this.onInput());
+    owner.registerDomEvent(this.textarea, 'blur', () => {
+      // Let a click on a suggestion land before the list closes.
+      window.setTimeout(() => this.closeMention(), 150);
+    });
+    owner.registerDomEvent(this.sendButton, 'click', () => this.submit());
+    owner.registerDomEvent(this.stopButton, 'click', () => host.onStop());
+    this.renderChips();
+  }
+
+  // ---- chips -----------------------------------------------------------------------------
+
+  addChip(chip: ContextChip): void {
+    if (this.activeNote && chip.kind === 'note' && chip.path === this.activeNote) {
+      this.activeNoteOn = true;
+    } else if (!this.chips.some((c) => sameChip(c, chip))) {
+      this.chips.push(chip);
+    }
+    this.renderChips();
+  }
+
+  removeChip(chip: ContextChip): void {
+    this.chips = this.chips.filter((c) => !sameChip(c, chip));
+    this.renderChips();
+  }
+
+  /** The note open in the editor (null: none). Attached by default, toggled on its chip. */
+  setActiveNote(path: string | null): void {
+    if (path === this.activeNote) return;
+    this.activeNote = path;
+    this.activeNoteOn = this.host.attachActiveNoteDefault();
+    this.renderChips();
+  }
+
+  /** Chips the next message carries: the active note first (when on), then the user's chips. */
+  currentChips(): ContextChip[] {
+    const out: ContextChip[] = [];
+    if (this.activeNote && this.activeNoteOn) out.push({ kind: 'note', path: this.activeNote });
+    for (const chip of this.chips) if (!out.some((c) => sameChip(c, chip))) out.push(chip);
+    return out;
+  }
+
+  private renderChips(): void {
+    this.chipsEl.empty();
+    if (this.activeNote) {
+      const chip: ContextChip = { kind: 'note', path: this.activeNote };
+      const el = this.chipEl(chip, this.activeNoteOn ? 'Active note: attached. Click to leave it out.' : 'Active note: not attached. Click to attach it.');
+      el.addClass('is-active-note');
+      el.toggleClass('is-off', !this.activeNoteOn);
+      const toggle = el.createEl('button', {
+        cls: 'strata-chip-toggle clickable-icon',
+        attr: { 'aria-label': this.activeNoteOn ? 'Leave the active note out' : 'Attach the active note' },
+      });
+      setIcon(toggle, this.activeNoteOn ? 'x' : 'plus');
+      toggle.addEventListener('click', () => {
+        this.activeNoteOn = !this.activeNoteOn;
+        this.renderChips();
+      });
+    }
+    for (const chip of this.chips) {
+      const el = this.chipEl(chip, chipTitle(chip));
+      const remove = el.createEl('button', { cls: 'strata-chip-remove clickable-icon', attr: { 'aria-label': `Remove ${chipLabel(chip)}` } });
+      setIcon(remove, 'x');
+      remove.addEventListener('click', () => this.removeChip(chip));
+    }
+    this.chipsEl.toggleClass('is-empty', this.chipsEl.childElementCount === 0);
+  }
+
+  private chipEl(chip: ContextChip, title: string): HTMLElement {
+    const el = this.chipsEl.createDiv({ cls: `strata-chip is-${chip.kind}`, attr: { 'aria-label': title, 'data-chip': chipKey(chip) } });
+    const icon = el.createSpan({ cls: 'strata-chip-icon' });
+    setIcon(icon, chipIcon(chip));
+    el.createSpan({ cls: 'strata-chip-label', text: chipLabel(chip) });
+    return el;
+  }
+
+  // ---- sending ---------------------------------------------------------------------------
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.sendButton.toggle(!busy);
+    this.stopButton.toggle(busy);
+  }
+
+  private submit(): void {
+    if (this.busy) return;
+    const text = this.textarea.value;
+    if (!text.trim()) return;
+    const chips = this.currentChips();
+    this.textarea.value = '';
+    this.chips = [];
+    this.renderChips();
+    this.host.onSend(text, chips);
+  }
+
+  setText(text: string): void {
+    this.textarea.value = text;
+    this.textarea.focus();
+  }
+
+  focus(): void {
+    this.textarea.focus();
+  }
+
+  private onKeyDown(event: KeyboardEvent): void {
+    if (this.mention && this.mention.matches.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const n = this.mention.matches.length;
+        this.mention.selected = (this.mention.selected + (event.key === 'ArrowDown' ? 1 : n - 1)) % n;
+        this.renderMention();
+        return;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        event.preventDefault();
+        this.pickMention(this.mention.matches[this.mention.selected]);
+        return;
+      }
+    }
+    if (this.mention && event.key === 'Escape') {
+      event.preventDefault();
+      this.closeMention();
+      return;
+    }
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.submit();
+    }
+  }
+
+  // ---- the @ picker ----------------------------------------------------------------------
+
+  private onInput(): void {
+    const caret = this.textarea.selectionStart ?? this.textarea.value.length;
+    const before = this.textarea.value.slice(0, caret);
+    const at = /(^|\s)@([^\s@]*)$/.exec(before);
+    if (!at) {
+      this.closeMention();
+      return;
+    }
+    const start = caret - at[2].length - 1;
+    if (!this.mention || this.mention.start !== start) {
+      this.mention = { start, candidates: vaultMentions(this.host.app), matches: [], selected: 0 };
+    }
+    this.mention.matches = matchMentions(at[2], this.mention.candidates);
+    this.mention.selected = Math.min(this.mention.selected, Math.max(0, this.mention.matches.length - 1));
+    this.renderMention();
+  }
+
+  private renderMention(): void {
+    const mention = this.mention;
+    this.suggestEl.empty();
+    if (!mention) {
+      this.suggestEl.hide();
+      return;
+    }
+    this.suggestEl.show();
+    if (mention.matches.length === 0) {
+      this.suggestEl.createDiv({ cls: 'strata-suggest-empty', text: 'No matching notes, folders or tags' });
+      return;
+    }
+    mention.matches.forEach((match, index) => {
+      const item = this.suggestEl.createDiv({ cls: 'strata-suggest-item', attr: { role: 'option', 'data-chip': chipKey(match.chip) } });
+      item.toggleClass('is-selected', index === mention.selected);
+      const icon = item.createSpan({ cls: 'strata-suggest-icon' });
+      setIcon(icon, chipIcon(match.chip));
+      item.createSpan({ cls: 'strata-suggest-label', text: match.label });
+      if (match.detail) item.createSpan({ cls: 'strata-suggest-detail', text: match.detail });
+      item.addEventListener('mousedown', (event) => {
+        event.preventDefault();
+        this.pickMention(match);
+      });
+    });
+    this.suggestEl.querySelector('.is-selected')?.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  private pickMention(match: Mention | undefined): void {
+    const mention = this.mention;
+    if (!mention || !match) return;
+    const value = this.textarea.value;
+    const caret = this.textarea.selectionStart ?? value.length;
+    this.textarea.value = value.slice(0, mention.start) + value.slice(caret);
+    this.textarea.setSelectionRange(mention.start, mention.start);
+    this.closeMention();
+    this.addChip(match.chip);
+    this.textarea.focus();
+  }
+
+  private closeMention(): void {
+    if (!this.mention) return;
+    this.mention = null;
+    this.suggestEl.empty();
+    this.suggestEl.hide();
+  }
+}
+
+function chipKey(chip: ContextChip): string {
+  switch (chip.kind) {
+    case 'note':
+    case 'folder':
+      return `${chip.kind}:${chip.path}`;
+    case 'tag':
+      return `tag:${chip.tag}`;
+    case 'url':
+      return `url:${chip.url}`;
+    case 'selection':
+      return `selection:${chip.path}#${chip.fromLine}-${chip.toLine}`;
+  }
+}
+
+function chipTitle(chip: ContextChip): string {
+  switch (chip.kind) {
+    case 'note':
+      return chip.path;
+    case 'folder':
+      return `Every note in ${chip.path || '/'}`;
+    case 'tag':
+      return `Every note tagged ${chipLabel(chip)}`;
+    case 'url':
+      return chip.url;
+    case 'selection':
+      return `${chip.path}, lines ${chip.fromLine}-${chip.toLine}`;
+  }
+}

@@ -1,0 +1,78 @@
+import type { ContextChip } from '../../core/context/items';
+import type { Usage } from '../../core/usage';
+
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+export function formatUsd(usd: number | null): string {
+  if (usd === null) return 'unknown price';
+  if (usd === 0) return '$0';
+  if (usd < 0.0001) return '<$0.0001';
+  if (usd < 1) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+export function formatPercent(fraction: number): string {
+  return `${Math.round(fraction * 100)}%`;
+}
+
+export function cachedShareOf(usage: Usage): number {
+  return usage.inputTokens === 0 ? 0 : usage.cachedReadTokens / usage.inputTokens;
+}
+
+/** A chip's label as the user sees it. */
+export function chipLabel(chip: ContextChip): string {
+  switch (chip.kind) {
+    case 'note':
+      return basename(chip.path);
+    case 'folder':
+      return `${chip.path || '/'}/`;
+    case 'tag':
+      return chip.tag.startsWith('#') ? chip.tag : `#${chip.tag}`;
+    case 'url':
+      return chip.title ?? chip.url;
+    case 'selection':
+      return `${basename(chip.path)} (${chip.fromLine}-${chip.toLine})`;
+  }
+}
+
+export function chipIcon(chip: ContextChip): string {
+  switch (chip.kind) {
+    case 'note':
+      return 'file-text';
+    case 'folder':
+      return 'folder';
+    case 'tag':
+      return 'tag';
+    case 'url':
+      return 'link';
+    case 'selection':
+      return 'text-cursor-input';
+  }
+}
+
+export function basename(path: string): string {
+  const file = path.split('/').pop() ?? path;
+  return file.replace(/\.md$/i, '');
+}
+
+export function sameChip(a: ContextChip, b: ContextChip): boolean {
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'note':
+    case 'folder':
+      return a.path === (b as typeof a).path;
+    case 'tag':
+      return a.tag === (b as typeof a).tag;
+    case 'url':
+      return a.url === (b as typeof a).url;
+    case 'selection': {
+      const s = b as typeof a;
+      return a.path === s.path && a.fromLine === s.fromLine && a.toLine === s.toLine;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { getAllTags, TFolder, type App } from 'obsidian';
+import type { ContextChip } from '../../core/context/items';
+import { fuzzyFilter, type Candidate } from '../../core/chat/fuzzy';
+
+export interface Mention {
+  readonly chip: ContextChip;
+  /** Shown in the picker. */
+  readonly label: string;
+  /** Secondary text (the folder a note lives in, "folder", "tag"). */
+  readonly detail: string;
+}
+
+/** Notes, folders and tags of the vault, for the `@` picker. Read fresh each time the picker opens. */
+export function vaultMentions(app: App): Candidate<Mention>[] {
+  const out: Candidate<Mention>[] = [];
+  const notes = app.vault.getMarkdownFiles().slice();
+  notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of notes) {
+    const folder = file.parent && file.parent.path !== '/' ? file.parent.path : '';
+    out.push({ item: { chip: { kind: 'note', path: file.path }, label: file.basename, detail: folder }, text: file.path.replace(/\.md$/i, '') });
+  }
+  const folders = app.vault
+    .getAllLoadedFiles()
+    .filter((f): f is TFolder => f instanceof TFolder && f.path !== '/' && f.path !== '')
+    .map((f) => f.path)
+    .sort();
+  for (const path of folders) out.push({ item: { chip: { kind: 'folder', path }, label: `${path}/`, detail: 'Folder' }, text: path });
+  const tags = new Set<string>();
+  for (const file of notes) {
+    const cache = app.metadataCache.getFileCache(file);
+    if (cache) for (const tag of getAllTags(cache) ?? []) tags.add(tag);
+  }
+  for (const tag of [...tags].sort()) out.push({ item: { chip: { kind: 'tag', tag }, label: tag, detail: 'Tag' }, text: tag });
+  return out;
+}
+
+export function matchMentions(query: string, candidates: readonly Candidate<Mention>[], limit = 12): Mention[] {
+  return fuzzyFilter(query, candidates, limit);
+}

@@ -1,0 +1,251 @@
+import { Component, MarkdownRenderer, setIcon, type App } from 'obsidian';
+import type { ChatState } from '../../core/chat/chatSession';
+import type { ChatTurn, PendingMessage, TurnMeta } from '../../core/chat/types';
+import type { ContextChip } from '../../core/context/items';
+import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd } from './format';
+
+export interface MessageActions {
+  copy(text: string): void;
+  regenerate(): void;
+  editLast(text: string): void;
+  retry(): void;
+  openLink(href: string): void;
+}
+
+/**
+ * The conversation: user and assistant messages (markdown through Obsidian's renderer), the kept
+ * message of a failed or stopped request with its error and a retry, and the streaming reply.
+ * Rendered messages are cached by content, so a new turn renders only what is new.
+ */
+export class MessageList {
+  readonly el: HTMLElement;
+  private rendered = new Map<string, { el: HTMLElement; component: Component }>();
+  private streamingEl: HTMLElement | null = null;
+  private streamingBody: HTMLElement | null = null;
+  private sourcePath = '';
+
+  constructor(
+    parent: HTMLElement,
+    private readonly app: App,
+    private readonly owner: Component,
+    private readonly actions: MessageActions,
+  ) {
+    this.el = parent.createDiv({ cls: 'strata-messages' });
+    owner.registerDomEvent(this.el, 'click', (event) => {
+      const target = event.target instanceof HTMLElement ? event.target.closest('a') : null;
+      if (!target) return;
+      if (target.hasClass('internal-link')) {
+        event.preventDefault();
+        const href = target.getAttr('data-href') ?? target.getAttr('href') ?? '';
+        if (href) this.actions.openLink(href);
+      }
+    });
+  }
+
+  render(state: ChatState): void {
+    const keep = new Set<string>();
+    const nodes: HTMLElement[] = [];
+    const lastIndex = state.turns.length - 1;
+    const unanswered = (after: number) => {
+      for (const u of state.unanswered) {
+        if (u.afterTurn === after || (after === state.turns.length && u.afterTurn > after)) {
+          nodes.push(this.cached(keep, `n:${u.afterTurn}:${u.at}:${u.userText}`, (el) => this.unansweredMessage(el, u.userText, u.chips, u.error)));
+        }
+      }
+    };
+    state.turns.forEach((turn, index) => {
+      unanswered(index);
+      const last = index === lastIndex && !state.pending;
+      nodes.push(this.cached(keep, `u:${turn.turn}:${last}:${turn.userText}`, (el) => this.userMessage(el, turn.userText, turn.chips, last, turn)));
+      nodes.push(this.cached(keep, `a:${turn.turn}:${last}:${turn.reply}`, (el, component) => this.assistantMessage(el, turn, last, component)));
+    });
+    unanswered(state.turns.length);
+    if (state.pending) {
+      const p = state.pending;
+      nodes.push(this.cached(keep, `p:${p.status}:${p.userText}`, (el) => this.userMessage(el, p.userText, p.chips, p.status !== 'sending', null)));
+      if (p.status !== 'sending') nodes.push(this.cached(keep, `e:${p.status}:${p.error ?? ''}:${p.partialReply ?? ''}`, (el) => this.failure(el, p)));
+    }
+    for (const [key, entry] of this.rendered) {
+      if (!keep.has(key)) {
+        entry.component.unload();
+        this.owner.removeChild(entry.component);
+        this.rendered.delete(key);
+      }
+    }
+    this.el.empty();
+    // While a reply is coming in, edit and regenerate are hidden (styles.css), not re-rendered.
+    this.el.toggleClass('is-busy', state.busy);
+    if (nodes.length === 0) this.emptyState();
+    for (const node of nodes) this.el.appendChild(node);
+    if (state.streamingText !== null) this.showStreaming(state.streamingText);
+    else this.streamingEl = this.streamingBody = null;
+    this.scrollToEnd();
+  }
+
+  /** Cheap per-token update: plain text while streaming; markdown once the reply is complete. */
+  updateStreaming(text: string): void {
+    if (!this.streamingBody) this.showStreaming(text);
+    else this.streamingBody.setText(text);
+    this.streamingEl?.toggleClass('is-waiting', text.length === 0);
+    this.scrollToEnd();
+  }
+
+  private showStreaming(text: string): void {
+    this.streamingEl = this.el.createDiv({ cls: 'strata-message is-assistant is-streaming' });
+    this.streamingEl.toggleClass('is-waiting', text.length === 0);
+    this.streamingBody = this.streamingEl.createDiv({ cls: 'strata-message-body strata-streaming-text', text });
+    const dots = this.streamingEl.createDiv({ cls: 'strata-typing', attr: { 'aria-label': 'Waiting for the reply' } });
+    for (let i = 0; i < 3; i++) dots.createSpan();
+  }
+
+  private emptyState(): void {
+    const empty = this.el.createDiv({ cls: 'strata-empty' });
+    const icon = empty.createDiv({ cls: 'strata-empty-icon' });
+    setIcon(icon, 'messages-square');
+    empty.createDiv({ cls: 'strata-empty-title', text: 'Ask about your vault' });
+    empty.createDiv({
+      cls: 'strata-empty-hint',
+      text: 'The open note is attached by default. Type @ to add notes, folders or tags. Everything you attach stays in the Context Library, sent once and cached.',
+    });
+  }
+
+  private cached(keep: Set<string>, key: string, build: (el: HTMLElement, component: Component) => void): HTMLElement {
+    keep.add(key);
+    const existing = this.rendered.get(key);
+    if (existing) return existing.el;
+    const component = new Component();
+    this.owner.addChild(component);
+    const el = createDiv();
+    build(el, component);
+    this.rendered.set(key, { el, component });
+    return el;
+  }
+
+  private userMessage(el: HTMLElement, text: string, chips: readonly ContextChip[], editable: boolean, turn: ChatTurn | null): void {
+    el.addClass('strata-message', 'is-user');
+    if (chips.length > 0) {
+      const row = el.createDiv({ cls: 'strata-message-chips' });
+      for (const chip of chips) {
+        const c = row.createSpan({ cls: `strata-chip is-static is-${chip.kind}` });
+        setIcon(c.createSpan({ cls: 'strata-chip-icon' }), chipIcon(chip));
+        c.createSpan({ cls: 'strata-chip-label', text: chipLabel(chip) });
+      }
+    }
+    const body = el.createDiv({ cls: 'strata-message-body' });
+    body.setText(text);
+    const problems = turn?.meta.problems ?? [];
+    if (problems.length > 0) {
+      const warn = el.createDiv({ cls: 'strata-message-warning' });
+      warn.setText(`Not attached: ${problems.map((p) => `${p.chipId} (${p.detail})`).join('; ')}`);
+    }
+    const actions = el.createDiv({ cls: 'strata-message-actions' });
+    this.action(actions, 'copy', 'Copy', 'strata-copy', () => this.actions.copy(text));
+    if (editable) this.action(actions, 'pencil', 'Edit and resend', 'strata-edit', () => this.startEdit(el, body, text));
+  }
+
+  private unansweredMessage(el: HTMLElement, text: string, chips: readonly ContextChip[], error: string | undefined): void {
+    this.userMessage(el, text, chips, false, null);
+    el.addClass('is-unanswered');
+    el.createDiv({ cls: 'strata-unanswered-note', text: error ? `Not answered: ${error}` : 'Not answered', attr: { 'aria-label': 'Kept in the chat; not sent again' } });
+  }
+
+  private startEdit(el: HTMLElement, body: HTMLElement, text: string): void {
+    if (el.querySelector('.strata-edit-box')) return;
+    body.hide();
+    const box = el.createDiv({ cls: 'strata-edit-box' });
+    const input = box.createEl('textarea', { cls: 'strata-edit-input' });
+    input.value = text;
+    const buttons = box.createDiv({ cls: 'strata-edit-buttons' });
+    const cancel = buttons.createEl('button', { text: 'Cancel' });
+    const save = buttons.createEl('button', { cls: 'mod-cta strata-edit-send', text: 'Resend' });
+    cancel.addEventListener('click', () => {
+      box.remove();
+      body.show();
+    });
+    save.addEventListener('click', () => {
+      if (input.value.trim()) this.actions.editLast(input.value);
+    });
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        if (input.value.trim()) this.actions.editLast(input.value);
+      } else if (event.key === 'Escape') {
+        box.remove();
+        body.show();
+      }
+    });
+    input.focus();
+  }
+
+  private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component): void {
+    el.addClass('strata-message', 'is-assistant');
+    const body = el.createDiv({ cls: 'strata-message-body markdown-rendered' });
+    void MarkdownRenderer.render(this.app, turn.reply, body, this.sourcePath, component);
+    const footer = el.createDiv({ cls: 'strata-message-footer' });
+    const actions = footer.createDiv({ cls: 'strata-message-actions' });
+    this.action(actions, 'copy', 'Copy', 'strata-copy', () => this.actions.copy(turn.reply));
+    if (last) this.action(actions, 'refresh-cw', 'Regenerate', 'strata-regenerate', () => this.actions.regenerate());
+    footer.createDiv({ cls: 'strata-turn-meta', text: turnSummary(turn.meta), attr: { 'aria-label': turnDetail(turn.meta) } });
+    if (turn.meta.prefixChange) {
+      el.createDiv({
+        cls: 'strata-prefix-change',
+        text: `Cache prefix restarted (${turn.meta.prefixChange.reason}): ${turn.meta.prefixChange.detail}`,
+      });
+    }
+    for (const event of turn.meta.freshness) {
+      el.createDiv({ cls: 'strata-freshness', text: `${event.id}: ${event.detail}` });
+    }
+  }
+
+  private failure(el: HTMLElement, pending: PendingMessage): void {
+    el.addClass('strata-message', 'is-assistant', 'is-failed', pending.status === 'stopped' ? 'is-stopped' : 'is-error');
+    if (pending.partialReply) el.createDiv({ cls: 'strata-message-body strata-partial', text: pending.partialReply });
+    const box = el.createDiv({ cls: 'strata-error' });
+    const icon = box.createSpan({ cls: 'strata-error-icon' });
+    setIcon(icon, pending.status === 'stopped' ? 'circle-stop' : 'alert-triangle');
+    box.createSpan({ cls: 'strata-error-text', text: pending.error ?? 'The request failed.' });
+    const retry = box.createEl('button', { cls: 'strata-retry mod-cta', text: 'Retry' });
+    retry.addEventListener('click', () => this.actions.retry());
+  }
+
+  private action(parent: HTMLElement, icon: string, label: string, cls: string, run: () => void): void {
+    const button = parent.createEl('button', { cls: `clickable-icon ${cls}`, attr: { 'aria-label': label } });
+    setIcon(button, icon);
+    button.addEventListener('click', (event) => {
+      event.stopPropagation();
+      run();
+    });
+  }
+
+  scrollToEnd(): void {
+    this.el.scrollTop = this.el.scrollHeight;
+  }
+
+  destroy(): void {
+    for (const entry of this.rendered.values()) {
+      entry.component.unload();
+      this.owner.removeChild(entry.component);
+    }
+    this.rendered.clear();
+  }
+}
+
+function turnSummary(meta: TurnMeta): string {
+  const parts = [
+    `${formatTokens(meta.usage.inputTokens)} in`,
+    `${formatTokens(meta.usage.outputTokens)} out`,
+    `${formatPercent(cachedShareOf(meta.usage))} cached`,
+  ];
+  if (meta.cost !== null) parts.push(formatUsd(meta.cost));
+  if (meta.compileMode === 'delta') parts.push('session resumed');
+  return parts.join(' · ');
+}
+
+function turnDetail(meta: TurnMeta): string {
+  return [
+    `Model: ${meta.model} (${meta.providerId})`,
+    `Prompt: ${meta.usage.inputTokens} tokens, ${meta.usage.cachedReadTokens} read from cache, ${meta.usage.cacheWriteTokens} written to cache`,
+    `Reply: ${meta.usage.outputTokens} tokens`,
+    `Request: ${meta.compileMode} (${meta.compileReason})`,
+  ].join('\n');
+}
