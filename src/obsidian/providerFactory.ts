@@ -1,7 +1,8 @@
-import { requestUrl, type App } from 'obsidian';
+import { Platform, requestUrl, type App } from 'obsidian';
 import type { ProviderFactory } from '../core/chat/chatSession';
 import type { StrataSettings } from '../core/settings';
 import { createProvider, requestUrlFetch } from '../providers';
+import type { SpawnFn } from '../providers/claudeCode/index';
 
 /**
  * Providers for the plugin: keys from Obsidian's SecretStorage (looked up at each call, never
@@ -10,6 +11,7 @@ import { createProvider, requestUrlFetch } from '../providers';
 export function obsidianProviderFactory(app: App, settings: () => StrataSettings): ProviderFactory {
   const fallbackFetch = requestUrlFetch((params) => requestUrl(params));
   return (provider, model) => {
+    const spawn = provider.kind === 'claude-code' ? desktopSpawn() : undefined;
     const windows: Record<string, { contextWindow: number }> = {};
     for (const [name, contextWindow] of Object.entries(settings().contextWindows)) windows[name] = { contextWindow };
     return createProvider(
@@ -27,7 +29,22 @@ export function obsidianProviderFactory(app: App, settings: () => StrataSettings
         fetch: (input, init) => window.fetch(input, init),
         fallbackFetch,
         windowOverrides: windows,
+        ...(spawn ? { claudeCode: { spawn } } : {}),
       },
     );
   };
+}
+
+/** Claude Code runs as a child process: only the desktop app has one. Loaded lazily, never on mobile. */
+function desktopSpawn(): SpawnFn | undefined {
+  if (Platform.isDesktop) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, no-undef -- desktop only (guarded): Node's child_process runs the claude CLI
+      const childProcess = require('child_process') as typeof import('child_process');
+      return childProcess.spawn;
+    } catch {
+      return undefined; // No Node here after all: the provider then reports Claude Code as unsupported.
+    }
+  }
+  return undefined;
 }
