@@ -1,6 +1,9 @@
 import esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
 import process from 'node:process';
+import { readFileSync } from 'node:fs';
+
+const appExternals = JSON.parse(readFileSync(new URL('./esbuild.externals.json', import.meta.url), 'utf8'));
 
 const banner = `/*
 Strata: bundled by esbuild. Source: src/ (MIT licence).
@@ -12,23 +15,8 @@ const context = await esbuild.context({
   banner: { js: banner },
   entryPoints: ['src/main.ts'],
   bundle: true,
-  external: [
-    'obsidian',
-    'electron',
-    '@codemirror/autocomplete',
-    '@codemirror/collab',
-    '@codemirror/commands',
-    '@codemirror/language',
-    '@codemirror/lint',
-    '@codemirror/search',
-    '@codemirror/state',
-    '@codemirror/view',
-    '@lezer/common',
-    '@lezer/highlight',
-    '@lezer/lr',
-    ...builtinModules,
-    ...builtinModules.map((m) => `node:${m}`),
-  ],
+  // Provided by Obsidian at run time (the list is shared with the browser workbench's build).
+  external: [...appExternals, ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
   format: 'cjs',
   target: 'es2022',
   logLevel: 'info',

@@ -8,27 +8,13 @@ import { builtinModules } from 'node:module';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+import appExternals from '../esbuild.externals.json';
+
 export const PROJECT_ROOT = resolve(__dirname, '..');
 export const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'strata-workbench');
 
-/** Same externals as esbuild.config.mjs: Obsidian provides these at run time. */
-export const PLUGIN_EXTERNALS = [
-  'obsidian',
-  'electron',
-  '@codemirror/autocomplete',
-  '@codemirror/collab',
-  '@codemirror/commands',
-  '@codemirror/language',
-  '@codemirror/lint',
-  '@codemirror/search',
-  '@codemirror/state',
-  '@codemirror/view',
-  '@lezer/common',
-  '@lezer/highlight',
-  '@lezer/lr',
-  ...builtinModules,
-  ...builtinModules.map((m) => `node:${m}`),
-];
+/** Same externals as esbuild.config.mjs (esbuild.externals.json): Obsidian provides these at run time. */
+export const PLUGIN_EXTERNALS = [...appExternals, ...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export interface BundleResult {
   /** Absolute path of the bundle on disk (absent when the build failed). */

@@ -38,10 +38,7 @@ export async function liveReplay(
   const out: LiveTurn[] = [];
   for (const [index, step] of scenario.turns.entries()) {
     const turn = index + 1;
-    for (const edit of step.edits) {
-      if ('append' in edit) await overlay.append(edit.note, edit.append);
-      else overlay.replace(edit.note, edit.replace);
-    }
+    await overlay.apply(step.edits);
     for (const id of step.remove) engine.removeFromLibrary(id);
     const { items, problems } = await resolver.resolve(step.context);
     const current = await currentLibraryNotes(engine, resolver, items);

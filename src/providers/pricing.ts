@@ -1,4 +1,5 @@
 import type { Usage } from '../core/usage';
+import { longestSubstringMatch as longestMatch, lowerKeys } from '../core/nameMatch';
 
 /** Prices in USD per million tokens. */
 export interface ModelPrice {
@@ -55,20 +56,6 @@ export function priceOf(model: string, overrides: PriceOverrides = {}): ModelPri
   if (exact) return exact;
   const name = model.toLowerCase();
   return longestMatch(name, lowerKeys(overrides)) ?? longestMatch(name, TABLE) ?? null;
-}
-
-function lowerKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const key of Object.keys(record).sort()) out[key.toLowerCase()] = record[key];
-  return out;
-}
-
-function longestMatch<T>(name: string, table: Readonly<Record<string, T>>): T | undefined {
-  let best: string | undefined;
-  for (const key of Object.keys(table)) {
-    if (name.includes(key) && (best === undefined || key.length > best.length)) best = key;
-  }
-  return best === undefined ? undefined : table[best];
 }
 
 /** What one call cost, split by the way each token was billed. */

@@ -1,4 +1,5 @@
 import type { VaultReader } from '../context/vaultReader';
+import type { ScenarioEdit } from './scenario';
 
 /** A vault with in-memory edits layered over another (scenario edits; nothing is written to disk). */
 export class OverlayVault implements VaultReader {
@@ -32,5 +33,13 @@ export class OverlayVault implements VaultReader {
 
   delete(path: string): void {
     this.overrides.set(path, null);
+  }
+
+  /** Apply a scenario turn's edits, in order. */
+  async apply(edits: readonly ScenarioEdit[]): Promise<void> {
+    for (const edit of edits) {
+      if ('append' in edit) await this.append(edit.note, edit.append);
+      else this.replace(edit.note, edit.replace);
+    }
   }
 }

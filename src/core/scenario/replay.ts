@@ -33,10 +33,7 @@ export async function replayScenario(scenario: Scenario, vault: VaultReader, opt
   const out: ReplayedTurn[] = [];
   for (const [index, step] of scenario.turns.entries()) {
     const turn = index + 1;
-    for (const edit of step.edits) {
-      if ('append' in edit) await overlay.append(edit.note, edit.append);
-      else overlay.replace(edit.note, edit.replace);
-    }
+    await overlay.apply(step.edits);
     if (options.beforeTurn) engine = await options.beforeTurn(engine, turn, overlay);
     for (const id of step.remove) engine.removeFromLibrary(id);
     const { items, problems } = await resolver.resolve(step.context);

@@ -1,3 +1,5 @@
+import { longestSubstringMatch as longestMatch, lowerKeys } from '../nameMatch';
+
 /** Context window (input + output) in tokens, matched by substring of the model name. */
 export interface ModelWindow {
   contextWindow: number;
@@ -45,16 +47,3 @@ export function modelWindow(model: string, overrides: Readonly<Record<string, Pa
   return override ? { ...base, ...override } : base;
 }
 
-function lowerKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const key of Object.keys(record).sort()) out[key.toLowerCase()] = record[key];
-  return out;
-}
-
-function longestMatch<T>(name: string, table: Readonly<Record<string, T>>): T | undefined {
-  let best: string | undefined;
-  for (const key of Object.keys(table)) {
-    if (name.includes(key) && (best === undefined || key.length > best.length)) best = key;
-  }
-  return best === undefined ? undefined : table[best];
-}
