@@ -59,7 +59,7 @@ const chips: ContextChip[] = [
 ];
 
 /** Two turns through the real resolver, engine, repository and a chat store on disk. */
-async function buildChat(): Promise<{ path: string; engine: PromptContextEngine; archive: ChatArchive }> {
+async function buildChat(): Promise<{ path: string; engine: PromptContextEngine; archive: ChatArchive; repo: MessageRepository }> {
   const clock = tickingClock();
   const engine = new PromptContextEngine();
   const repo = new MessageRepository(newConversation({ provider: 'openai', model: MODEL }, clock), engine, clock);
@@ -75,7 +75,7 @@ async function buildChat(): Promise<{ path: string; engine: PromptContextEngine;
   }
   const archive = new ChatArchive(new FsChatStore(chatsDir), clock);
   const { path: saved } = await archive.save(repo.conversation);
-  return { path: saved, engine, archive };
+  return { path: saved, engine, archive, repo };
 }
 
 async function nextTurn(engine: PromptContextEngine, vault: FsVault) {
@@ -111,6 +111,21 @@ describe('loading resolves context refs: path, then unique basename, else skip w
     const actual = restored.engine.assemble({ userText: 'Next question.', items: [], fragments, model: MODEL });
     expect(actual.messages).toEqual(unbroken.messages);
     expect(actual.prefixChange).toBeNull();
+  });
+
+  test('a library item removed just before the chat was closed is still named on the next turn after reopening', async () => {
+    const { engine, archive, repo } = await buildChat();
+    expect(engine.removeFromLibrary('A/beta.md')).toBe(true);
+    repo.syncEngine();
+    const { path: saved } = await archive.save(repo.conversation);
+    const loaded = await archive.load(saved);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.conversation.pending).toEqual([{ type: 'removed', id: 'A/beta.md' }]);
+    const restored = await rehydrate(loaded.conversation, new FsVault(vaultDir));
+    const next = await nextTurn(restored.engine, new FsVault(vaultDir));
+    expect(next.prefixChange).toMatchObject({ reason: 'library-item-removed', detail: expect.stringContaining('A/beta.md') });
+    expect(next.envelope.removed).toEqual(['A/beta.md']);
+    expect(next.messages).toEqual((await nextTurn(engine, new FsVault(vaultDir))).messages);
   });
 
   test('a moved note stays under the freshness policy: an edit at its new path is sent as a new version', async () => {

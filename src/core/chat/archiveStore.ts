@@ -124,6 +124,7 @@ export function toConversation(chat: ChatSnapshot): Conversation {
     turns,
     library: chat.engine.library.map(toRef),
     lastRequest: chat.engine.lastRequest ?? null,
+    ...(chat.engine.pending && chat.engine.pending.length > 0 ? { pending: chat.engine.pending } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { ContextChip, ItemKind } from '../context/items';
 import type { ProblemReason, ResolutionProblem } from '../context/resolver';
 import { parseProviderSession } from '../compiler/session';
-import type { CommittedRequest } from '../engine/prefix';
+import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import type { FreshnessStatus, LayerId, PrefixChange, PrefixChangeReason } from '../engine/types';
 import type { Usage } from '../usage';
 import { sha256Hex } from '../hash';
@@ -80,6 +80,7 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
       titleSource: c.titleSource,
       session: c.session ? { ...c.session } : null,
       lastRequest: c.lastRequest ? { ...c.lastRequest, staticFragments: [...c.lastRequest.staticFragments] } : null,
+      ...(c.pending && c.pending.length > 0 ? { pending: c.pending.map((e) => ({ ...e })) } : {}),
       library: c.library.map(writeRef),
       turns: c.turns.map((t) => {
         const record: Record<string, unknown> = { status: t.status, at: isoFromEpoch(t.at) };
@@ -187,6 +188,17 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
     if (!lastRequest) warn('lastRequest: could not be read; the next request cannot prove it extends the last one');
   }
 
+  const pending: PendingEvent[] = [];
+  if (s && s.pending !== undefined) {
+    if (Array.isArray(s.pending)) {
+      for (const raw of s.pending) {
+        const event = readPendingEvent(raw);
+        if (event) pending.push(event);
+        else warn('pending: an event could not be read; the next prefix break may be named history-edited');
+      }
+    } else warn('pending: not a list');
+  }
+
   let libraryFromData = s !== null && Array.isArray(s.library);
   const library: ItemRef[] = [];
   if (s && s.library !== undefined && !Array.isArray(s.library)) {
@@ -222,9 +234,28 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
     turns: [],
     library: [],
     lastRequest,
+    ...(pending.length > 0 ? { pending } : {}),
     ...(Object.keys(extra).length > 0 ? { extra } : {}),
   };
   return { conversation, turns, library, libraryFromData };
+}
+
+function readPendingEvent(v: unknown): PendingEvent | null {
+  if (!isObject(v)) return null;
+  switch (v.type) {
+    case 'removed':
+      return isString(v.id) ? { type: 'removed', id: v.id } : null;
+    case 'compacted':
+      return isCount(v.dropped) ? { type: 'compacted', dropped: v.dropped } : null;
+    case 'truncated':
+      return isCount(v.turns) ? { type: 'truncated', turns: v.turns } : null;
+    case 'rendering':
+      return v.rendering === 'transcript' || v.rendering === 'seed' ? { type: 'rendering', rendering: v.rendering } : null;
+    case 'edited':
+      return isStringList(v.ids) ? { type: 'edited', ids: [...v.ids] } : null;
+    default:
+      return null;
+  }
 }
 
 function readLastRequest(v: unknown): CommittedRequest | null {

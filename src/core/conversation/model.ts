@@ -1,6 +1,6 @@
 import type { ContextChip, ItemKind } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
-import type { CommittedRequest } from '../engine/prefix';
+import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import type { FreshnessStatus, LayerId, PrefixChange, PromptFragment, ToolOutput } from '../engine/types';
 import type { ProviderSession } from '../compiler/session';
 import type { Usage } from '../usage';
@@ -96,6 +96,8 @@ export interface Conversation {
   readonly library: readonly ItemRef[];
   /** Fingerprint of the last successful request (the engine's). */
   readonly lastRequest: CommittedRequest | null;
+  /** Deliberate events since the last request (library removal, compaction), named on the next turn. */
+  readonly pending?: readonly PendingEvent[];
   /** Frontmatter keys this format does not own (tags, aliases, a user's own properties): kept as they are. */
   readonly extra?: Readonly<Record<string, unknown>>;
   /** Body text before the first message (a hand-written intro): kept as written. */

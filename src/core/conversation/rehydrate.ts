@@ -118,7 +118,7 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
     if (library.some((item) => item.id === id)) dropped.delete(id);
   }
   // An id may keep only some of its versions; the library needs them in increasing order, which entry order already is.
-  const state: EngineState = { turns, library, lastRequest: conversation.lastRequest };
+  const state: EngineState = { turns, library, lastRequest: conversation.lastRequest, ...(conversation.pending ? { pending: conversation.pending } : {}) };
   const engine = PromptContextEngine.restore(state, options, [...edited]);
   return { engine, state, edited: [...edited], dropped: [...dropped], issues };
 }

@@ -52,6 +52,7 @@ export function conversationFromEngine(state: EngineState, fields: ConversationF
     turns,
     library: state.library.map(toRef),
     lastRequest: state.lastRequest ?? null,
+    ...(state.pending && state.pending.length > 0 ? { pending: state.pending } : {}),
   };
 }
 

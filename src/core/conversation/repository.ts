@@ -172,7 +172,13 @@ export class MessageRepository {
   /** After removeFromLibrary() or compact() on the engine: record the library as it now is. */
   syncEngine(): void {
     const snapshot = this.engine.snapshot();
-    this.state = { ...this.state, library: snapshot.library.map(toRef), lastRequest: snapshot.lastRequest ?? null };
+    const { pending: _previous, ...rest } = this.state;
+    this.state = {
+      ...rest,
+      library: snapshot.library.map(toRef),
+      lastRequest: snapshot.lastRequest ?? null,
+      ...(snapshot.pending && snapshot.pending.length > 0 ? { pending: snapshot.pending } : {}),
+    };
   }
 
   private turnAt(index: number): ChatTurn {

@@ -7,7 +7,7 @@ import { sendsUpdate, type FreshnessPolicy } from './freshness';
 import { ContextLibrary } from './library';
 import type { ChatMessage } from './messages';
 import { detectPrefixChange, type CommittedRequest, type PendingEvent } from './prefix';
-export type { CommittedRequest } from './prefix';
+export type { CommittedRequest, PendingEvent } from './prefix';
 import { renderItem, renderProblems, renderReferences, renderTool } from './render';
 import type {
   Envelope,
@@ -75,6 +75,8 @@ export interface EngineState {
   readonly library: readonly LibraryItem[];
   /** Fingerprint of the last successful request, so a reloaded chat can tell whether it still extends it. */
   readonly lastRequest?: CommittedRequest | null;
+  /** Deliberate events since that request (removal, compaction…), so a reload keeps their names. */
+  readonly pending?: readonly PendingEvent[];
 }
 
 const SEP_TOKENS = 0;
@@ -339,7 +341,7 @@ export class PromptContextEngine {
   }
 
   snapshot(): EngineState {
-    return { turns: [...this.turns], library: [...this.library.all()], lastRequest: this.lastRequest };
+    return { turns: [...this.turns], library: [...this.library.all()], lastRequest: this.lastRequest, pending: [...this.pending] };
   }
 
   /**
@@ -351,6 +353,7 @@ export class PromptContextEngine {
     engine.library = new ContextLibrary(state.library);
     engine.turns = [...state.turns];
     engine.lastRequest = state.lastRequest ?? null;
+    engine.pending = [...(state.pending ?? [])];
     if (edited.length > 0) engine.pending.push({ type: 'edited', ids: [...edited] });
     return engine;
   }
