@@ -1,12 +1,13 @@
 import { Notice, Plugin, type WorkspaceLeaf } from 'obsidian';
 import { ChatSession } from './core/chat/chatSession';
 import type { ChatStore } from './core/chat/types';
-import { loadSettings, type StrataSettings } from './core/settings';
+import { adoptProvider, loadSettings, type StrataSettings } from './core/settings';
 import { costOf } from './providers/pricing';
 import { newChatId } from './obsidian/ids';
 import { ObsidianChatStore } from './obsidian/chatStore';
 import { ArchiveChatStore } from './core/chat/archiveStore';
 import { ChatArchive } from './core/conversation/archive';
+import { importCopilotChat } from './core/conversation/copilotImport';
 import { ObsidianVaultReader } from './obsidian/obsidianVault';
 import { obsidianProviderFactory } from './obsidian/providerFactory';
 import { StrataSettingTab } from './obsidian/settingsTab';
@@ -62,6 +63,16 @@ export default class StrataPlugin extends Plugin {
       },
     });
     this.addCommand({
+      id: 'import-copilot-chat',
+      name: 'Import chat from the current note',
+      checkCallback: (checking) => {
+        const file = this.app.workspace.getActiveFile();
+        if (!file || file.extension !== 'md') return false;
+        if (!checking) void this.importCopilotChat(file.path);
+        return true;
+      },
+    });
+    this.addCommand({
       id: 'open-chat-history',
       name: 'Open chat history',
       callback: () => void this.openChat().then((view) => view?.openHistory()),
@@ -88,6 +99,29 @@ export default class StrataPlugin extends Plugin {
       newId: newChatId,
       costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
     });
+  }
+
+  /** Convert a chat saved by the Copilot plugin into a Strata chat note, then open it. The source note is left as it is. */
+  private async importCopilotChat(path: string): Promise<void> {
+    try {
+      const vault = new ObsidianVaultReader(this.app);
+      const text = await vault.read(path);
+      if (text === null) throw new Error(`${path} could not be read`);
+      const imported = await importCopilotChat(text, vault, { now: () => Date.now() }, {
+        defaultModel: this.config.defaultModel,
+        rendering: this.config.rendering,
+        freshness: this.config.freshness,
+      });
+      // Continue on a provider configured here: Copilot's provider names are not Strata's ids.
+      const conversation = { ...imported.conversation, ...adoptProvider(this.config, imported.conversation.provider, imported.conversation.model) };
+      const saved = await this.chatArchive().save(conversation);
+      const notes = [...imported.warnings, ...saved.warnings];
+      new Notice(`Imported ${conversation.turns.length} messages into ${saved.path}${notes.length ? `:\n${notes.join('\n')}` : '.'}`);
+      const view = await this.openChat();
+      view?.openChat(saved.conversation.id);
+    } catch (error) {
+      new Notice(`Copilot import failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** The chats folder; rebuilt when the folder setting changes (it remembers what it last wrote, for merges). */

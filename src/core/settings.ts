@@ -216,3 +216,20 @@ function parseProvider(entry: unknown, index: number, warnings: string[]): Provi
 export function findProvider(settings: StrataSettings, id: string): ProviderSettings | undefined {
   return settings.providers.find((p) => p.id === id);
 }
+
+/**
+ * The configured provider and model a chat from elsewhere (a Copilot import) should continue with:
+ * a provider with that id, else one of that kind ("openai", "anthropic"), else the default; the
+ * chat's model when that provider offers it, else the provider's first model (or the default model).
+ */
+export function adoptProvider(settings: StrataSettings, provider: string, model: string): { provider: string; model: string } {
+  const wanted = provider.toLowerCase();
+  const chosen =
+    settings.providers.find((p) => p.id === wanted) ??
+    settings.providers.find((p) => p.kind === wanted) ??
+    settings.providers.find((p) => p.id === settings.defaultProviderId) ??
+    settings.providers[0];
+  if (!chosen) return { provider, model };
+  const fallback = chosen.id === settings.defaultProviderId ? settings.defaultModel : (chosen.models[0] ?? settings.defaultModel);
+  return { provider: chosen.id, model: chosen.models.includes(model) ? model : fallback };
+}

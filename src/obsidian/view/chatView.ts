@@ -154,6 +154,14 @@ export class ChatView extends ItemView {
     }).open();
   }
 
+  /** Open a saved chat by its id (e.g. one just imported). */
+  openChat(id: string): void {
+    this.run(async () => {
+      await this.session.open(id);
+      this.composer.focus();
+    });
+  }
+
   addChip(chip: ContextChip): void {
     this.composer.addChip(chip);
     this.composer.focus();
