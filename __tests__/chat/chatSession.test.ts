@@ -242,6 +242,22 @@ describe('ChatSession (chain runner)', () => {
     expect(server.requests.filter((r) => r.path.includes('completions'))).toHaveLength(0);
   });
 
+  test('a request over the model window is not sent: the words are kept and the error says what to do', async () => {
+    const settings = { ...settingsFor(), contextWindows: { 'gpt-4o': 3_000 } };
+    const { session } = makeSession(settings);
+    await session.send('What is in the climate log?', [{ kind: 'note', path: 'Projects/Greenhouse/Climate log.md' }, { kind: 'note', path: PLAN }]);
+    const state = session.state;
+    expect(state.pending?.status).toBe('failed');
+    expect(state.pending?.userText).toBe('What is in the climate log?');
+    expect(state.pending?.error).toMatch(/^This request is [\d,]+ tokens; gpt-4o takes 3,000, of which 750 are kept for the reply\./);
+    expect(server.requests.filter((r) => r.path.includes('completions'))).toHaveLength(0);
+    // With a larger window the same message goes through on retry.
+    settings.contextWindows = {};
+    await session.retry();
+    expect(session.state.pending).toBeNull();
+    expect(session.state.turns).toHaveLength(1);
+  });
+
   test('a failed save is a visible warning, not a lost turn', async () => {
     const { session, store } = makeSession(settingsFor());
     store.failNext = 2; // the save before sending and the one after the reply

@@ -12,7 +12,7 @@ import { addUsage, ZERO_USAGE, type Usage } from '../usage';
 import type { ChatProvider } from '../../providers/types';
 import { titleFromText } from '../conversation/model';
 import { envelopeRecord } from '../conversation/repository';
-import { contextUsageOf, type ContextUsage } from './contextUsage';
+import { contextUsageOf, windowOverflow, type ContextUsage } from './contextUsage';
 import { isAbort, isSessionInvalid, userFacingError } from './errors';
 import { modeFragments } from './modes';
 import type { ChatListEntry, ChatSnapshot, ChatStore, ChatTurn, LoadedChat, PendingMessage, TurnMeta, UnansweredMessage } from './types';
@@ -260,6 +260,8 @@ export class ChatSession {
       const assembly = this.engine.assemble({ userText, items, problems, fragments, model: this.model, current });
       this.lastAssembly = assembly;
       this.emit();
+      const overflow = windowOverflow(contextUsageOf(assembly, settings.contextWindows));
+      if (overflow) throw new Error(overflow);
       const compiled = compile({ assembly, capabilities: provider.capabilities, target: provider.config, session: this.session });
       const result = await provider.send({
         messages: compiled.messages,

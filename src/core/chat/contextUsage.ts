@@ -39,3 +39,23 @@ export function contextUsageOf(assembly: TurnAssembly, overrides: Readonly<Recor
     fraction: window.contextWindow > 0 ? assembly.promptTokens / window.contextWindow : 0,
   };
 }
+
+/** Room kept for the reply when checking that a request fits: the model's max output, at most 8k and a quarter of the window. */
+export const REPLY_RESERVE_CAP = 8_192;
+
+/**
+ * Null when the request fits the model's window with room for a reply; otherwise a message that
+ * says by how much and what to do. Checked before sending: an over-long request is never sent
+ * (the provider would reject it, or worse, cut it silently), and the user's message is kept.
+ */
+export function windowOverflow(usage: ContextUsage): string | null {
+  const reserve = Math.min(usage.maxOutput, REPLY_RESERVE_CAP, Math.floor(usage.window / 4));
+  const limit = usage.window - reserve;
+  if (usage.promptTokens <= limit) return null;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  return (
+    `This request is ${fmt(usage.promptTokens)} tokens; ${usage.model} takes ${fmt(usage.window)}, ` +
+    `of which ${fmt(reserve)} are kept for the reply. Remove large items from the Context Library, ` +
+    `attach less, switch to a model with a larger window, or start a new chat. Your message is kept.`
+  );
+}
