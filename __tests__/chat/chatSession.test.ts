@@ -243,7 +243,7 @@ describe('ChatSession (chain runner)', () => {
   });
 
   test('a request over the model window is not sent: the words are kept and the error says what to do', async () => {
-    const settings = { ...settingsFor(), contextWindows: { 'gpt-4o': 3_000 } };
+    const settings: StrataSettings = { ...settingsFor(), contextWindows: { 'gpt-4o': 3_000 } };
     const { session } = makeSession(settings);
     await session.send('What is in the climate log?', [{ kind: 'note', path: 'Projects/Greenhouse/Climate log.md' }, { kind: 'note', path: PLAN }]);
     const state = session.state;
