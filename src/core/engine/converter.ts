@@ -14,38 +14,53 @@ export type Rendering = 'transcript' | 'seed';
 export const RENDERINGS: readonly Rendering[] = ['transcript', 'seed'];
 
 /** Rendered history user messages by turn; the engine clears it when history can change. */
-export type HistoryCache = Map<number, string>;
+export type HistoryCache = Map<number, RenderedMessage>;
 
-const SEP = '\n\n';
+/** A message with the blocks it was joined from (SEP between them), so tokens can be counted per block. */
+export interface RenderedMessage extends ChatMessage {
+  readonly parts: readonly string[];
+}
+
+/** The separator between blocks of one message. */
+export const SEP = '\n\n';
+
+function message(role: ChatMessage['role'], parts: readonly string[]): RenderedMessage {
+  return { role, content: parts.join(SEP), parts };
+}
 
 export class LayerToMessagesConverter {
   constructor(private readonly rendering: Rendering = 'transcript') {}
 
   convert(envelope: Envelope, cache?: HistoryCache): ChatMessage[] {
+    return this.render(envelope, cache).map(({ role, content }) => ({ role, content }));
+  }
+
+  /** The messages with their blocks: what the engine counts tokens from. */
+  render(envelope: Envelope, cache?: HistoryCache): RenderedMessage[] {
     return this.rendering === 'seed' ? this.seed(envelope) : this.transcript(envelope, cache);
   }
 
-  private transcript(envelope: Envelope, cache?: HistoryCache): ChatMessage[] {
+  private transcript(envelope: Envelope, cache?: HistoryCache): RenderedMessage[] {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
     const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
-    const messages: ChatMessage[] = [{ role: 'system', content: [...statics, LIBRARY_INSTRUCTION].join(SEP) }];
+    const messages: RenderedMessage[] = [message('system', [...statics, LIBRARY_INSTRUCTION])];
 
     const enteredBy = groupByTurn(L2.segments.map((s) => s.item));
     const inLibrary = new Set(L2.segments.map((s) => s.item.id));
     const historyByTurn = new Map(envelope.history.map((h) => [h.turn, h]));
     for (const segment of L4.segments) {
       if (segment.role === 'assistant') {
-        messages.push({ role: 'assistant', content: segment.text });
+        messages.push(message('assistant', [segment.text]));
         continue;
       }
-      let content = cache?.get(segment.turn);
-      if (content === undefined) {
+      let rendered = cache?.get(segment.turn);
+      if (rendered === undefined) {
         const record = historyByTurn.get(segment.turn);
-        content = historyUserMessage(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary);
-        cache?.set(segment.turn, content);
+        rendered = message('user', historyUserBlocks(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary));
+        cache?.set(segment.turn, rendered);
       }
-      messages.push({ role: 'user', content });
+      messages.push(rendered);
     }
 
     const current = [
@@ -53,30 +68,31 @@ export class LayerToMessagesConverter {
       ...L3.segments.map((s) => s.text),
       ...L5.segments.map((s) => s.text),
     ];
-    messages.push({ role: 'user', content: current.join(SEP) });
+    messages.push(message('user', current));
     return messages;
   }
 
-  private seed(envelope: Envelope): ChatMessage[] {
+  private seed(envelope: Envelope): RenderedMessage[] {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     const system = [...L1.segments.map((s) => s.text), LIBRARY_INSTRUCTION];
     if (L2.segments.length > 0) {
-      system.push(['<context_library>', ...L2.segments.map((s) => s.text), '</context_library>'].join('\n'));
+      // One part per item, so each is counted once however often the system message is rebuilt.
+      system.push('<context_library>', ...L2.segments.map((s) => s.text), '</context_library>');
     }
-    const messages: ChatMessage[] = [{ role: 'system', content: system.join(SEP) }];
-    for (const segment of L4.segments) messages.push({ role: segment.role, content: segment.text });
-    messages.push({ role: 'user', content: [...L3.segments.map((s) => s.text), ...L5.segments.map((s) => s.text)].join(SEP) });
+    const messages: RenderedMessage[] = [message('system', system)];
+    for (const segment of L4.segments) messages.push(message(segment.role, [segment.text]));
+    messages.push(message('user', [...L3.segments.map((s) => s.text), ...L5.segments.map((s) => s.text)]));
     return messages;
   }
 }
 
-/** An earlier user message exactly as it was sent in its turn (minus items the user has since removed). */
-function historyUserMessage(
+/** The blocks of an earlier user message exactly as it was sent in its turn (minus items the user has since removed). */
+function historyUserBlocks(
   text: string,
   record: HistoryTurn | undefined,
   entered: readonly LibraryItem[],
   inLibrary: ReadonlySet<string>,
-): string {
+): string[] {
   const blocks: string[] = [];
   if (record && record.dynamic.length > 0) blocks.push(renderDynamic(record.dynamic));
   for (const tool of record?.tools ?? []) blocks.push(renderTool(tool));
@@ -85,7 +101,7 @@ function historyUserMessage(
   for (const item of entered) blocks.push(renderItem(item));
   if (record && record.problems.length > 0) blocks.push(renderProblems(record.problems));
   blocks.push(text);
-  return blocks.join(SEP);
+  return blocks;
 }
 
 function groupByTurn(items: readonly LibraryItem[]): Map<number, LibraryItem[]> {

@@ -2,7 +2,7 @@ import type { ContextItem } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
 import { HashChain, sha256Hex, combineHashes } from '../hash';
 import { TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING, tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter';
-import { LayerToMessagesConverter, type HistoryCache, type Rendering } from './converter';
+import { LayerToMessagesConverter, SEP, type HistoryCache, type Rendering, type RenderedMessage } from './converter';
 import { sendsUpdate, type FreshnessPolicy } from './freshness';
 import { ContextLibrary } from './library';
 import type { ChatMessage } from './messages';
@@ -278,7 +278,8 @@ export class PromptContextEngine {
       this.historyCache.clear();
       this.cacheRendering = this.rendering;
     }
-    const messages = new LayerToMessagesConverter(this.rendering).convert(envelope, this.historyCache);
+    const rendered = new LayerToMessagesConverter(this.rendering).render(envelope, this.historyCache);
+    const messages: ChatMessage[] = rendered.map(({ role, content }) => ({ role, content }));
     const messageHashes = messages.map((m) => this.messageHash(m));
     const prefixHash = this.chains.messages.combine(messageHashes.slice(0, -1));
     const fragments = envelope.layers.L1.segments;
@@ -294,7 +295,7 @@ export class PromptContextEngine {
       libraryGrew: this.lastRequest !== null && this.library.all().length > this.lastRequest.libraryVersions,
     });
     let promptTokens = TOKENS_REPLY_PRIMING;
-    for (const m of messages) promptTokens += TOKENS_PER_MESSAGE + this.messageTokens(m, counter);
+    for (const m of rendered) promptTokens += TOKENS_PER_MESSAGE + this.messageTokens(m, counter);
     return { envelope, messages, messageHashes, promptTokens, prefixHash, prefixChange };
   }
 
@@ -368,7 +369,13 @@ export class PromptContextEngine {
     return hash;
   }
 
-  private messageTokens(message: ChatMessage, counter: TokenCounter): number {
+  /**
+   * A message's tokens as the sum of its blocks' (plus one separator each): every block (a library
+   * item, a tool output, a question) is counted once and memoised, so a turn tokenizes only its new
+   * blocks. BPE can merge across a block boundary, so this may differ from counting the joined text
+   * by a token or so per block; providers report the exact figure.
+   */
+  private messageTokens(message: RenderedMessage, counter: TokenCounter): number {
     let memo = this.tokenMemo.get(counter.encoding);
     if (!memo) {
       memo = new Map();
@@ -376,7 +383,8 @@ export class PromptContextEngine {
     }
     let tokens = memo.get(message.content);
     if (tokens === undefined) {
-      tokens = counter.count(message.content);
+      tokens = counter.count(SEP) * Math.max(0, message.parts.length - 1);
+      for (const part of message.parts) tokens += counter.count(part);
       memo.set(message.content, tokens);
     }
     return tokens;
@@ -395,7 +403,7 @@ export class PromptContextEngine {
 }
 
 function toLibraryItem(item: ContextItem, version: number, turn: number, counter: TokenCounter): LibraryItem {
-  return {
+  const entry: LibraryItem = {
     id: item.id,
     kind: item.kind,
     title: item.title,
@@ -404,9 +412,12 @@ function toLibraryItem(item: ContextItem, version: number, turn: number, counter
     version,
     hash: item.hash,
     content: item.content,
-    tokens: counter.count(item.content),
+    tokens: 0,
     enteredTurn: turn,
   };
+  // Tokens of the item as sent (its block): counted once here, found memoised when the block is
+  // counted again as a segment and as part of the message.
+  return { ...entry, tokens: counter.count(renderItem(entry)) };
 }
 
 // Library items are immutable: render, count and hash each one once per tokenizer, not every turn.

@@ -26,6 +26,7 @@ export interface LibraryItem {
   readonly version: number;
   readonly hash: string;
   readonly content: string;
+  /** Tokens of the item as sent: its whole block, wrapper included. */
   readonly tokens: number;
   /** Turn (1-based) in which this version was first sent. */
   readonly enteredTurn: number;
