@@ -4,6 +4,7 @@ import type { VaultReader } from '../context/vaultReader';
 import { PromptContextEngine, type CompletedTurn, type EngineOptions, type EngineState } from '../engine/engine';
 import type { LibraryItem } from '../engine/types';
 import { sha256Hex } from '../hash';
+import { renderItem } from '../engine/render';
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import type { Conversation, ItemRef } from './model';
 
@@ -101,7 +102,7 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       issues.push({ kind: 'edited', id: ref.id, message: `${ref.id} changed since the chat was saved; its current text is used` });
       edited.add(ref.id);
     }
-    library.push({
+    const item: LibraryItem = {
       id: ref.id,
       kind: ref.kind,
       title: ref.title,
@@ -110,9 +111,11 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       version: ref.version,
       hash,
       content: found.content,
-      tokens: hash === ref.hash && ref.tokens > 0 ? ref.tokens : counter.count(found.content),
+      tokens: ref.tokens,
       enteredTurn: ref.enteredTurn,
-    });
+    };
+    // Saved counts are reused when the text is unchanged; otherwise the block is counted as sent.
+    library.push(hash === ref.hash && ref.tokens > 0 ? item : { ...item, tokens: counter.count(renderItem(item)) });
   }
   for (const id of dropped) {
     if (library.some((item) => item.id === id)) dropped.delete(id);
