@@ -6,7 +6,7 @@ import { costOf } from './providers/pricing';
 import { newChatId } from './obsidian/ids';
 import { ObsidianChatStore } from './obsidian/chatStore';
 import { ArchiveChatStore } from './core/chat/archiveStore';
-import { ChatArchive } from './core/conversation/archive';
+import { ChatArchive, normalizeChatFolder } from './core/conversation/archive';
 import { importCopilotChat } from './core/conversation/copilotImport';
 import { ObsidianVaultReader } from './obsidian/obsidianVault';
 import { obsidianProviderFactory } from './obsidian/providerFactory';
@@ -113,7 +113,12 @@ export default class StrataPlugin extends Plugin {
         freshness: this.config.freshness,
       });
       // Continue on a provider configured here: Copilot's provider names are not Strata's ids.
-      const conversation = { ...imported.conversation, ...adoptProvider(this.config, imported.conversation.provider, imported.conversation.model) };
+      // A fresh id: importing the same note twice makes a second chat, never overwrites the first.
+      const conversation = {
+        ...imported.conversation,
+        id: newChatId(),
+        ...adoptProvider(this.config, imported.conversation.provider, imported.conversation.model),
+      };
       const saved = await this.chatArchive().save(conversation);
       const notes = [...imported.warnings, ...saved.warnings];
       new Notice(`Imported ${conversation.turns.length} messages into ${saved.path}${notes.length ? `:\n${notes.join('\n')}` : '.'}`);
@@ -127,7 +132,7 @@ export default class StrataPlugin extends Plugin {
   /** The chats folder; rebuilt when the folder setting changes (it remembers what it last wrote, for merges). */
   private chatArchive(): ChatArchive {
     const folder = this.config.chatFolder;
-    if (!this.archive || this.archive.folder !== folder.replace(/^\/+|\/+$/g, '')) {
+    if (!this.archive || this.archive.folder !== normalizeChatFolder(folder)) {
       this.archive = new ChatArchive(new ObsidianChatStore(this.app), { now: () => Date.now() }, folder);
     }
     return this.archive;

@@ -307,6 +307,29 @@ describe('ChatSession (chain runner)', () => {
 });
 
 describe('ChatSession over chat notes (ChatArchive + codec + rehydrate)', () => {
+  test('an edit made in the note while the chat is open is kept by every later save and shown in the chat', async () => {
+    const settings = settingsFor();
+    const files = new MemoryFileStore();
+    let now = 1_700_000_000_000;
+    const archive = new ChatArchive(files, { now: () => (now += 1000) }, settings.chatFolder);
+    const store = new ArchiveChatStore(() => archive, new FsVault(VAULT));
+    const { session } = makeSession(settings, store, ['chat-edit']);
+    await session.send('One', [{ kind: 'note', path: PLAN }]);
+    await session.flush();
+    const [notePath] = [...files.files.keys()];
+    const reply = session.state.turns[0].reply;
+    files.files.set(notePath, (files.files.get(notePath) ?? '').replace(reply, 'My own corrected answer.'));
+    await session.send('Two', []);
+    await session.flush();
+    expect(files.files.get(notePath)).toContain('My own corrected answer.');
+    expect(session.state.turns[0].reply).toBe('My own corrected answer.');
+    expect(session.state.warnings.some((w) => w.includes('edited while the chat was open'))).toBe(true);
+    await session.send('Three', []);
+    await session.flush();
+    expect(files.files.get(notePath)).toContain('My own corrected answer.');
+    expect(files.files.get(notePath)).not.toContain(reply);
+  });
+
   test('saved as a chat note after each turn; reopened, it continues with the unbroken request; a failed message survives the reload', async () => {
     const settings = settingsFor();
     const files = new MemoryFileStore();

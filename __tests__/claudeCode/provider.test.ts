@@ -180,6 +180,21 @@ describe('failures', () => {
     expect(error.message).not.toContain(cli.env.ANTHROPIC_API_KEY);
   });
 
+  test('a CLI that goes silent is stopped after the inactivity limit with a timeout error', async () => {
+    const script = path.join(scratch, 'silent-claude');
+    writeFileSync(script, '#!/bin/sh\nsleep 30\n');
+    chmodSync(script, 0o755);
+    const cli = offlineCli('http://127.0.0.1:9');
+    const started = Date.now();
+    const error = await failure(
+      createClaudeCodeProvider({ ...CONFIG, executable: script }, { spawn: cli.spawn, env: cli.env, inactivityMs: 300 }).send({ messages }),
+    );
+    cli.cleanup();
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('no output from');
+    expect(Date.now() - started).toBeLessThan(20_000); // stopped, not waited out
+  });
+
   const realCli = claudeUnavailable() ? test.skip : test;
   realCli('the real CLI: resuming a session it does not know is reported as an invalid session', async () => {
     const cli = offlineCli('http://127.0.0.1:9');

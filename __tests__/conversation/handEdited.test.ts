@@ -29,6 +29,19 @@ describe('a chat note edited by hand still loads', () => {
     expect(next.messages.some((m) => m.content.includes('14 m²'))).toBe(true);
   });
 
+  test('a repeated library line (copy-paste, sync conflict) loads with a warning instead of failing', async () => {
+    const { note, vault } = await demoNote(RESEARCH);
+    const lines = note.split('\n');
+    const i = lines.findIndex((l) => /^\s+- \{id: .*enteredTurn: 1\}$/.test(l));
+    expect(i).toBeGreaterThan(0);
+    lines.splice(i + 1, 0, lines[i]);
+    const decoded = decodeChatNote(lines.join('\n'), fallback);
+    const restored = await rehydrate(decoded.conversation, vault);
+    expect(restored.issues.map((x) => x.message)).toEqual([expect.stringContaining('listed twice or out of order')]);
+    const next = restored.engine.assemble({ userText: 'next', items: [], fragments: promptFragments(), model: 'gpt-4o' });
+    expect(next.prefixChange).toBeNull();
+  });
+
   test('no frontmatter at all: every message is recovered and the library is rebuilt from the context lists', async () => {
     const { note, conversation, vault } = await demoNote();
     const body = note.slice(note.indexOf('\n---\n') + 5);

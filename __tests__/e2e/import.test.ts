@@ -45,4 +45,14 @@ test('the import command turns the open Copilot note into a Strata chat that can
   expect(last).toContain('Projects/Greenhouse/Plan.md');
   expect(last).toContain('Question: Are the vents enough?');
   await wb.screenshot('import-copilot-light');
+
+  // Importing the same note again makes a second chat; the continued one is untouched.
+  await wb.openNote(SOURCE);
+  expect(await wb.runCommand('strata:import-copilot-chat')).toBe(true);
+  await page.waitForFunction(() => document.querySelectorAll('.strata-message.is-assistant').length === 2);
+  await wb.flush();
+  const after = readdirSync(join(wb.vaultDir, 'Strata', 'Chats')).sort();
+  expect(after).toHaveLength(2);
+  const continued = after.map((f) => readFileSync(join(wb.vaultDir, 'Strata', 'Chats', f), 'utf8')).filter((t) => t.includes('Are the vents enough?'));
+  expect(continued).toHaveLength(1);
 });

@@ -18,6 +18,9 @@ export function toLangChainMessages(messages: readonly ChatMessage[]): BaseMessa
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
+/** Stands in for an empty message (deterministic, so the cached prefix stays stable). */
+export const EMPTY_TEXT = '(empty)';
+
 /**
  * Anthropic conversion: each message becomes one text block; the blocks of the messages named by
  * `breakpoints` carry `cache_control: {type: 'ephemeral'}` (at most four, Anthropic's limit: the
@@ -34,7 +37,9 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoint
   }
   let leadingSystem = true;
   return messages.map((message, index) => {
-    const block = { type: 'text' as const, text: message.content, ...(marked.has(index) ? { cache_control: EPHEMERAL } : {}) };
+    // Anthropic rejects empty or whitespace-only text blocks; an empty reply in history would fail every later turn.
+    const text = message.content.trim() === '' ? EMPTY_TEXT : message.content;
+    const block = { type: 'text' as const, text, ...(marked.has(index) ? { cache_control: EPHEMERAL } : {}) };
     if (message.role !== 'system') leadingSystem = false;
     if (message.role === 'system' && leadingSystem) return new SystemMessage({ content: [block] });
     if (message.role === 'assistant') return new AIMessage({ content: [block] });

@@ -6,7 +6,7 @@ import { toRef } from '../conversation/repository';
 import type { EngineOptions, PromptContextEngine } from '../engine/engine';
 import { CHAT_MODES, type ChatMode } from '../settings';
 import { ZERO_USAGE } from '../usage';
-import type { ChatListEntry, ChatSnapshot, ChatStore, ChatTurn, LoadedChat, PendingMessage, UnansweredMessage } from './types';
+import type { ChatListEntry, ChatSnapshot, ChatStore, ChatTurn, LoadedChat, PendingMessage, TurnTextEdit, UnansweredMessage } from './types';
 
 /**
  * The chat controller's store over chat notes: a ChatSnapshot becomes a Conversation (the chat-note
@@ -20,10 +20,21 @@ export class ArchiveChatStore implements ChatStore {
     private readonly engineOptions: () => EngineOptions = () => ({}),
   ) {}
 
-  async save(chat: ChatSnapshot): Promise<{ warnings: readonly string[] }> {
+  async save(chat: ChatSnapshot): Promise<{ warnings: readonly string[]; edits: TurnTextEdit[] }> {
     const result = await this.archive().save(toConversation(chat));
-    // An edit made in the note while the chat was open was merged into the note (see ChatArchive).
-    return { warnings: result.warnings };
+    // An edit made in the note while the chat was open was merged into the note (see ChatArchive):
+    // hand the edited text back so the controller's next save does not write over it.
+    const edits: TurnTextEdit[] = [];
+    if (result.edited.length > 0) {
+      const completed = result.conversation.turns.filter((t) => t.status === 'complete');
+      chat.turns.forEach((t, index) => {
+        const merged = completed[index];
+        if (merged && (merged.text !== t.userText || (merged.reply ?? '') !== t.reply)) {
+          edits.push({ index, at: t.at, userText: merged.text, reply: merged.reply ?? '' });
+        }
+      });
+    }
+    return { warnings: result.warnings, edits };
   }
 
   async load(id: string): Promise<LoadedChat & { engine: PromptContextEngine }> {
@@ -83,6 +94,8 @@ export function toConversation(chat: ChatSnapshot): Conversation {
     turns.push({
       status: 'complete',
       text: t.userText,
+      // What the model got, when the user has since edited the displayed text in the note.
+      ...(e && e.userText !== t.userText ? { sent: e.userText } : {}),
       at: t.at,
       reply: t.reply,
       replyAt: t.replyAt,

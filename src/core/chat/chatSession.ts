@@ -15,7 +15,7 @@ import { envelopeRecord } from '../conversation/repository';
 import { contextUsageOf, windowOverflow, type ContextUsage } from './contextUsage';
 import { isAbort, isSessionInvalid, userFacingError } from './errors';
 import { modeFragments } from './modes';
-import type { ChatListEntry, ChatSnapshot, ChatStore, ChatTurn, LoadedChat, PendingMessage, TurnMeta, UnansweredMessage } from './types';
+import type { ChatListEntry, ChatSnapshot, ChatStore, ChatTurn, LoadedChat, PendingMessage, TurnMeta, TurnTextEdit, UnansweredMessage } from './types';
 
 /** Builds the provider for a configured endpoint and model. May throw (no API key, unknown kind): the turn fails with that message. */
 export type ProviderFactory = (provider: ProviderSettings, model: string) => ChatProvider;
@@ -102,6 +102,8 @@ export class ChatSession {
   private warnings: string[] = [];
   private saved = false;
   private saveChain: Promise<void> = Promise.resolve();
+  /** Text the user edited in a chat's note while it was open, by chat id and turn time. */
+  private readonly noteEdits = new Map<string, Map<number, TurnTextEdit>>();
   private listeners = new Set<ChatListener>();
   private cachedState: ChatState | null = null;
 
@@ -463,12 +465,25 @@ export class ChatSession {
     const snapshot = this.snapshot();
     this.saveChain = this.saveChain.then(async () => {
       try {
-        const outcome = await this.deps.store.save(snapshot);
+        // Saves queued before an earlier one learnt of the user's edits still carry the old text.
+        const outcome = await this.deps.store.save(withNoteEdits(snapshot, this.noteEdits.get(snapshot.id)));
+        // The user edited messages in the note while the chat was open: keep (and show) their text.
+        let edited = false;
+        for (const e of (outcome && outcome.edits) || []) {
+          const known = this.noteEdits.get(snapshot.id) ?? new Map<number, TurnTextEdit>();
+          known.set(e.at, e);
+          this.noteEdits.set(snapshot.id, known);
+          const index = this.id === snapshot.id ? this.turns.findIndex((t) => t.at === e.at) : -1;
+          const turn = this.turns[index];
+          if (!turn || (turn.userText === e.userText && turn.reply === e.reply)) continue;
+          this.turns[index] = { ...turn, userText: e.userText, reply: e.reply };
+          edited = true;
+        }
         const hadError = this.warnings.some((w) => w.startsWith(SAVE_PREFIX));
         this.warnings = this.warnings.filter((w) => !w.startsWith(SAVE_PREFIX));
         const noteWarnings = outcome ? outcome.warnings.filter((w) => !this.warnings.includes(`${NOTE_PREFIX}${w}`)) : [];
         for (const w of noteWarnings) this.warnings.push(`${NOTE_PREFIX}${w}`);
-        if (!this.saved || hadError || noteWarnings.length > 0) {
+        if (!this.saved || hadError || noteWarnings.length > 0 || edited) {
           this.saved = true;
           this.emit();
         }
@@ -484,6 +499,18 @@ export class ChatSession {
   flush(): Promise<void> {
     return this.saveChain;
   }
+}
+
+/** A snapshot with the user's note edits applied to the turns they belong to. */
+function withNoteEdits(snapshot: ChatSnapshot, edits: ReadonlyMap<number, TurnTextEdit> | undefined): ChatSnapshot {
+  if (!edits || edits.size === 0) return snapshot;
+  return {
+    ...snapshot,
+    turns: snapshot.turns.map((t) => {
+      const e = edits.get(t.at);
+      return e ? { ...t, userText: e.userText, reply: e.reply } : t;
+    }),
+  };
 }
 
 const REMOVED_PREFIX = 'Library: ';

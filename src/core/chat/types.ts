@@ -101,10 +101,22 @@ export interface ChatListEntry {
   readonly location?: string;
 }
 
+/** A completed turn's display text as the user edited it in the chat note (index into the completed turns). */
+export interface TurnTextEdit {
+  readonly index: number;
+  /** The turn's time, so an edit never lands on a turn that replaced it meanwhile (regenerate). */
+  readonly at: number;
+  readonly userText: string;
+  readonly reply: string;
+}
+
 /** Persistence for chats (the chat-note store in Obsidian; an in-memory or file store in tests). */
 export interface ChatStore {
-  /** May report warnings (e.g. an edit made in the note meanwhile was merged). */
-  save(chat: ChatSnapshot): Promise<void | { readonly warnings: readonly string[] }>;
+  /**
+   * May report warnings, and the text of completed turns the user edited in the note meanwhile
+   * (merged into the note): the controller takes them over so its next save keeps them.
+   */
+  save(chat: ChatSnapshot): Promise<void | { readonly warnings: readonly string[]; readonly edits?: readonly TurnTextEdit[] }>;
   load(id: string): Promise<LoadedChat>;
   list(): Promise<ChatListEntry[]>;
   /** Full-text search (titles and messages); without it the view filters titles. */

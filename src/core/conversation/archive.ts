@@ -32,6 +32,11 @@ export interface LoadedChat extends DecodedChat {
   readonly path: string;
 }
 
+/** The chats folder as the archive uses it: the same shape Obsidian's normalizePath gives, so paths match the vault's. */
+export function normalizeChatFolder(folder: string): string {
+  return folder.replace(/\\/g, '/').replace(/\/+/g, '/').replace(/^\/+|\/+$/g, '').trim() || DEFAULT_CHAT_FOLDER;
+}
+
 /**
  * The chats folder: save (create, or update atomically, merging a concurrent edit), load, list,
  * search, rename, delete. It remembers what it last wrote or read per path, which is the base of
@@ -47,8 +52,7 @@ export class ChatArchive {
     private readonly clock: Clock,
     folder: string = DEFAULT_CHAT_FOLDER,
   ) {
-    // The same shape Obsidian's normalizePath gives, so paths here match the vault's.
-    this.folder = folder.replace(/\\/g, '/').replace(/\/+/g, '/').replace(/^\/+|\/+$/g, '').trim() || DEFAULT_CHAT_FOLDER;
+    this.folder = normalizeChatFolder(folder);
   }
 
   /** Where a conversation is (or will be) saved. */

@@ -74,7 +74,13 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   const located = new Map<string, Located | null>();
   const counter = tokenCounterFor(conversation.model);
   const library: LibraryItem[] = [];
+  const restoredVersion = new Map<string, number>();
   for (const ref of conversation.library) {
+    // A hand-edited or sync-conflicted note can repeat or reorder library lines: versions must grow.
+    if (ref.version <= (restoredVersion.get(ref.id) ?? 0)) {
+      issues.push({ kind: 'unreadable', id: ref.id, message: `${ref.id} version ${ref.version} is listed twice or out of order in the chat note; the repeat is left out` });
+      continue;
+    }
     if (ref.enteredTurn > turns.length) {
       issues.push({ kind: 'version-lost', id: ref.id, message: `${ref.id} entered in turn ${ref.enteredTurn}, which is no longer in the chat; left out` });
       dropped.add(ref.id);
@@ -116,6 +122,7 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
     };
     // Saved counts are reused when the text is unchanged; otherwise the block is counted as sent.
     library.push(hash === ref.hash && ref.tokens > 0 ? item : { ...item, tokens: counter.count(renderItem(item)) });
+    restoredVersion.set(ref.id, ref.version);
   }
   for (const id of dropped) {
     if (library.some((item) => item.id === id)) dropped.delete(id);

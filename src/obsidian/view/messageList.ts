@@ -49,21 +49,23 @@ export class MessageList {
     const unanswered = (after: number) => {
       for (const u of state.unanswered) {
         if (u.afterTurn === after || (after === state.turns.length && u.afterTurn > after)) {
-          nodes.push(this.cached(keep, `n:${u.afterTurn}:${u.at}:${u.userText}`, (el) => this.unansweredMessage(el, u.userText, u.chips, u.error)));
+          nodes.push(this.cached(keep, `n:${state.id}:${u.afterTurn}:${u.at}:${u.userText}`, (el) => this.unansweredMessage(el, u.userText, u.chips, u.error)));
         }
       }
     };
     state.turns.forEach((turn, index) => {
       unanswered(index);
       const last = index === lastIndex && !state.pending;
-      nodes.push(this.cached(keep, `u:${turn.turn}:${last}:${turn.userText}`, (el) => this.userMessage(el, turn.userText, turn.chips, last, turn)));
-      nodes.push(this.cached(keep, `a:${turn.turn}:${last}:${turn.reply}`, (el, component) => this.assistantMessage(el, turn, last, component)));
+      // Keys name the chat and the turn's time: two chats with the same words never share elements.
+      const id = `${state.id}:${turn.turn}:${turn.at}:${last}`;
+      nodes.push(this.cached(keep, `u:${id}:${turn.userText}`, (el) => this.userMessage(el, turn.userText, turn.chips, last, turn)));
+      nodes.push(this.cached(keep, `a:${id}:${turn.reply}`, (el, component) => this.assistantMessage(el, turn, last, component)));
     });
     unanswered(state.turns.length);
     if (state.pending) {
       const p = state.pending;
-      nodes.push(this.cached(keep, `p:${p.status}:${p.userText}`, (el) => this.userMessage(el, p.userText, p.chips, p.status !== 'sending', null)));
-      if (p.status !== 'sending') nodes.push(this.cached(keep, `e:${p.status}:${p.error ?? ''}:${p.partialReply ?? ''}`, (el) => this.failure(el, p)));
+      nodes.push(this.cached(keep, `p:${state.id}:${p.at}:${p.status}:${p.userText}`, (el) => this.userMessage(el, p.userText, p.chips, p.status !== 'sending', null)));
+      if (p.status !== 'sending') nodes.push(this.cached(keep, `e:${state.id}:${p.at}:${p.status}:${p.error ?? ''}:${p.partialReply ?? ''}`, (el) => this.failure(el, p)));
     }
     for (const [key, entry] of this.rendered) {
       if (!keep.has(key)) {

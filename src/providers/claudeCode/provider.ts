@@ -1,5 +1,6 @@
 import { capabilitiesFor } from '../capabilities';
 import type { ProviderError } from '../errors';
+import { DEFAULT_TIMERS, type Timers } from '../timers';
 import type { ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../types';
 import { cliArgs } from './args';
 import { cliError, runFailure } from './errors';
@@ -45,7 +46,13 @@ export interface ClaudeCodeDeps {
    * server with a temporary HOME). Absent: the CLI inherits this process's environment.
    */
   env?: Record<string, string>;
+  /** Longest silence (no output from the CLI) before the run is stopped as timed out. Default 180 s. */
+  inactivityMs?: number;
+  timers?: Timers;
 }
+
+/** The CLI retries API errors itself, so allow it longer than the HTTP providers' 120 s of silence. */
+export const CLAUDE_CODE_INACTIVITY_MS = 180_000;
 
 
 /**
@@ -66,8 +73,12 @@ export function createClaudeCodeProvider(config: ProviderConfig, deps: ClaudeCod
 function runClaude(config: ProviderConfig, deps: ClaudeCodeDeps, request: ChatRequest): Promise<ChatResult> {
   const executable = config.executable?.trim() || 'claude';
   const env = deps.env;
-  // Keys the CLI was given are redacted verbatim; redactSecrets also catches key-shaped text.
-  const secrets = [env?.ANTHROPIC_API_KEY, env?.ANTHROPIC_AUTH_TOKEN];
+  // Keys the CLI was given (or inherits) are redacted verbatim; redactSecrets also catches key-shaped text.
+  // eslint-disable-next-line no-undef -- desktop only (a spawn exists): the environment the CLI inherits
+  const inherited: Record<string, string | undefined> = typeof process !== 'undefined' ? process.env : {};
+  const secrets = [env?.ANTHROPIC_API_KEY ?? inherited.ANTHROPIC_API_KEY, env?.ANTHROPIC_AUTH_TOKEN ?? inherited.ANTHROPIC_AUTH_TOKEN];
+  const timers = deps.timers ?? DEFAULT_TIMERS;
+  const inactivityMs = deps.inactivityMs ?? CLAUDE_CODE_INACTIVITY_MS;
   const resumed = request.sessionId;
   const spawn = deps.spawn;
   if (!spawn) return Promise.reject(cliError(config, 'unsupported', 'Claude Code runs only in the desktop app'));
@@ -87,9 +98,11 @@ function runClaude(config: ProviderConfig, deps: ClaudeCodeDeps, request: ChatRe
     let stderr = '';
     let settled = false;
     let child: CliChild;
+    let timer: unknown = null;
     const finish = (outcome: { result: ChatResult } | { error: ProviderError }) => {
       if (settled) return;
       settled = true;
+      if (timer !== null) timers.clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
       if ('result' in outcome) resolve(outcome.result);
       else reject(outcome.error);
@@ -97,6 +110,14 @@ function runClaude(config: ProviderConfig, deps: ClaudeCodeDeps, request: ChatRe
     const onAbort = () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       finish({ error: cliError(config, 'aborted', 'the request was stopped') });
+    };
+    // A CLI that says nothing for too long (stalled API, hung process) is stopped, not waited on forever.
+    const armTimer = () => {
+      if (timer !== null) timers.clearTimeout(timer);
+      timer = timers.setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        finish({ error: cliError(config, 'timeout', `no output from ${executable} for ${Math.round(inactivityMs / 1000)} s`) });
+      }, inactivityMs);
     };
 
     try {
@@ -111,6 +132,7 @@ function runClaude(config: ProviderConfig, deps: ClaudeCodeDeps, request: ChatRe
       return;
     }
     request.signal?.addEventListener('abort', onAbort, { once: true });
+    armTimer();
 
     child.on('error', (error) => {
       const what = error.code === 'ENOENT' ? `${executable} was not found` : `cannot run ${executable}: ${error.message}`;
@@ -118,7 +140,9 @@ function runClaude(config: ProviderConfig, deps: ClaudeCodeDeps, request: ChatRe
     });
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
-      if (!settled) reader.push(chunk);
+      if (settled) return;
+      armTimer();
+      reader.push(chunk);
     });
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
