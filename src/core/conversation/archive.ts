@@ -61,7 +61,18 @@ export class ChatArchive {
   }
 
   async save(conversation: Conversation): Promise<SaveResult> {
-    const known = this.paths.get(conversation.id);
+    let known = this.paths.get(conversation.id);
+    if (known !== undefined && (await this.store.read(known)) === null) {
+      // The note was renamed or moved inside the folder while the chat was open: find it by id
+      // instead of writing a duplicate.
+      const previous = known;
+      await this.list();
+      known = this.paths.get(conversation.id);
+      if (known !== undefined && known !== previous) {
+        const base = this.lastText.get(previous);
+        if (base !== undefined) this.lastText.set(known, base);
+      }
+    }
     if (known !== undefined && (await this.store.read(known)) !== null) {
       let result: SaveResult = { path: known, conversation, edited: [], warnings: [] };
       const written = await this.store.process(known, (current) => {
