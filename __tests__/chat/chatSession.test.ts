@@ -185,6 +185,23 @@ describe('ChatSession (chain runner)', () => {
     expect(state.library.map((i) => i.id)).toEqual([PLAN, VENT]);
   });
 
+  test('a regeneration that fails keeps the previous answer, and the chat continues from it', async () => {
+    const { session } = makeSession(settingsFor());
+    await session.send('One', [{ kind: 'note', path: PLAN }]);
+    await session.send('Two', []);
+    const before = session.state.turns.map((t) => t.reply);
+    server.injectFault({ kind: 'status', status: 500, times: 3 });
+    await session.regenerate();
+    let state = session.state;
+    expect(state.pending).toBeNull();
+    expect(state.turns.map((t) => t.reply)).toEqual(before);
+    expect(state.warnings.some((w) => w.startsWith('Regenerate failed: ') && w.endsWith('the previous answer is kept.'))).toBe(true);
+    await session.send('Three', []);
+    state = session.state;
+    expect(state.turns).toHaveLength(3);
+    expect(state.turns[2].meta.prefixChange).toBeNull(); // the restored history is the one the provider saw
+  });
+
   test('removing a library item is a named prefix break and the model no longer sees it', async () => {
     const { session } = makeSession(settingsFor());
     await session.send('One', [{ kind: 'note', path: PLAN }, { kind: 'note', path: VENT }]);

@@ -200,8 +200,22 @@ export class ChatSession {
     if (this.pending) return this.retry();
     const last = this.turns[this.turns.length - 1];
     if (!last) throw new Error('There is no reply to regenerate.');
+    const before = { id: this.id, turns: [...this.turns], unanswered: [...this.unanswered], engine: this.engine.snapshot(), session: this.session };
     this.dropLastTurn();
     await this.runTurn(last.userText, last.chips);
+    // A regeneration that failed or was stopped must not cost the answer the user already had.
+    const failed = this.pending as PendingMessage | null; // runTurn changed it (TypeScript still narrows it to null)
+    if (failed && failed.status !== 'sending' && this.id === before.id && this.turns.length === before.turns.length - 1) {
+      const settings = this.deps.settings();
+      this.turns = before.turns;
+      this.unanswered = before.unanswered;
+      this.session = before.session;
+      this.engine = PromptContextEngine.restore(before.engine, { rendering: settings.rendering, freshness: settings.freshness });
+      this.pending = null;
+      this.warnings = [...this.warnings, `${REGENERATE_PREFIX}${failed.error ?? failed.status}; the previous answer is kept.`];
+      this.emit();
+      await this.save();
+    }
   }
 
   /** Edit the last user message (completed or kept) and send it again with the same chips. */
@@ -299,7 +313,7 @@ export class ChatSession {
       this.turns.push({ turn: meta.turn, userText, chips: [...chips], reply: result.text, meta, at, replyAt: this.deps.now() });
       this.pending = null;
       // Notices about the state before this turn (a removed item, what reopening found) are now on the turn itself.
-      this.warnings = this.warnings.filter((w) => !w.startsWith(REMOVED_PREFIX) && !w.startsWith(REOPENED_PREFIX));
+      this.warnings = this.warnings.filter((w) => !w.startsWith(REMOVED_PREFIX) && !w.startsWith(REOPENED_PREFIX) && !w.startsWith(REGENERATE_PREFIX));
     } catch (error) {
       const stopped = isAbort(error, controller.signal);
       // The provider forgot the session (expired Responses id, Claude Code session gone): the retry starts a new one, in full.
@@ -514,6 +528,7 @@ function withNoteEdits(snapshot: ChatSnapshot, edits: ReadonlyMap<number, TurnTe
 }
 
 const REMOVED_PREFIX = 'Library: ';
+const REGENERATE_PREFIX = 'Regenerate failed: ';
 const REOPENED_PREFIX = 'Reopened: ';
 const SAVE_PREFIX = 'The chat could not be saved: ';
 const NOTE_PREFIX = 'Chat note: ';
