@@ -182,7 +182,7 @@ describe('failures', () => {
 
   test('a CLI that goes silent is stopped after the inactivity limit with a timeout error', async () => {
     const script = path.join(scratch, 'silent-claude');
-    writeFileSync(script, '#!/bin/sh\nsleep 30\n');
+    writeFileSync(script, '#!/bin/sh\nexec sleep 30\n');
     chmodSync(script, 0o755);
     const cli = offlineCli('http://127.0.0.1:9');
     const started = Date.now();

@@ -1,5 +1,8 @@
 import { getAllTags, TFile, type App } from 'obsidian';
-import type { VaultReader } from '../core/context/vaultReader';
+import { UnreadableNoteError, type VaultReader } from '../core/context/vaultReader';
+
+/** Files larger than this are reported, not read (the resolver's character limit is lower still). */
+const MAX_BYTES = 8 * 1024 * 1024;
 
 /** The engine's VaultReader over Obsidian's Vault and MetadataCache. */
 export class ObsidianVaultReader implements VaultReader {
@@ -8,6 +11,7 @@ export class ObsidianVaultReader implements VaultReader {
   async read(path: string): Promise<string | null> {
     const file = this.app.vault.getAbstractFileByPath(path);
     if (!(file instanceof TFile)) return null;
+    if (file.stat.size > MAX_BYTES) throw new UnreadableNoteError(path, 'too-large', `${file.stat.size} bytes is over the ${MAX_BYTES}-byte read limit`);
     return this.app.vault.cachedRead(file);
   }
 
