@@ -1,7 +1,7 @@
-import type { ContextChip, ItemKind } from '../context/items';
+import type { ContextChip } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
-import type { FreshnessStatus, LayerId, PrefixChange, PromptFragment, ToolOutput } from '../engine/types';
+import type { FreshnessStatus, LayerId, LibraryItem, PrefixChange, PromptFragment, ToolOutput } from '../engine/types';
 import type { ProviderSession } from '../compiler/session';
 import type { Usage } from '../usage';
 
@@ -17,19 +17,10 @@ export interface Clock {
  * selections, folder and tag listings are re-read from the vault on load; URL page text is not in
  * the vault, so it is kept (in the note body) as `content`.
  */
-export interface ItemRef {
-  readonly id: string;
-  readonly kind: ItemKind;
-  readonly title: string;
-  readonly source: string;
-  readonly via?: string;
-  readonly version: number;
-  readonly hash: string;
-  readonly tokens: number;
-  readonly enteredTurn: number;
+export type ItemRef = Omit<LibraryItem, 'content'> & {
   /** URL items only: the page text that was sent. */
   readonly content?: string;
-}
+};
 
 export interface LayerRecord {
   readonly tokens: number;
