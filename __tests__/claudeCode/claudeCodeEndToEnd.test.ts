@@ -1,14 +1,11 @@
 /* global describe, test, expect, beforeAll, afterAll -- jest globals: the lint config declares no jest environment */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CompiledRequest } from '../../src/core/compiler/messageCompiler';
-import { escapeContent } from '../../src/core/engine/escape';
 import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/prompts';
 import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../src/node/providerServer/index';
 import { isProviderError } from '../../src/providers/errors';
 import { createClaudeCodeProvider } from '../../src/providers/claudeCode';
 import type { ChatProvider, ChatResult } from '../../src/providers/types';
-import { TASKS_DOCS, TestConversation, type TurnRecord, type TurnSender, type TurnStep } from '../compiler/conversation';
+import { NOTES, noteBody, SCENARIO, TASKS_DOCS, TestConversation, type TurnRecord, type TurnSender, type TurnStep } from '../compiler/conversation';
 import { occurrences } from '../compiler/sessionMemory';
 import { CLAUDE_BIN, claudeUnavailable, messagesText, offlineCli, systemText, userTexts, type WireRequest } from './cliHarness';
 
@@ -18,17 +15,6 @@ if (unavailable) {
 }
 const suite = unavailable ? describe.skip : describe;
 
-const NOTES = ['Queries/Comments.md', 'Queries/Limiting.md', 'Queries/Backlinks.md'];
-const noteBody = (note: string) => escapeContent(readFileSync(path.join(TASKS_DOCS, note), 'utf8'));
-const SCENARIO: TurnStep[] = [
-  { user: 'How do comments work in a query?', context: [{ kind: 'note', path: NOTES[0] }], dynamic: 'The open note is Queries/Comments.md.' },
-  { user: 'And how do I limit the results?', context: [{ kind: 'note', path: NOTES[1] }], dynamic: 'The open note is Queries/Limiting.md.' },
-  {
-    user: 'Can backlinks be combined with comments?',
-    context: [{ kind: 'note', path: NOTES[2] }, { kind: 'note', path: NOTES[0] }],
-    dynamic: 'The open note is Queries/Backlinks.md.',
-  },
-];
 const MODEL = 'claude-sonnet-4-5';
 
 /** Generation requests the server accepted (the CLI retries some shapes the server refuses). */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ChipResolver } from '../../src/core/context/resolver';
 import type { ContextChip } from '../../src/core/context/items';
@@ -7,6 +8,7 @@ import { promptFragments } from '../../src/core/prompts';
 import { advance, compile, type CompiledRequest } from '../../src/core/compiler/messageCompiler';
 import type { ProviderSession, ProviderTarget, SessionCapability } from '../../src/core/compiler/session';
 import { currentLibraryNotes } from '../../src/core/scenario/replay';
+import { escapeContent } from '../../src/core/engine/escape';
 import { FsVault } from '../../src/node/fsVault';
 
 export const TASKS_DOCS = path.resolve(__dirname, '../../../shared/corpus/tasks-docs');
@@ -24,6 +26,21 @@ export interface TurnStep {
   /** Text of the dynamic L1 fragment this turn (e.g. the note open in the editor). */
   dynamic?: string;
 }
+
+export const NOTES = ['Queries/Comments.md', 'Queries/Limiting.md', 'Queries/Backlinks.md'];
+/** A note's text as it appears inside its wrapper in a request. */
+export const noteBody = (note: string) => escapeContent(readFileSync(path.join(TASKS_DOCS, note), 'utf8'));
+
+/** A real three-turn scenario: a note per turn, the first one attached again on turn 3. */
+export const SCENARIO: TurnStep[] = [
+  { user: 'How do comments work in a query?', context: [{ kind: 'note', path: NOTES[0] }], dynamic: 'The open note is Queries/Comments.md.' },
+  { user: 'And how do I limit the results?', context: [{ kind: 'note', path: NOTES[1] }], dynamic: 'The open note is Queries/Limiting.md.' },
+  {
+    user: 'Can backlinks be combined with comments?',
+    context: [{ kind: 'note', path: NOTES[2] }, { kind: 'note', path: NOTES[0] }],
+    dynamic: 'The open note is Queries/Backlinks.md.',
+  },
+];
 
 export interface TurnRecord {
   assembly: TurnAssembly;

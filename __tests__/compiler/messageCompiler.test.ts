@@ -1,32 +1,16 @@
 /* global describe, test, expect -- jest globals: the lint config declares no jest environment */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { placeCacheBreakpoints } from '../../src/core/compiler/cacheBreakpoints';
 import { deltaUserMessage, mergeConsecutiveUsers } from '../../src/core/compiler/delta';
 import { advance, compile } from '../../src/core/compiler/messageCompiler';
 import { forgetSession, freshSession, parseProviderSession, type ProviderSession } from '../../src/core/compiler/session';
 import { messageHash } from '../../src/core/compiler/sessionRules';
-import { escapeContent } from '../../src/core/engine/escape';
 import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/prompts';
-import { TASKS_DOCS, TestConversation, type TurnStep } from './conversation';
+import { NOTES, noteBody, SCENARIO, TestConversation } from './conversation';
 import { joined, occurrences, SessionMemoryProvider } from './sessionMemory';
 
 const CLAUDE = { id: 'claude-code', model: 'claude-sonnet-4-5', cwd: '/vault' };
 const OPENAI = { id: 'openai', model: 'claude-sonnet-4-5' };
 
-const NOTES = ['Queries/Comments.md', 'Queries/Limiting.md', 'Queries/Backlinks.md'];
-const noteBody = (note: string) => escapeContent(readFileSync(path.join(TASKS_DOCS, note), 'utf8'));
-
-/** A real three-turn scenario: a note per turn, the first one attached again on turn 3. */
-const SCENARIO: TurnStep[] = [
-  { user: 'How do comments work in a query?', context: [{ kind: 'note', path: NOTES[0] }], dynamic: 'The open note is Queries/Comments.md.' },
-  { user: 'And how do I limit the results?', context: [{ kind: 'note', path: NOTES[1] }], dynamic: 'The open note is Queries/Limiting.md.' },
-  {
-    user: 'Can backlinks be combined with comments?',
-    context: [{ kind: 'note', path: NOTES[2] }, { kind: 'note', path: NOTES[0] }],
-    dynamic: 'The open note is Queries/Backlinks.md.',
-  },
-];
 
 async function playTurns(convo: TestConversation, provider: SessionMemoryProvider, steps = SCENARIO) {
   const records = [];
