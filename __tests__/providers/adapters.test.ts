@@ -3,19 +3,13 @@ import type { ChatMessage } from '../../src/core/engine/messages';
 import type { ProviderServer } from '../../src/node/providerServer';
 import { costOf } from '../../src/providers/pricing';
 import type { ChatResult } from '../../src/providers/types';
-import { API_KEY, NOTE_PATH, SECOND_NOTE_PATH, firstTurn, providerFor, secondTurn, withServer } from './helpers';
+import { API_KEY, NOTE_PATH, SECOND_NOTE_PATH, firstTurn, providerFor, secondTurn, useLocalServer } from './helpers';
 
 // Every provider kind through the real LangChain client (ChatOpenAI / ChatAnthropic) and real HTTP
 // to the local provider server.
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await withServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useLocalServer((s) => (server = s));
 
 const KINDS = ['openai', 'openai-compatible', 'openai-responses', 'anthropic'] as const;
 const QUESTION = 'How do I set a due date?';

@@ -1,16 +1,10 @@
 import type { ProviderServer } from '../../src/node/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/factory';
-import { configFor, firstTurn, withServer } from './helpers';
+import { configFor, firstTurn, useLocalServer } from './helpers';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await withServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useLocalServer((s) => (server = s));
 
 describe('createProvider', () => {
   test('a missing key for a provider that needs one is a clear auth error, and nothing is sent', async () => {

@@ -2,18 +2,12 @@ import type { ProviderServer } from '../../src/node/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/factory';
 import { makeSleep } from '../../src/providers/timers';
-import { API_KEY, NOTE_PATH, configFor, firstTurn, providerFor, recordingSleep, withServer } from './helpers';
+import { API_KEY, NOTE_PATH, configFor, firstTurn, providerFor, recordingSleep, useLocalServer } from './helpers';
 
 // Injected faults on the local server, through the real LangChain clients over real HTTP.
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await withServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useLocalServer((s) => (server = s));
 
 const QUESTION = 'What is a recurring task?';
 const EXPECTED = `Seen context: ${NOTE_PATH}. Question: ${QUESTION}.`;

@@ -73,3 +73,16 @@ export function secondTurn(first: ChatMessage[], reply: string, question: string
 export async function withServer(): Promise<ProviderServer> {
   return startProviderServer({ port: 0, clock: () => 1_700_000_000_000 });
 }
+
+/** One local server for a test file: started before, closed after, reset before each test. */
+export function useLocalServer(receive: (server: ProviderServer) => void): void {
+  let server: ProviderServer | null = null;
+  beforeAll(async () => {
+    server = await withServer();
+    receive(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => server?.reset());
+}
