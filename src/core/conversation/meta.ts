@@ -5,7 +5,7 @@ import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import type { FreshnessStatus, LayerId, PrefixChange, PrefixChangeReason } from '../engine/types';
 import type { Usage } from '../usage';
 import { sha256Hex } from '../hash';
-import { DEFAULT_MODE, type Conversation, type EnvelopeRecord, type ItemRef, type TitleSource, type TurnStatus } from './model';
+import { DEFAULT_MODE, type ChatTurn, type Conversation, type EnvelopeRecord, type ItemRef, type TitleSource, type TurnStatus } from './model';
 import { epochFromIso, isoFromEpoch } from './time';
 
 /**
@@ -23,21 +23,14 @@ export function textHash(text: string): string {
 
 export const OWNED_KEYS = ['title', 'created', 'updated', 'provider', 'model', 'mode', 'strata'] as const;
 
-export interface TurnMeta {
-  readonly status: TurnStatus;
-  readonly at: number;
-  readonly replyAt?: number;
-  readonly model?: string;
+/** What the frontmatter keeps of a turn: its metadata (the text lives in the body), plus hashes to spot hand edits. */
+export type TurnMeta = Pick<
+  ChatTurn,
+  'status' | 'at' | 'replyAt' | 'model' | 'chips' | 'referenced' | 'problems' | 'envelope' | 'usage' | 'cost' | 'error'
+> & {
   readonly textHash?: string;
   readonly replyHash?: string;
-  readonly chips?: readonly ContextChip[];
-  readonly referenced: readonly string[];
-  readonly problems: readonly ResolutionProblem[];
-  readonly envelope?: EnvelopeRecord;
-  readonly usage?: Usage | null;
-  readonly cost?: number | null;
-  readonly error?: string;
-}
+};
 
 export interface ReadMeta {
   /** The conversation without turns, library or preamble (those need the body). */
