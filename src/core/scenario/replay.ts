@@ -15,6 +15,8 @@ export interface ReplayOptions extends EngineOptions {
    * (e.g. saved and reloaded through the chat-note codec) to check that rehydration changes nothing.
    */
   beforeTurn?: (engine: PromptContextEngine, turn: number, vault: VaultReader) => Promise<PromptContextEngine> | PromptContextEngine;
+  /** Where replies come from: a live model (the demo), or by default the scenario's canned reply. */
+  respond?: (assembly: TurnAssembly, turn: number) => Promise<string>;
 }
 
 export interface ReplayedTurn {
@@ -39,7 +41,7 @@ export async function replayScenario(scenario: Scenario, vault: VaultReader, opt
     const { items, problems } = await resolver.resolve(step.context);
     const current = await currentLibraryNotes(engine, resolver, items);
     const assembly = engine.assemble({ userText: step.user, items, problems, tools: step.tools, fragments, model, current });
-    const reply = step.reply ?? placeholderReply(turn);
+    const reply = options.respond ? await options.respond(assembly, turn) : (step.reply ?? placeholderReply(turn));
     engine.commit(assembly, reply);
     out.push({ turn, assembly, reply });
   }
