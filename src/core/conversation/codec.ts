@@ -30,7 +30,7 @@ export function encodeChatNote(conversation: Conversation): string {
     const n = index + 1;
     if (turn.status === 'complete') engineTurn++;
     parts.push(section(`## User · ${n}`, turn.text));
-    if (turn.status === 'failed') parts.push(failedCallout(turn));
+    if (turn.status !== 'complete') parts.push(failedCallout(turn));
     const context = contextCallout(turn, conversation.library);
     if (context) parts.push(context);
     if (turn.sent !== undefined) parts.push(jsonCallout('sent', 'Sent to the model', turn.sent));
@@ -241,14 +241,14 @@ function buildTurn(body: BodyTurn, record: TurnMeta | undefined, label: string, 
     warnings.push(`${label}: the reply is missing; the message is shown as not answered`);
     status = 'failed';
   }
-  if (status === 'failed' && reply !== undefined) {
+  if (status !== 'complete' && reply !== undefined) {
     warnings.push(`${label}: a reply was added to a message marked not answered; it is kept as the reply`);
     status = 'complete';
   }
   if (reply !== undefined && record.replyHash && textHash(reply) !== record.replyHash) {
     warnings.push(`${label}: the reply was edited by hand; the edited text is kept`);
   }
-  if (status === 'failed') reply = undefined;
+  if (status !== 'complete') reply = undefined;
   return {
     status,
     text,
@@ -256,6 +256,7 @@ function buildTurn(body: BodyTurn, record: TurnMeta | undefined, label: string, 
     at: record.at,
     ...(reply !== undefined ? { reply } : {}),
     ...(reply !== undefined && record.replyAt !== undefined ? { replyAt: record.replyAt } : {}),
+    ...(record.provider !== undefined ? { provider: record.provider } : {}),
     ...(record.model !== undefined ? { model: record.model } : {}),
     ...(record.chips !== undefined ? { chips: record.chips } : {}),
     dynamic: body.dynamic ?? [],
@@ -265,7 +266,7 @@ function buildTurn(body: BodyTurn, record: TurnMeta | undefined, label: string, 
     ...(record.envelope !== undefined ? { envelope: record.envelope } : {}),
     ...(record.usage !== undefined ? { usage: record.usage } : {}),
     ...(record.cost !== undefined ? { cost: record.cost } : {}),
-    ...(status === 'failed' ? { error: record.error ?? 'not answered' } : {}),
+    ...(status !== 'complete' ? { error: record.error ?? 'not answered' } : {}),
   };
 }
 

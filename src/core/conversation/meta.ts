@@ -5,7 +5,7 @@ import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import type { FreshnessStatus, LayerId, PrefixChange, PrefixChangeReason } from '../engine/types';
 import type { Usage } from '../usage';
 import { sha256Hex } from '../hash';
-import { DEFAULT_MODE, type ChatTurn, type Conversation, type EnvelopeRecord, type ItemRef, type TitleSource, type TurnStatus } from './model';
+import { DEFAULT_MODE, TURN_STATUSES, type ChatTurn, type Conversation, type EnvelopeRecord, type ItemRef, type TitleSource, type TurnStatus } from './model';
 import { epochFromIso, isoFromEpoch } from './time';
 
 /**
@@ -26,7 +26,7 @@ export const OWNED_KEYS = ['title', 'created', 'updated', 'provider', 'model', '
 /** What the frontmatter keeps of a turn: its metadata (the text lives in the body), plus hashes to spot hand edits. */
 export type TurnMeta = Pick<
   ChatTurn,
-  'status' | 'at' | 'replyAt' | 'model' | 'chips' | 'referenced' | 'problems' | 'envelope' | 'usage' | 'cost' | 'error'
+  'status' | 'at' | 'replyAt' | 'provider' | 'model' | 'chips' | 'referenced' | 'problems' | 'envelope' | 'usage' | 'cost' | 'error'
 > & {
   readonly textHash?: string;
   readonly replyHash?: string;
@@ -78,6 +78,7 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
       turns: c.turns.map((t) => {
         const record: Record<string, unknown> = { status: t.status, at: isoFromEpoch(t.at) };
         if (t.replyAt !== undefined && t.reply !== undefined) record.replyAt = isoFromEpoch(t.replyAt);
+        if (t.provider !== undefined) record.provider = t.provider;
         if (t.model !== undefined) record.model = t.model;
         record.textHash = textHash(t.text);
         if (t.reply !== undefined) record.replyHash = textHash(t.reply);
@@ -133,6 +134,7 @@ function writeEnvelope(e: EnvelopeRecord): Record<string, unknown> {
     full: [...e.full],
     freshness: e.freshness.map((f) => ({ id: f.id, status: f.status, fromVersion: f.fromVersion, ...(f.toVersion !== undefined ? { toVersion: f.toVersion } : {}) })),
     removed: [...e.removed],
+    ...(e.compile ? { compile: { mode: e.compile.mode, reason: e.compile.reason } } : {}),
   };
 }
 
@@ -280,8 +282,9 @@ function readTurn(v: unknown, n: number, defaultAt: number, warn: Warn): TurnMet
     return { status: 'complete', at: defaultAt, referenced: [], problems: [] };
   }
   const at = time(v.at);
-  const status: TurnStatus = v.status === 'failed' ? 'failed' : 'complete';
-  if (v.status !== 'failed' && v.status !== 'complete') warn(`turn ${n}: unknown status; read as complete if it has a reply`);
+  const known = (TURN_STATUSES as readonly unknown[]).includes(v.status);
+  const status: TurnStatus = known ? (v.status as TurnStatus) : 'complete';
+  if (!known) warn(`turn ${n}: unknown status; read as complete if it has a reply`);
   const problems = Array.isArray(v.problems)
     ? v.problems.flatMap((p): ResolutionProblem[] =>
         isObject(p) && isString(p.chipId) && REASONS.includes(p.reason as ProblemReason) && isString(p.detail)
@@ -297,6 +300,7 @@ function readTurn(v: unknown, n: number, defaultAt: number, warn: Warn): TurnMet
     status,
     at: at ?? defaultAt,
     ...(replyAt !== null ? { replyAt } : {}),
+    ...(isString(v.provider) ? { provider: v.provider } : {}),
     ...(isString(v.model) ? { model: v.model } : {}),
     ...(isString(v.textHash) ? { textHash: v.textHash } : {}),
     ...(isString(v.replyHash) ? { replyHash: v.replyHash } : {}),
@@ -361,5 +365,8 @@ function readEnvelope(v: unknown): EnvelopeRecord | undefined {
     full: isStringList(v.full) ? v.full : [],
     freshness,
     removed: isStringList(v.removed) ? v.removed : [],
+    ...(isObject(v.compile) && (v.compile.mode === 'full' || v.compile.mode === 'delta') && isString(v.compile.reason)
+      ? { compile: { mode: v.compile.mode, reason: v.compile.reason } }
+      : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { ResolutionProblem } from '../context/resolver';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import type { FreshnessStatus, LayerId, LibraryItem, PrefixChange, PromptFragment, ToolOutput } from '../engine/types';
 import type { ProviderSession } from '../compiler/session';
+import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 
 export type { ProviderSession } from '../compiler/session';
@@ -37,14 +38,27 @@ export interface EnvelopeRecord {
   readonly full: readonly string[];
   readonly freshness: ReadonlyArray<{ id: string; status: FreshnessStatus; fromVersion: number; toVersion?: number }>;
   readonly removed: readonly string[];
+  /** How the request went out: in full or as a delta after the provider session's cursor, and why. */
+  readonly compile?: { readonly mode: CompileMode; readonly reason: string };
 }
 
-export type TurnStatus = 'complete' | 'failed';
+/**
+ * Where a turn is: 'sending' while its request runs (a note saved then, and reopened, means the app
+ * closed mid-request), 'complete' once answered, 'failed' or 'stopped' when it got no reply.
+ */
+export const TURN_STATUSES = ['sending', 'complete', 'failed', 'stopped'] as const;
+export type TurnStatus = (typeof TURN_STATUSES)[number];
+
+/** A turn the model answered (the only kind the engine and the provider have seen). */
+export function isAnswered(turn: { readonly status: TurnStatus }): boolean {
+  return turn.status === 'complete';
+}
 
 /**
  * One user message and its reply. `text` is what the user sees; `sent` is what the model got as the
- * user message when it differs (an expanded command, say). A failed turn keeps the user's words and
- * the error, has no reply, and is not part of what the model has seen.
+ * user message when it differs (an expanded command, or the user edited the message in the note). A
+ * turn that is not complete keeps the user's words and the error, has no reply, and is not part of
+ * what the model has seen.
  */
 export interface ChatTurn {
   readonly status: TurnStatus;
@@ -54,6 +68,8 @@ export interface ChatTurn {
   readonly at: number;
   readonly reply?: string;
   readonly replyAt?: number;
+  /** The provider id (as configured in settings) and model that answered. */
+  readonly provider?: string;
   readonly model?: string;
   /** The chips the user attached (URL page text left out), so a failed turn can be retried as it was. */
   readonly chips?: readonly ContextChip[];
@@ -68,6 +84,8 @@ export interface ChatTurn {
   /** USD; null when unknown. */
   readonly cost?: number | null;
   readonly error?: string;
+  /** What had streamed before a failure or a stop. Shown, never sent, not saved. */
+  readonly partial?: string;
 }
 
 export type TitleSource = 'first-message' | 'generated' | 'user';
