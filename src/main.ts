@@ -1,11 +1,10 @@
 import { Notice, Plugin, type WorkspaceLeaf } from 'obsidian';
-import { ChatSession } from './core/chat/chatSession';
-import type { ChatStore } from './core/chat/types';
+import { ChatController } from './core/chat/chatController';
+import type { ChatArchivePort } from './core/ports/chatArchive';
 import { adoptProvider, loadSettings, type StrataSettings } from './core/settings';
 import { costOf } from './providers/pricing';
 import { newChatId } from './obsidian/ids';
 import { ObsidianChatStore } from './obsidian/chatStore';
-import { ArchiveChatStore } from './core/chat/archiveStore';
 import { ChatArchive, normalizeChatFolder } from './core/conversation/archive';
 import { importCopilotChat } from './core/conversation/copilotImport';
 import { ObsidianVaultReader } from './obsidian/obsidianVault';
@@ -15,8 +14,16 @@ import { ChatView, VIEW_TYPE_CHAT } from './obsidian/view/chatView';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
-  private store!: ChatStore;
   private archive: ChatArchive | null = null;
+  /** Saved chats, for the controller and the history. Looked up at each call: the archive is rebuilt when the chats folder setting changes. */
+  private readonly chats: ChatArchivePort = {
+    save: (c) => this.chatArchive().save(c),
+    load: (id) => this.chatArchive().load(id),
+    list: () => this.chatArchive().list(),
+    search: (q) => this.chatArchive().search(q),
+    rename: (id, title) => this.chatArchive().rename(id, title),
+    delete: (id) => this.chatArchive().delete(id),
+  };
 
   async onload(): Promise<void> {
     const { settings, warnings } = loadSettings(await this.loadData());
@@ -24,10 +31,10 @@ export default class StrataPlugin extends Plugin {
     if (warnings.length > 0) {
       new Notice(`Strata: some settings were invalid and reset to defaults:\n${warnings.join('\n')}`);
     }
-    const vault = new ObsidianVaultReader(this.app);
-    this.store = new ArchiveChatStore(() => this.chatArchive(), vault, () => ({ rendering: this.config.rendering, freshness: this.config.freshness }));
-
-    this.registerView(VIEW_TYPE_CHAT, (leaf) => new ChatView(leaf, { settings: this.config, createSession: () => this.createSession() }));
+    this.registerView(
+      VIEW_TYPE_CHAT,
+      (leaf) => new ChatView(leaf, { settings: this.config, createController: () => this.createController(), archive: this.chats }),
+    );
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.openChat());
     this.addSettingTab(new StrataSettingTab(this.app, this));
 
@@ -89,10 +96,10 @@ export default class StrataPlugin extends Plugin {
     for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
   }
 
-  createSession(): ChatSession {
-    return new ChatSession({
+  createController(): ChatController {
+    return new ChatController({
       vault: new ObsidianVaultReader(this.app),
-      store: this.store,
+      archive: this.chats,
       providers: obsidianProviderFactory(this.app, () => this.config),
       settings: () => this.config,
       now: () => Date.now(),
@@ -123,7 +130,7 @@ export default class StrataPlugin extends Plugin {
       const notes = [...imported.warnings, ...saved.warnings];
       new Notice(`Imported ${conversation.turns.length} messages into ${saved.path}${notes.length ? `:\n${notes.join('\n')}` : '.'}`);
       const view = await this.openChat();
-      view?.openChat(saved.conversation.id);
+      view?.openSavedChat(saved.conversation.id);
     } catch (error) {
       new Notice(`Copilot import failed: ${error instanceof Error ? error.message : String(error)}`);
     }

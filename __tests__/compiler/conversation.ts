@@ -7,7 +7,7 @@ import type { PromptFragment } from '../../src/core/engine/types';
 import { promptFragments } from '../../src/core/prompts';
 import { advance, compile, type CompiledRequest } from '../../src/core/compiler/messageCompiler';
 import type { ProviderSession, ProviderTarget, SessionCapability } from '../../src/core/compiler/session';
-import { currentLibraryNotes } from '../../src/core/scenario/replay';
+import { reReadLibraryNotes } from '../../src/core/context/libraryNotes';
 import { escapeContent } from '../../src/core/engine/escape';
 import { FsVault } from '../../src/node/fsVault';
 
@@ -67,7 +67,7 @@ export class TestConversation {
 
   async assemble(step: TurnStep): Promise<TurnAssembly> {
     const { items, problems } = await this.resolver.resolve(step.context);
-    const current = await currentLibraryNotes(this.engine, this.resolver, items);
+    const current = await reReadLibraryNotes(this.resolver, this.engine.libraryNotes(), items);
     const fragments: PromptFragment[] = [
       ...this.staticFragments,
       ...(step.dynamic ? [{ id: 'active-note', lifecycle: 'dynamic' as const, text: step.dynamic }] : []),

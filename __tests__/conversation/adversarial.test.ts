@@ -70,7 +70,7 @@ describe('adversarial messages round-trip exactly and cannot break parsing', () 
       const store = new FsChatStore(dir);
       const archive = new ChatArchive(store, tickingClock());
       const { path: saved } = await archive.save(c);
-      const loaded = await new ChatArchive(store, tickingClock()).load(saved);
+      const loaded = await new ChatArchive(store, tickingClock()).loadPath(saved);
       expect(loaded.warnings).toEqual([]);
       expect(loaded.conversation).toEqual(c);
       // The bytes on disk are valid UTF-8 that decodes to what was written.

@@ -20,7 +20,7 @@ import type { App } from 'obsidian';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import { encodeChatNote } from '../../src/core/conversation/codec';
 import { newConversation } from '../../src/core/conversation/model';
-import { MessageRepository } from '../../src/core/conversation/repository';
+import { ChatBuilder } from '../helpers/chatBuilder';
 import { PromptContextEngine } from '../../src/core/engine/engine';
 import { promptFragments } from '../../src/core/prompts';
 import { ObsidianChatStore } from '../../src/obsidian/chatStore';
@@ -96,7 +96,7 @@ function fakeApp() {
 
 const MODEL = 'gpt-4o';
 
-async function turn(repo: MessageRepository, text: string, reply: string) {
+async function turn(repo: ChatBuilder, text: string, reply: string) {
   const i = repo.addUserMessage(text);
   const assembly = repo.engine.assemble({ userText: text, items: [], fragments: promptFragments(), model: MODEL });
   repo.completeTurn(i, assembly, reply);
@@ -107,7 +107,7 @@ describe('ObsidianChatStore', () => {
     const { app, vault, trashed } = fakeApp();
     const clock = tickingClock();
     const archive = new ChatArchive(new ObsidianChatStore(app), clock, '/Strata//Chats/');
-    const repo = new MessageRepository(newConversation({ provider: 'openai', model: MODEL }, clock), new PromptContextEngine(), clock);
+    const repo = new ChatBuilder(newConversation({ provider: 'openai', model: MODEL }, clock), new PromptContextEngine(), clock);
     await turn(repo, 'First question', 'First answer');
     const { path } = await archive.save(repo.conversation);
     expect(path).toBe('Strata/Chats/2026-11-22 First question.md');
@@ -119,7 +119,7 @@ describe('ObsidianChatStore', () => {
     expect(vault.files.get(path)).toBe(encodeChatNote(repo.conversation));
 
     expect((await archive.list()).map((c) => c.title)).toEqual(['First question']);
-    await archive.delete(path);
+    await archive.delete(repo.conversation.id);
     expect(trashed).toEqual([path]);
   });
 
@@ -127,7 +127,7 @@ describe('ObsidianChatStore', () => {
     const { app, vault } = fakeApp();
     const clock = tickingClock();
     const archive = new ChatArchive(new ObsidianChatStore(app), clock);
-    const repo = new MessageRepository(newConversation({ provider: 'openai', model: MODEL }, clock), new PromptContextEngine(), clock);
+    const repo = new ChatBuilder(newConversation({ provider: 'openai', model: MODEL }, clock), new PromptContextEngine(), clock);
     await turn(repo, 'Question one', 'Answer one, with a tpyo.');
     const { path } = await archive.save(repo.conversation);
 

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, appendFileSync, unlinkSync } from 'node:fs';
+import { withEngine } from '../../src/core/conversation/transitions';
 import os from 'node:os';
 import path from 'node:path';
 import type { ContextChip } from '../../src/core/context/items';
@@ -6,10 +7,10 @@ import { ChipResolver } from '../../src/core/context/resolver';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import { newConversation } from '../../src/core/conversation/model';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
-import { MessageRepository } from '../../src/core/conversation/repository';
+import { ChatBuilder } from '../helpers/chatBuilder';
 import { PromptContextEngine } from '../../src/core/engine/engine';
 import { promptFragments } from '../../src/core/prompts';
-import { currentLibraryNotes } from '../../src/core/scenario/replay';
+import { reReadLibraryNotes } from '../../src/core/context/libraryNotes';
 import { FsVault } from '../../src/node/fsVault';
 import { FsChatStore } from '../../src/node/fsChatStore';
 import { tickingClock } from './helpers';
@@ -59,10 +60,10 @@ const chips: ContextChip[] = [
 ];
 
 /** Two turns through the real resolver, engine, repository and a chat store on disk. */
-async function buildChat(): Promise<{ path: string; engine: PromptContextEngine; archive: ChatArchive; repo: MessageRepository }> {
+async function buildChat(): Promise<{ path: string; engine: PromptContextEngine; archive: ChatArchive; repo: ChatBuilder }> {
   const clock = tickingClock();
   const engine = new PromptContextEngine();
-  const repo = new MessageRepository(newConversation({ provider: 'openai', model: MODEL }, clock), engine, clock);
+  const repo = new ChatBuilder(newConversation({ provider: 'openai', model: MODEL }, clock), engine, clock);
   const resolver = new ChipResolver(new FsVault(vaultDir));
   for (const [text, attached] of [
     ['Read all of these.', chips],
@@ -80,14 +81,14 @@ async function buildChat(): Promise<{ path: string; engine: PromptContextEngine;
 
 async function nextTurn(engine: PromptContextEngine, vault: FsVault) {
   const resolver = new ChipResolver(vault);
-  const current = await currentLibraryNotes(engine, resolver, []);
+  const current = await reReadLibraryNotes(resolver, engine.libraryNotes(), []);
   return engine.assemble({ userText: 'Next question.', items: [], fragments, model: MODEL, current });
 }
 
 describe('loading resolves context refs: path, then unique basename, else skip with a warning', () => {
   test('nothing changed: the next request is the unbroken session’s, byte for byte', async () => {
     const { path: saved, engine, archive } = await buildChat();
-    const loaded = await archive.load(saved);
+    const loaded = await archive.loadPath(saved);
     expect(loaded.warnings).toEqual([]);
     const restored = await rehydrate(loaded.conversation, new FsVault(vaultDir));
     expect(restored.issues).toEqual([]);
@@ -100,7 +101,7 @@ describe('loading resolves context refs: path, then unique basename, else skip w
   test('a moved note with a unique name is found by basename, keeps its id, and the prefix holds', async () => {
     const { path: saved, engine, archive } = await buildChat();
     move('A/alpha.md', 'B/moved/alpha.md');
-    const restored = await rehydrate((await archive.load(saved)).conversation, new FsVault(vaultDir));
+    const restored = await rehydrate((await archive.loadPath(saved)).conversation, new FsVault(vaultDir));
     expect(restored.issues).toEqual([
       expect.objectContaining({ kind: 'moved', id: 'A/alpha.md', candidates: ['B/moved/alpha.md'] }),
     ]);
@@ -116,9 +117,9 @@ describe('loading resolves context refs: path, then unique basename, else skip w
   test('a library item removed just before the chat was closed is still named on the next turn after reopening', async () => {
     const { engine, archive, repo } = await buildChat();
     expect(engine.removeFromLibrary('A/beta.md')).toBe(true);
-    repo.syncEngine();
+    repo.conversation = withEngine(repo.conversation, repo.engine.snapshot());
     const { path: saved } = await archive.save(repo.conversation);
-    const loaded = await archive.load(saved);
+    const loaded = await archive.loadPath(saved);
     expect(loaded.warnings).toEqual([]);
     expect(loaded.conversation.pending).toEqual([{ type: 'removed', id: 'A/beta.md' }]);
     const restored = await rehydrate(loaded.conversation, new FsVault(vaultDir));
@@ -131,7 +132,7 @@ describe('loading resolves context refs: path, then unique basename, else skip w
   test('a moved note stays under the freshness policy: an edit at its new path is sent as a new version', async () => {
     const { path: saved, archive } = await buildChat();
     move('A/alpha.md', 'B/moved/alpha.md');
-    const restored = await rehydrate((await archive.load(saved)).conversation, new FsVault(vaultDir));
+    const restored = await rehydrate((await archive.loadPath(saved)).conversation, new FsVault(vaultDir));
     appendFileSync(path.join(vaultDir, 'B/moved/alpha.md'), 'Edited after the move.\n');
     const next = await nextTurn(restored.engine, new FsVault(vaultDir));
     expect(next.envelope.freshness).toEqual([expect.objectContaining({ id: 'A/alpha.md', status: 'updated', fromVersion: 1, toVersion: 2 })]);
@@ -147,7 +148,7 @@ describe('loading resolves context refs: path, then unique basename, else skip w
     write('Z/delta.md', 'another delta\n');
     appendFileSync(path.join(vaultDir, 'eps.md'), 'An edit made while the chat was closed.\n');
 
-    const restored = await rehydrate((await archive.load(saved)).conversation, new FsVault(vaultDir));
+    const restored = await rehydrate((await archive.loadPath(saved)).conversation, new FsVault(vaultDir));
     const byId = new Map(restored.issues.map((i) => [i.id, i]));
     expect(byId.get('A/beta.md')?.kind).toBe('missing');
     expect(byId.get('gamma.md')?.kind).toBe('missing');
@@ -173,7 +174,7 @@ describe('loading resolves context refs: path, then unique basename, else skip w
   test('selections are re-read by line range; folder and tag listings by listing again', async () => {
     const { path: saved, archive } = await buildChat();
     write('F/f3.md', 'a new note in the folder\n');
-    const restored = await rehydrate((await archive.load(saved)).conversation, new FsVault(vaultDir));
+    const restored = await rehydrate((await archive.loadPath(saved)).conversation, new FsVault(vaultDir));
     const sel = restored.engine.libraryItems().find((i) => i.id === 'sel.md#L2-L3');
     expect(sel?.content).toBe('line 2 selected\nline 3 selected');
     expect(restored.issues.map((i) => [i.kind, i.id])).toEqual([['edited', 'folder:F']]);

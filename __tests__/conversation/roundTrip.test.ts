@@ -31,7 +31,7 @@ describe('chat note round trip (every scenario)', () => {
         const first = await archive.save(conversation);
         const saved = await store.read(first.path);
         const reopened = new ChatArchive(store, tickingClock());
-        const loaded = await reopened.load(first.path);
+        const loaded = await reopened.loadPath(first.path);
         expect(loaded.warnings).toEqual([]);
         const second = await reopened.save(loaded.conversation);
         expect(second.path).toBe(first.path);

@@ -1,5 +1,5 @@
 import { Platform, requestUrl, type App } from 'obsidian';
-import type { ProviderFactory } from '../core/chat/chatSession';
+import type { ProviderFactory } from '../core/chat/turnPipeline';
 import type { StrataSettings } from '../core/settings';
 import { createProvider, requestUrlFetch } from '../providers';
 import type { SpawnFn } from '../providers/claudeCode/index';

@@ -1,36 +1,13 @@
-import { decodeChatNote, encodeChatNote, type DecodedChat } from './codec';
+import type { ChatArchivePort, ChatSummary, LoadedChat, SaveResult } from '../ports/chatArchive';
+import { decodeChatNote, encodeChatNote } from './codec';
 import { mergeChatNote } from './merge';
 import type { Clock, Conversation } from './model';
 import type { ChatStore } from './store';
 import { isoFromEpoch } from './time';
 
+export type { ChatSummary, LoadedChat, SaveResult } from '../ports/chatArchive';
+
 export const DEFAULT_CHAT_FOLDER = 'Strata/Chats';
-
-/** One row of the chat list. */
-export interface ChatSummary {
-  readonly path: string;
-  readonly id: string;
-  readonly title: string;
-  readonly created: number;
-  readonly updated: number;
-  readonly turns: number;
-  readonly model: string;
-  /** Chats that did not read cleanly still show, with their warnings. */
-  readonly warnings: number;
-}
-
-export interface SaveResult {
-  readonly path: string;
-  /** The conversation as saved: the same one, unless the note was edited meanwhile (merged). */
-  readonly conversation: Conversation;
-  /** Turn indexes whose text was taken from the user's edit in the note. */
-  readonly edited: number[];
-  readonly warnings: string[];
-}
-
-export interface LoadedChat extends DecodedChat {
-  readonly path: string;
-}
 
 /** The chats folder as the archive uses it: the same shape Obsidian's normalizePath gives, so paths match the vault's. */
 export function normalizeChatFolder(folder: string): string {
@@ -42,7 +19,7 @@ export function normalizeChatFolder(folder: string): string {
  * search, rename, delete. It remembers what it last wrote or read per path, which is the base of
  * the three-way merge when a save finds the note changed.
  */
-export class ChatArchive {
+export class ChatArchive implements ChatArchivePort {
   private readonly lastText = new Map<string, string>();
   private readonly paths = new Map<string, string>();
   readonly folder: string;
@@ -55,9 +32,14 @@ export class ChatArchive {
     this.folder = normalizeChatFolder(folder);
   }
 
-  /** Where a conversation is (or will be) saved. */
-  pathOf(conversation: Conversation): string | undefined {
-    return this.paths.get(conversation.id);
+  /** Where a chat is saved (found by listing the folder when it is not known yet). */
+  async pathOf(id: string): Promise<string> {
+    const known = this.paths.get(id);
+    if (known !== undefined && (await this.store.read(known)) !== null) return known;
+    await this.list();
+    const found = this.paths.get(id);
+    if (found === undefined) throw new Error(`No saved chat with id ${id} in ${this.folder}`);
+    return found;
   }
 
   async save(conversation: Conversation): Promise<SaveResult> {
@@ -96,8 +78,13 @@ export class ChatArchive {
     return { path, conversation, edited: [], warnings: [] };
   }
 
+  /** Open a saved chat by id. */
+  async load(id: string): Promise<LoadedChat> {
+    return this.loadPath(await this.pathOf(id));
+  }
+
   /** Read a chat note. Never throws for bad content; a missing file is an error. */
-  async load(path: string): Promise<LoadedChat> {
+  async loadPath(path: string): Promise<LoadedChat> {
     const text = await this.store.read(path);
     if (text === null) throw new Error(`chat note not found: ${path}`);
     const decoded = decodeChatNote(text, { id: idFromPath(path), now: this.clock.now() });
@@ -135,7 +122,8 @@ export class ChatArchive {
   }
 
   /** Set a user title (the file keeps its name, so links to it keep working). */
-  async rename(path: string, title: string): Promise<void> {
+  async rename(id: string, title: string): Promise<void> {
+    const path = await this.pathOf(id);
     const clean = title.replace(/\s+/g, ' ').trim();
     if (!clean) throw new Error('a chat title cannot be empty');
     const written = await this.store.process(path, (current) => {
@@ -145,7 +133,9 @@ export class ChatArchive {
     this.lastText.set(path, written);
   }
 
-  async delete(path: string): Promise<void> {
+  /** Move a chat note to the trash. */
+  async delete(id: string): Promise<void> {
+    const path = await this.pathOf(id);
     await this.store.trash(path);
     this.lastText.delete(path);
     for (const [id, p] of this.paths) if (p === path) this.paths.delete(id);

@@ -6,7 +6,7 @@ import type { PromptFragment } from '../engine/types';
 import { promptFragments } from '../prompts';
 import { splitFrontmatter, parseYaml } from './frontmatter';
 import { newConversation, titleFromText, type Clock, type Conversation } from './model';
-import { MessageRepository } from './repository';
+import { addUserMessage, completeTurn, failTurn, setTitle, withEngine } from './transitions';
 import { epochFromFields } from './time';
 
 /**
@@ -102,8 +102,7 @@ export async function importCopilotChat(text: string, vault: VaultReader, clock:
   const base = newConversation({ provider: provider || 'copilot-import', model, id: `copilot-${chat.epoch ?? clock.now()}` }, fixedClock);
   const engine = new PromptContextEngine(options);
   let at = chat.epoch ?? clock.now();
-  const repo = new MessageRepository(base, engine, { now: () => at });
-  if (chat.topic) repo.setTitle(chat.topic, 'generated');
+  let conversation = chat.topic ? setTitle(base, chat.topic, 'generated', at) : base;
   const resolver = new ChipResolver(vault);
   const markdown = await vault.listMarkdown();
   const fragments = options.fragments ?? promptFragments();
@@ -121,20 +120,23 @@ export async function importCopilotChat(text: string, vault: VaultReader, clock:
     for (const folder of user?.folders ?? []) chips.push({ kind: 'folder', path: folder });
     for (const tag of user?.tags ?? []) chips.push({ kind: 'tag', tag });
     for (const url of user?.urls ?? []) warnings.push(`${url}: Copilot did not save the page text; the URL is not in the Context Library`);
-    const index = repo.addUserMessage(user?.text ?? '', { chips });
+    const added = addUserMessage(conversation, { text: user?.text ?? '', chips, at });
+    conversation = added.conversation;
     if (!user) warnings.push(`a reply without a user message was imported with an empty user message`);
     const replyMessage = user ? reply : message;
     if (!replyMessage) {
-      repo.failTurn(index, 'not answered in the imported chat');
+      conversation = failTurn(conversation, added.index, { status: 'failed', error: 'not answered in the imported chat', at });
       continue;
     }
     const { items, problems } = await resolver.resolve(chips);
     const assembly = engine.assemble({ userText: user?.text ?? '', items, problems, fragments, model });
     at = stamp(replyMessage, offset) ?? at;
-    repo.completeTurn(index, assembly, replyMessage.text);
+    conversation = completeTurn(conversation, added.index, { assembly, reply: replyMessage.text, replyAt: at });
+    engine.commit(assembly, replyMessage.text);
   }
-  if (!chat.topic && repo.conversation.turns.length > 0) repo.setTitle(titleFromText(repo.conversation.turns[0].text), 'first-message');
-  return { conversation: repo.conversation, warnings };
+  conversation = withEngine(conversation, engine.snapshot());
+  if (!chat.topic && conversation.turns.length > 0) conversation = setTitle(conversation, titleFromText(conversation.turns[0].text), 'first-message', at);
+  return { conversation, warnings };
 }
 
 /** Path first; then a unique basename (old chats); otherwise skipped with the candidates listed. */

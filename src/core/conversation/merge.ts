@@ -17,29 +17,58 @@ export interface Merged {
 export function mergeChatNote(base: string, theirs: string, ours: Conversation): Merged {
   const fallback = { id: ours.id, now: ours.updated };
   const b = decodeChatNote(base, fallback).conversation;
-  const t = decodeChatNote(theirs, fallback);
+  const t = decodeChatNote(theirs, fallback).conversation;
+  const merged = mergeConversations(b, t, ours);
+  const warnings = merged.edited.length > 0 ? [`the note was edited while the chat was open: message(s) ${merged.edited.map((i) => i + 1).join(', ')} keep the edited text`] : [];
+  return { ...merged, warnings };
+}
+
+/**
+ * A save finished while the chat moved on (a reply arrived meanwhile): take what the save merged in
+ * from the note (sent → saved) over to the chat as it is now. Same three-way rule, by turn identity.
+ */
+export function rebaseOnSaved(current: Conversation, sent: Conversation, saved: Conversation): Conversation {
+  if (saved === sent) return current;
+  if (current === sent) return saved;
+  return mergeConversations(sent, saved, current).conversation;
+}
+
+function mergeConversations(base: Conversation, theirs: Conversation, ours: Conversation): { conversation: Conversation; edited: number[] } {
   const edited: number[] = [];
   const turns: ChatTurn[] = ours.turns.map((turn, i) => {
-    const before = b.turns[i];
-    const now = t.conversation.turns[i];
-    if (!before || !now) return turn;
+    const before = base.turns[i];
+    const now = theirs.turns[i];
+    if (!before || !now || before.at !== turn.at) return turn;
     let next = turn;
-    if (now.text !== before.text && before.text === turn.text) next = { ...next, text: now.text };
+    if (now.text !== before.text && before.text === turn.text) next = withText(next, now.text);
     if (now.reply !== undefined && now.reply !== before.reply && before.reply === turn.reply) next = { ...next, reply: now.reply };
     if (next !== turn) edited.push(i);
     return next;
   });
-  const warnings = edited.length > 0 ? [`the note was edited while the chat was open: message(s) ${edited.map((i) => i + 1).join(', ')} keep the edited text`] : [];
-  const titleEdited = t.conversation.title !== b.title && b.title === ours.title;
+  const titleEdited = theirs.title !== base.title && base.title === ours.title;
+  const { extra: _extra, preamble: _preamble, ...rest } = ours;
+  const extra = theirs.extra !== base.extra && !sameJson(theirs.extra, base.extra) ? theirs.extra : ours.extra;
+  const preamble = theirs.preamble !== base.preamble ? theirs.preamble : ours.preamble;
   return {
     conversation: {
-      ...ours,
+      ...rest,
       turns,
-      ...(titleEdited ? { title: t.conversation.title, titleSource: 'user' as const } : {}),
-      ...(t.conversation.extra ? { extra: t.conversation.extra } : {}),
-      ...(t.conversation.preamble !== undefined && t.conversation.preamble !== b.preamble ? { preamble: t.conversation.preamble } : {}),
+      ...(titleEdited ? { title: theirs.title, titleSource: 'user' as const } : {}),
+      ...(extra !== undefined ? { extra } : {}),
+      ...(preamble !== undefined ? { preamble } : {}),
     },
     edited,
-    warnings,
   };
+}
+
+/** The user edited a message's text: what the model got stays recorded, so history is resent as it was. */
+function withText(turn: ChatTurn, text: string): ChatTurn {
+  if (turn.status !== 'complete') return { ...turn, text };
+  const { sent: _sent, ...rest } = turn;
+  const sent = turn.sent ?? turn.text;
+  return { ...rest, text, ...(sent !== text ? { sent } : {}) };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

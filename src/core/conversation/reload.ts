@@ -2,7 +2,7 @@ import type { VaultReader } from '../context/vaultReader';
 import type { EngineOptions, EngineState, PromptContextEngine, TurnAssembly } from '../engine/engine';
 import { ChatArchive } from './archive';
 import type { ChatTurn, Clock, Conversation, ProviderSession } from './model';
-import { envelopeRecord, toRef } from './repository';
+import { envelopeRecord, toRef } from './records';
 import { rehydrate, type RehydrationIssue } from './rehydrate';
 import { MemoryChatStore, type ChatStore } from './store';
 
@@ -17,7 +17,7 @@ export interface ConversationFields {
 
 /**
  * A conversation recording an engine's state (tools, scripts and tests: the plugin builds its
- * conversation turn by turn with MessageRepository). `assemblies[i]`, when given, adds turn i's
+ * conversation turn by turn with the transitions). `assemblies[i]`, when given, adds turn i's
  * envelope record. Times come from the clock, one tick per message, so output is reproducible.
  */
 export function conversationFromEngine(state: EngineState, fields: ConversationFields, clock: Clock, assemblies: readonly TurnAssembly[] = []): Conversation {
@@ -81,7 +81,7 @@ export async function reloadThroughNote(
   const archive = new ChatArchive(store, clock);
   const conversation = conversationFromEngine(engine.snapshot(), fields, clock);
   const { path } = await archive.save(conversation);
-  const loaded = await archive.load(path);
+  const loaded = await archive.loadPath(path);
   const restored = await rehydrate(loaded.conversation, vault, {
     rendering: options.rendering ?? engine.renderingMode,
     freshness: options.freshness ?? engine.freshness,

@@ -1,6 +1,6 @@
 import { ChipResolver } from '../context/resolver';
 import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
-import type { ContextItem } from '../context/items';
+import { reReadLibraryNotes } from '../context/libraryNotes';
 import type { PromptFragment } from '../engine/types';
 import { promptFragments } from '../prompts';
 import type { VaultReader } from '../context/vaultReader';
@@ -39,28 +39,11 @@ export async function replayScenario(scenario: Scenario, vault: VaultReader, opt
     if (options.beforeTurn) engine = await options.beforeTurn(engine, turn, overlay);
     for (const id of step.remove) engine.removeFromLibrary(id);
     const { items, problems } = await resolver.resolve(step.context);
-    const current = await currentLibraryNotes(engine, resolver, items);
+    const current = await reReadLibraryNotes(resolver, engine.libraryNotes(), items);
     const assembly = engine.assemble({ userText: step.user, items, problems, tools: step.tools, fragments, model, current });
     const reply = options.respond ? await options.respond(assembly, turn) : (step.reply ?? placeholderReply(turn));
     engine.commit(assembly, reply);
     out.push({ turn, assembly, reply });
   }
   return out;
-}
-
-/** Re-read library notes not attached this turn, for the freshness policy. */
-export async function currentLibraryNotes(
-  engine: PromptContextEngine,
-  resolver: ChipResolver,
-  attached: readonly ContextItem[],
-): Promise<Map<string, ContextItem | null>> {
-  const attachedIds = new Set(attached.map((i) => i.id));
-  const current = new Map<string, ContextItem | null>();
-  for (const { id, source } of engine.libraryNotes()) {
-    if (attachedIds.has(id)) continue;
-    const { items } = await resolver.resolve([{ kind: 'note', path: source }]);
-    // Keyed by the library id, which a moved note keeps.
-    current.set(id, items[0] ? { ...items[0], id } : null);
-  }
-  return current;
 }

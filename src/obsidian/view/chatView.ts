@@ -29,8 +29,11 @@
  *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
  */
 import { ItemView, MarkdownView, Notice, setIcon, TFile, type WorkspaceLeaf } from 'obsidian';
-import type { ChatSession, ChatState } from '../../core/chat/chatSession';
+import type { ChatController } from '../../core/chat/chatController';
+import { chatListActions } from '../../core/chat/chatList';
+import type { ChatState } from '../../core/chat/chatState';
 import { MODES } from '../../core/chat/modes';
+import type { ChatArchivePort } from '../../core/ports/chatArchive';
 import type { ContextChip } from '../../core/context/items';
 import type { ChatMode, StrataSettings } from '../../core/settings';
 import { Composer } from './composer';
@@ -42,11 +45,12 @@ export const VIEW_TYPE_CHAT = 'strata-chat';
 
 export interface ChatViewHost {
   readonly settings: StrataSettings;
-  createSession(): ChatSession;
+  readonly archive: ChatArchivePort;
+  createController(): ChatController;
 }
 
 export class ChatView extends ItemView {
-  session!: ChatSession;
+  controller!: ChatController;
   private composer!: Composer;
   private messages!: MessageList;
   private panel!: ContextPanel;
@@ -79,16 +83,16 @@ export class ChatView extends ItemView {
   }
 
   async onOpen(): Promise<void> {
-    this.session = this.host.createSession();
+    this.controller = this.host.createController();
     const root = this.contentEl;
     root.empty();
     root.addClass('strata-view');
     this.buildHeader(root);
     this.messages = new MessageList(root, this.app, this, {
       copy: (text) => void this.copy(text),
-      regenerate: () => this.run(() => this.session.regenerate()),
-      editLast: (text) => this.run(() => this.session.editLast(text)),
-      retry: () => this.run(() => this.session.retry()),
+      regenerate: () => this.run(() => this.controller.regenerate()),
+      editLast: (text) => this.run(() => this.controller.editLast(text)),
+      retry: () => this.run(() => this.controller.retry()),
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
@@ -96,7 +100,7 @@ export class ChatView extends ItemView {
     this.panel = new ContextPanel(bottom, this, {
       removeLibraryItem: (id) => {
         try {
-          const message = this.session.removeLibraryItem(id);
+          const message = this.controller.removeLibraryItem(id);
           if (message) new Notice(message);
         } catch (error) {
           new Notice(errorText(error));
@@ -107,12 +111,13 @@ export class ChatView extends ItemView {
     this.composer = new Composer(bottom, {
       app: this.app,
       owner: this,
-      onSend: (text, chips) => this.run(() => this.session.send(text, chips)),
-      onStop: () => this.session.stop(),
+      // A message the controller cannot take (a chat is opening) goes back to the composer, never lost.
+      onSend: (text, chips) => this.run(() => this.controller.send(text, chips), () => this.composer.restore(text, chips)),
+      onStop: () => this.controller.stop(),
       attachActiveNoteDefault: () => this.host.settings.attachActiveNote,
     });
-    this.unsubscribe = this.session.subscribe((change) => {
-      if (change === 'stream') this.messages.updateStreaming(this.session.state.streamingText ?? '');
+    this.unsubscribe = this.controller.subscribe((change) => {
+      if (change === 'stream') this.messages.updateStreaming(this.controller.state.streamingText ?? '');
       else this.render();
     });
     this.registerEvent(this.app.workspace.on('active-leaf-change', () => this.syncActiveNote()));
@@ -130,34 +135,28 @@ export class ChatView extends ItemView {
   async onClose(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    this.session.stop();
+    this.controller.stop();
     this.messages.destroy();
-    await this.session.flush();
+    await this.controller.flush();
   }
 
   // ---- commands ----------------------------------------------------------------------------
 
   newChat(): void {
     this.run(async () => {
-      await this.session.newChat();
+      await this.controller.newChat();
       this.composer.focus();
     });
   }
 
   openHistory(): void {
-    new HistoryModal(this.app, {
-      list: () => this.session.list(),
-      search: (query) => this.session.search(query) ?? Promise.reject(new Error('title filter only')),
-      open: (id) => this.session.open(id),
-      rename: (id, title) => this.session.rename(title, id),
-      remove: (id) => this.session.remove(id),
-    }).open();
+    new HistoryModal(this.app, chatListActions(this.controller, this.host.archive)).open();
   }
 
   /** Open a saved chat by its id (e.g. one just imported). */
-  openChat(id: string): void {
+  openSavedChat(id: string): void {
     this.run(async () => {
-      await this.session.open(id);
+      await this.controller.open(id);
       this.composer.focus();
     });
   }
@@ -169,7 +168,7 @@ export class ChatView extends ItemView {
 
   /** Settings changed: re-render (model list, active-note default). */
   refresh(): void {
-    if (this.session) this.render();
+    if (this.controller) this.render();
   }
 
   focusComposer(): void {
@@ -199,7 +198,7 @@ export class ChatView extends ItemView {
     this.registerDomEvent(this.modelSelect, 'change', () => {
       const [providerId, ...rest] = this.modelSelect.value.split('::');
       try {
-        this.session.setModel(providerId, rest.join('::'));
+        this.controller.setModel(providerId, rest.join('::'));
       } catch (error) {
         new Notice(errorText(error));
         this.render();
@@ -207,13 +206,13 @@ export class ChatView extends ItemView {
     });
     this.modeSelect = pickers.createEl('select', { cls: 'dropdown strata-mode-picker', attr: { 'aria-label': 'Mode' } });
     for (const mode of MODES) this.modeSelect.createEl('option', { value: mode.id, text: mode.label, attr: { title: mode.description } });
-    this.registerDomEvent(this.modeSelect, 'change', () => this.session.setMode(this.modeSelect.value as ChatMode));
+    this.registerDomEvent(this.modeSelect, 'change', () => this.controller.setMode(this.modeSelect.value as ChatMode));
   }
 
   /** Rename the open chat in place: Enter keeps, Escape cancels. */
   private startRename(): void {
     if (this.titleEl.querySelector('input')) return;
-    const current = this.session.state.title || 'New chat';
+    const current = this.controller.state.conversation.title || 'New chat';
     this.titleEl.empty();
     const input = this.titleEl.createEl('input', { cls: 'strata-title-input', attr: { type: 'text', 'aria-label': 'Chat title' } });
     input.value = current;
@@ -224,7 +223,7 @@ export class ChatView extends ItemView {
       const title = input.value.trim();
       input.remove();
       this.titleEl.setText(keep && title ? title : current);
-      if (keep && title && title !== current) this.run(() => this.session.rename(title));
+      if (keep && title && title !== current) this.run(() => this.controller.rename(title));
       else this.render();
     };
     input.addEventListener('keydown', (event) => {
@@ -242,18 +241,22 @@ export class ChatView extends ItemView {
   }
 
   private render(): void {
-    const state = this.session.state;
+    const state = this.controller.state;
+    const { conversation } = state;
     if (!this.titleEl.querySelector('input')) {
-      this.titleEl.setText(state.title || 'New chat');
+      this.titleEl.setText(conversation.title || 'New chat');
       this.titleEl.setAttr('aria-label', 'Chat title: click to rename');
     }
     this.renderModelPicker(state);
-    this.modeSelect.value = state.mode;
-    this.modelSelect.disabled = state.busy;
+    this.modeSelect.value = conversation.mode;
+    this.modelSelect.disabled = state.phase !== 'idle';
+    this.modeSelect.disabled = state.phase === 'opening';
+    this.contentEl.toggleClass('is-opening', state.phase === 'opening');
     this.messages.render(state);
     this.panel.render(state);
     this.renderWarnings(state);
     this.composer.setBusy(state.busy);
+    this.composer.setOpening(state.phase === 'opening');
     // The panel and warnings above the composer may have changed height: keep the newest message in view.
     this.messages.scrollToEnd();
     if (this.lastBusy && !state.busy) this.composer.focus();
@@ -269,11 +272,12 @@ export class ChatView extends ItemView {
       for (const model of provider.models) {
         const value = `${provider.id}::${model}`;
         group.createEl('option', { value, text: model });
-        if (provider.id === state.providerId && model === state.model) found = true;
+        if (provider.id === state.conversation.provider && model === state.conversation.model) found = true;
       }
     }
-    if (!found) select.createEl('option', { value: `${state.providerId}::${state.model}`, text: `${state.model} (${state.providerId})` });
-    select.value = `${state.providerId}::${state.model}`;
+    const { provider, model } = state.conversation;
+    if (!found) select.createEl('option', { value: `${provider}::${model}`, text: `${model} (${provider})` });
+    select.value = `${provider}::${model}`;
   }
 
   private renderWarnings(state: ChatState): void {
@@ -282,7 +286,7 @@ export class ChatView extends ItemView {
     for (const warning of state.warnings) {
       const row = this.warningsEl.createDiv({ cls: 'strata-warning' });
       setIcon(row.createSpan({ cls: 'strata-warning-icon' }), 'info');
-      row.createSpan({ text: warning });
+      row.createSpan({ text: warning.text });
     }
   }
 
@@ -300,8 +304,11 @@ export class ChatView extends ItemView {
     this.composer.setActiveNote(path);
   }
 
-  private run(action: () => Promise<void>): void {
-    action().catch((error: unknown) => new Notice(errorText(error)));
+  private run(action: () => Promise<void>, onError?: () => void): void {
+    action().catch((error: unknown) => {
+      onError?.();
+      new Notice(errorText(error));
+    });
   }
 
   private async copy(text: string): Promise<void> {

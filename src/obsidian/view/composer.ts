@@ -18,6 +18,8 @@ export interface ComposerHost {
  * The composer: context chips, a multi-line textarea (Enter sends, Shift+Enter breaks the line),
  * an `@` picker of notes, folders and tags, and the send / stop button.
  */
+const PLACEHOLDER = 'Ask about your notes. Type @ to attach a note, folder or tag.';
+
 export class Composer {
   readonly el: HTMLElement;
   private chipsEl: HTMLElement;
@@ -29,6 +31,7 @@ export class Composer {
   private activeNote: string | null = null;
   private activeNoteOn = true;
   private busy = false;
+  private opening = false;
   private mention: { start: number; candidates: Candidate<Mention>[]; matches: Mention[]; selected: number } | null = null;
 
   constructor(
@@ -43,7 +46,7 @@ export class Composer {
     const row = this.el.createDiv({ cls: 'strata-composer-row' });
     this.textarea = row.createEl('textarea', {
       cls: 'strata-input',
-      attr: { rows: '3', placeholder: 'Ask about your notes. Type @ to attach a note, folder or tag.', 'aria-label': 'Message' },
+      attr: { rows: '3', placeholder: PLACEHOLDER, 'aria-label': 'Message' },
     });
     const actions = row.createDiv({ cls: 'strata-composer-actions' });
     this.sendButton = actions.createEl('button', { cls: 'strata-send mod-cta', attr: { 'aria-label': 'Send' } });
@@ -138,8 +141,31 @@ export class Composer {
     this.stopButton.toggle(busy);
   }
 
+  /**
+   * A saved chat is opening: the composer belongs to the chat shown, so it waits (disabled, saying
+   * why) and keeps what was typed for the chat that opens.
+   */
+  setOpening(opening: boolean): void {
+    if (opening === this.opening) return;
+    this.opening = opening;
+    this.el.toggleClass('is-opening', opening);
+    this.textarea.disabled = opening;
+    this.sendButton.disabled = opening;
+    this.textarea.setAttr('placeholder', opening ? 'Opening the chat…' : PLACEHOLDER);
+  }
+
+  /** Put a message the chat could not take back in the composer, as it was. */
+  restore(text: string, chips: readonly ContextChip[]): void {
+    if (!this.textarea.value.trim()) this.textarea.value = text;
+    for (const chip of chips) {
+      if (chip.kind === 'note' && chip.path === this.activeNote) this.activeNoteOn = true;
+      else if (!this.chips.some((c) => sameChip(c, chip))) this.chips.push(chip);
+    }
+    this.renderChips();
+  }
+
   private submit(): void {
-    if (this.busy) return;
+    if (this.busy || this.opening) return;
     const text = this.textarea.value;
     if (!text.trim()) return;
     const chips = this.currentChips();

@@ -1,5 +1,6 @@
 import { setIcon, type Component } from 'obsidian';
-import type { ChatState } from '../../core/chat/chatSession';
+import type { ChatState } from '../../core/chat/chatState';
+import type { Usage } from '../../core/usage';
 import { USAGE_LAYERS } from '../../core/chat/contextUsage';
 import { cachedShareOf, formatPercent, formatTokens, formatUsd } from './format';
 
@@ -77,8 +78,9 @@ export class ContextPanel {
       cls: 'strata-context-tokens',
       text: usage ? `${formatTokens(usage.promptTokens)} / ${formatTokens(usage.window)}` : 'No request yet',
     });
-    if (state.lastTurn) s.createSpan({ cls: 'strata-context-cached', text: `${formatPercent(cachedShareOf(state.lastTurn.usage))} cached` });
-    s.createSpan({ cls: 'strata-context-cost', text: state.turns.length > 0 ? formatUsd(state.totalCost) : '' });
+    const last = lastUsage(state);
+    if (last) s.createSpan({ cls: 'strata-context-cached', text: `${formatPercent(cachedShareOf(last))} cached` });
+    s.createSpan({ cls: 'strata-context-cost', text: state.answered.length > 0 ? formatUsd(state.totalCost) : '' });
     s.createSpan({ cls: 'strata-context-library-count', text: `${state.library.length} in library` });
   }
 
@@ -109,13 +111,13 @@ export class ContextPanel {
       }
     }
     const stats = box.createDiv({ cls: 'strata-usage-stats' });
-    const last = state.lastTurn;
-    stat(stats, 'Cached (last turn)', last ? `${formatPercent(cachedShareOf(last.usage))} of ${last.usage.inputTokens.toLocaleString()}` : '—', 'strata-usage-cached');
-    stat(stats, 'Chat cost so far', state.turns.length > 0 ? formatUsd(state.totalCost) : '—', 'strata-usage-cost');
+    const last = lastUsage(state);
+    stat(stats, 'Cached (last turn)', last ? `${formatPercent(cachedShareOf(last))} of ${last.inputTokens.toLocaleString()}` : '—', 'strata-usage-cached');
+    stat(stats, 'Chat cost so far', state.answered.length > 0 ? formatUsd(state.totalCost) : '—', 'strata-usage-cost');
     stat(
       stats,
       'Chat tokens',
-      state.turns.length > 0 ? `${state.totalUsage.inputTokens.toLocaleString()} in · ${state.totalUsage.outputTokens.toLocaleString()} out` : '—',
+      state.answered.length > 0 ? `${state.totalUsage.inputTokens.toLocaleString()} in · ${state.totalUsage.outputTokens.toLocaleString()} out` : '—',
       'strata-usage-chat-tokens',
     );
   }
@@ -168,4 +170,9 @@ function stat(parent: HTMLElement, label: string, value: string, cls: string): v
   const row = parent.createDiv({ cls: `strata-usage-stat ${cls}` });
   row.createSpan({ cls: 'strata-usage-label', text: label });
   row.createSpan({ cls: 'strata-usage-value', text: value });
+}
+
+/** The last answered turn's usage (null before the first reply, or when it has none). */
+function lastUsage(state: ChatState): Usage | null {
+  return state.answered[state.answered.length - 1]?.usage ?? null;
 }

@@ -1,4 +1,5 @@
 import type { ContextChip } from '../../core/context/items';
+import type { FreshnessStatus } from '../../core/engine/types';
 import type { Usage } from '../../core/usage';
 
 export function formatTokens(n: number): string {
@@ -74,5 +75,17 @@ export function sameChip(a: ContextChip, b: ContextChip): boolean {
       const s = b as typeof a;
       return a.path === s.path && a.fromLine === s.fromLine && a.toLine === s.toLine;
     }
+  }
+}
+
+/** What the freshness policy did with a changed or missing library note, in words. */
+export function freshnessText(status: FreshnessStatus): string {
+  switch (status) {
+    case 'updated':
+      return 'the note changed since it was sent; the new version is sent in full';
+    case 'stale-kept':
+      return 'the note changed since it was sent; the library copy is kept';
+    case 'missing-kept':
+      return 'the note is no longer in the vault; the library copy is kept';
   }
 }

@@ -1,21 +1,13 @@
 import { Modal, Notice, setIcon, type App } from 'obsidian';
-import type { ChatListEntry } from '../../core/chat/types';
+import type { ChatListActions } from '../../core/chat/chatList';
 import { fuzzyFilter } from '../../core/chat/fuzzy';
-
-export interface HistoryActions {
-  list(): Promise<ChatListEntry[]>;
-  /** Full-text search (titles and messages), when the store offers it. */
-  search?(query: string): Promise<ChatListEntry[]>;
-  open(id: string): Promise<void>;
-  rename(id: string, title: string): Promise<void>;
-  remove(id: string): Promise<void>;
-}
+import type { ChatSummary } from '../../core/ports/chatArchive';
 
 /** Saved chats: search, open, rename, delete (to the trash, through the chat store). */
 export class HistoryModal extends Modal {
-  private entries: ChatListEntry[] = [];
+  private entries: ChatSummary[] = [];
   /** Full-text hits for the current query (null: filter titles locally). */
-  private hits: ChatListEntry[] | null = null;
+  private hits: ChatSummary[] | null = null;
   private searchRun = 0;
   private query = '';
   private listEl!: HTMLElement;
@@ -24,7 +16,7 @@ export class HistoryModal extends Modal {
 
   constructor(
     app: App,
-    private readonly actions: HistoryActions,
+    private readonly actions: ChatListActions,
   ) {
     super(app);
   }
@@ -64,7 +56,7 @@ export class HistoryModal extends Modal {
   private async runSearch(): Promise<void> {
     const run = ++this.searchRun;
     const query = this.query.trim();
-    if (!query || !this.actions.search) {
+    if (!query) {
       this.hits = null;
       this.renderList();
       return;
@@ -92,7 +84,7 @@ export class HistoryModal extends Modal {
     for (const entry of shown) this.renderEntry(entry);
   }
 
-  private renderEntry(entry: ChatListEntry): void {
+  private renderEntry(entry: ChatSummary): void {
     const row = this.listEl.createDiv({ cls: 'strata-history-item', attr: { 'data-id': entry.id } });
     if (this.renaming === entry.id) {
       const input = row.createEl('input', { cls: 'strata-history-rename-input', attr: { type: 'text', 'aria-label': 'New title' } });

@@ -1,8 +1,9 @@
 import { Component, MarkdownRenderer, setIcon, type App } from 'obsidian';
-import type { ChatState } from '../../core/chat/chatSession';
-import type { ChatTurn, PendingMessage, TurnMeta } from '../../core/chat/types';
+import type { ChatState } from '../../core/chat/chatState';
 import type { ContextChip } from '../../core/context/items';
-import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd } from './format';
+import type { ChatTurn } from '../../core/conversation/model';
+import { ZERO_USAGE } from '../../core/usage';
+import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
 
 export interface MessageActions {
   copy(text: string): void;
@@ -45,27 +46,29 @@ export class MessageList {
   render(state: ChatState): void {
     const keep = new Set<string>();
     const nodes: HTMLElement[] = [];
-    const lastIndex = state.turns.length - 1;
+    const id = state.conversation.id;
+    const lastIndex = state.answered.length - 1;
     const unanswered = (after: number) => {
       for (const u of state.unanswered) {
-        if (u.afterTurn === after || (after === state.turns.length && u.afterTurn > after)) {
-          nodes.push(this.cached(keep, `n:${state.id}:${u.afterTurn}:${u.at}:${u.userText}`, (el) => this.unansweredMessage(el, u.userText, u.chips, u.error)));
+        if (u.afterTurn === after) {
+          const t = u.turn;
+          nodes.push(this.cached(keep, `n:${id}:${u.afterTurn}:${t.at}:${t.text}`, (el) => this.unansweredMessage(el, t.text, t.chips ?? [], t.error)));
         }
       }
     };
-    state.turns.forEach((turn, index) => {
+    state.answered.forEach((turn, index) => {
       unanswered(index);
       const last = index === lastIndex && !state.pending;
       // Keys name the chat and the turn's time: two chats with the same words never share elements.
-      const id = `${state.id}:${turn.turn}:${turn.at}:${last}`;
-      nodes.push(this.cached(keep, `u:${id}:${turn.userText}`, (el) => this.userMessage(el, turn.userText, turn.chips, last, turn)));
-      nodes.push(this.cached(keep, `a:${id}:${turn.reply}`, (el, component) => this.assistantMessage(el, turn, last, component)));
+      const key = `${id}:${index + 1}:${turn.at}:${last}`;
+      nodes.push(this.cached(keep, `u:${key}:${turn.text}`, (el) => this.userMessage(el, turn.text, turn.chips ?? [], last, turn)));
+      nodes.push(this.cached(keep, `a:${key}:${turn.reply ?? ''}`, (el, component) => this.assistantMessage(el, turn, last, component)));
     });
-    unanswered(state.turns.length);
+    unanswered(state.answered.length);
     if (state.pending) {
       const p = state.pending;
-      nodes.push(this.cached(keep, `p:${state.id}:${p.at}:${p.status}:${p.userText}`, (el) => this.userMessage(el, p.userText, p.chips, p.status !== 'sending', null)));
-      if (p.status !== 'sending') nodes.push(this.cached(keep, `e:${state.id}:${p.at}:${p.status}:${p.error ?? ''}:${p.partialReply ?? ''}`, (el) => this.failure(el, p)));
+      nodes.push(this.cached(keep, `p:${id}:${p.at}:${p.status}:${p.text}`, (el) => this.userMessage(el, p.text, p.chips ?? [], p.status !== 'sending', null)));
+      if (p.status !== 'sending') nodes.push(this.cached(keep, `e:${id}:${p.at}:${p.status}:${p.error ?? ''}:${p.partial ?? ''}`, (el) => this.failure(el, p)));
     }
     for (const [key, entry] of this.rendered) {
       if (!keep.has(key)) {
@@ -135,7 +138,7 @@ export class MessageList {
     }
     const body = el.createDiv({ cls: 'strata-message-body' });
     body.setText(text);
-    const problems = turn?.meta.problems ?? [];
+    const problems = turn?.problems ?? [];
     if (problems.length > 0) {
       const warn = el.createDiv({ cls: 'strata-message-warning' });
       warn.setText(`Not attached: ${problems.map((p) => `${p.chipId} (${p.detail})`).join('; ')}`);
@@ -181,27 +184,24 @@ export class MessageList {
 
   private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component): void {
     el.addClass('strata-message', 'is-assistant');
+    const reply = turn.reply ?? '';
     const body = el.createDiv({ cls: 'strata-message-body markdown-rendered' });
-    void MarkdownRenderer.render(this.app, turn.reply, body, this.sourcePath, component);
+    void MarkdownRenderer.render(this.app, reply, body, this.sourcePath, component);
     const footer = el.createDiv({ cls: 'strata-message-footer' });
     const actions = footer.createDiv({ cls: 'strata-message-actions' });
-    this.action(actions, 'copy', 'Copy', 'strata-copy', () => this.actions.copy(turn.reply));
+    this.action(actions, 'copy', 'Copy', 'strata-copy', () => this.actions.copy(reply));
     if (last) this.action(actions, 'refresh-cw', 'Regenerate', 'strata-regenerate', () => this.actions.regenerate());
-    footer.createDiv({ cls: 'strata-turn-meta', text: turnSummary(turn.meta), attr: { 'aria-label': turnDetail(turn.meta) } });
-    if (turn.meta.prefixChange) {
-      el.createDiv({
-        cls: 'strata-prefix-change',
-        text: `Cache prefix restarted (${turn.meta.prefixChange.reason}): ${turn.meta.prefixChange.detail}`,
-      });
-    }
-    for (const event of turn.meta.freshness) {
-      el.createDiv({ cls: 'strata-freshness', text: `${event.id}: ${event.detail}` });
+    footer.createDiv({ cls: 'strata-turn-meta', text: turnSummary(turn), attr: { 'aria-label': turnDetail(turn) } });
+    const change = turn.envelope?.prefixChange;
+    if (change) el.createDiv({ cls: 'strata-prefix-change', text: `Cache prefix restarted (${change.reason}): ${change.detail}` });
+    for (const event of turn.envelope?.freshness ?? []) {
+      el.createDiv({ cls: 'strata-freshness', text: `${event.id}: ${freshnessText(event.status)}` });
     }
   }
 
-  private failure(el: HTMLElement, pending: PendingMessage): void {
+  private failure(el: HTMLElement, pending: ChatTurn): void {
     el.addClass('strata-message', 'is-assistant', 'is-failed', pending.status === 'stopped' ? 'is-stopped' : 'is-error');
-    if (pending.partialReply) el.createDiv({ cls: 'strata-message-body strata-partial', text: pending.partialReply });
+    if (pending.partial) el.createDiv({ cls: 'strata-message-body strata-partial', text: pending.partial });
     const box = el.createDiv({ cls: 'strata-error' });
     const icon = box.createSpan({ cls: 'strata-error-icon' });
     setIcon(icon, pending.status === 'stopped' ? 'circle-stop' : 'alert-triangle');
@@ -232,22 +232,21 @@ export class MessageList {
   }
 }
 
-function turnSummary(meta: TurnMeta): string {
-  const parts = [
-    `${formatTokens(meta.usage.inputTokens)} in`,
-    `${formatTokens(meta.usage.outputTokens)} out`,
-    `${formatPercent(cachedShareOf(meta.usage))} cached`,
-  ];
-  if (meta.cost !== null) parts.push(formatUsd(meta.cost));
-  if (meta.compileMode === 'delta') parts.push('session resumed');
+function turnSummary(turn: ChatTurn): string {
+  const usage = turn.usage ?? ZERO_USAGE;
+  const parts = [`${formatTokens(usage.inputTokens)} in`, `${formatTokens(usage.outputTokens)} out`, `${formatPercent(cachedShareOf(usage))} cached`];
+  if (typeof turn.cost === 'number') parts.push(formatUsd(turn.cost));
+  if (turn.envelope?.compile?.mode === 'delta') parts.push('session resumed');
   return parts.join(' · ');
 }
 
-function turnDetail(meta: TurnMeta): string {
+function turnDetail(turn: ChatTurn): string {
+  const usage = turn.usage ?? ZERO_USAGE;
+  const compile = turn.envelope?.compile;
   return [
-    `Model: ${meta.model} (${meta.providerId})`,
-    `Prompt: ${meta.usage.inputTokens} tokens, ${meta.usage.cachedReadTokens} read from cache, ${meta.usage.cacheWriteTokens} written to cache`,
-    `Reply: ${meta.usage.outputTokens} tokens`,
-    `Request: ${meta.compileMode} (${meta.compileReason})`,
+    `Model: ${turn.model ?? 'unknown'}${turn.provider ? ` (${turn.provider})` : ''}`,
+    `Prompt: ${usage.inputTokens} tokens, ${usage.cachedReadTokens} read from cache, ${usage.cacheWriteTokens} written to cache`,
+    `Reply: ${usage.outputTokens} tokens`,
+    ...(compile ? [`Request: ${compile.mode} (${compile.reason})`] : []),
   ].join('\n');
 }

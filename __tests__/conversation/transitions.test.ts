@@ -4,7 +4,7 @@ import type { ContextChip } from '../../src/core/context/items';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import { newConversation, titleFromText } from '../../src/core/conversation/model';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
-import { AWAITING_REPLY, MessageRepository } from '../../src/core/conversation/repository';
+import { ChatBuilder } from '../helpers/chatBuilder';
 import { MemoryChatStore } from '../../src/core/conversation/store';
 import { PromptContextEngine } from '../../src/core/engine/engine';
 import { promptFragments } from '../../src/core/prompts';
@@ -21,13 +21,13 @@ const vents: ContextChip = { kind: 'note', path: 'Projects/Greenhouse/Ventilatio
 function setup() {
   const clock = tickingClock();
   const engine = new PromptContextEngine();
-  const repo = new MessageRepository(newConversation({ provider: 'openai', model: MODEL }, clock), engine, clock);
+  const repo = new ChatBuilder(newConversation({ provider: 'openai', model: MODEL }, clock), engine, clock);
   const store = new MemoryChatStore();
   const archive = new ChatArchive(store, clock);
   return { clock, engine, repo, store, archive };
 }
 
-async function send(repo: MessageRepository, text: string, chips: ContextChip[], reply: string, index?: number) {
+async function send(repo: ChatBuilder, text: string, chips: ContextChip[], reply: string, index?: number) {
   const i = index ?? repo.addUserMessage(text, { chips });
   const { items, problems } = await resolver.resolve(chips);
   const assembly = repo.engine.assemble({ userText: repo.sentText(i), items, problems, fragments, model: MODEL });
@@ -35,17 +35,18 @@ async function send(repo: MessageRepository, text: string, chips: ContextChip[],
   return assembly;
 }
 
-describe('MessageRepository', () => {
+describe('turn transitions (with the engine kept in step)', () => {
   test('the user message is recorded (and saved) before the request; a failure keeps it, retryable', async () => {
     const { repo, archive, clock, store } = setup();
     await send(repo, 'What is the plan for the greenhouse?', [plan], 'A 3 × 4 m greenhouse.');
     const i = repo.addUserMessage('Is the vent area enough?', { chips: [plan, vents] });
-    expect(repo.conversation.turns[i]).toEqual(expect.objectContaining({ status: 'failed', error: AWAITING_REPLY }));
+    expect(repo.conversation.turns[i]).toEqual(expect.objectContaining({ status: 'sending', text: 'Is the vent area enough?' }));
+    expect(repo.conversation.turns[i].reply).toBeUndefined();
     await archive.save(repo.conversation);
     repo.failTurn(i, 'HTTP 529: overloaded');
     const { path: saved } = await archive.save(repo.conversation);
 
-    const loaded = await new ChatArchive(store, clock).load(saved);
+    const loaded = await new ChatArchive(store, clock).loadPath(saved);
     expect(loaded.warnings).toEqual([]);
     const failed = loaded.conversation.turns[1];
     expect(failed).toEqual(expect.objectContaining({ status: 'failed', text: 'Is the vent area enough?', error: 'HTTP 529: overloaded', chips: [plan, vents] }));
@@ -53,7 +54,7 @@ describe('MessageRepository', () => {
     // Retry after reopening: the engine has the one answered turn; the failed one completes in place.
     const restored = await rehydrate(loaded.conversation, vault);
     expect(restored.engine.turnCount).toBe(1);
-    const again = new MessageRepository(loaded.conversation, restored.engine, clock);
+    const again = new ChatBuilder(loaded.conversation, restored.engine, clock);
     const assembly = await send(again, '', failed.chips as ContextChip[], 'Yes: 2.8 m² of openings.', 1);
     expect(assembly.prefixChange).toBeNull();
     expect(again.conversation.turns[1]).toEqual(expect.objectContaining({ status: 'complete', reply: 'Yes: 2.8 m² of openings.', cost: 0.0012 }));
@@ -65,15 +66,12 @@ describe('MessageRepository', () => {
     const i = repo.addUserMessage('/summarize', { sent: 'Summarize the attached note in three bullet points.' });
     const assembly = await send(repo, '', [plan], 'Three bullets.', i);
     expect(assembly.envelope.layers.L5.segments[0].text).toBe('Summarize the attached note in three bullet points.');
-    expect(repo.messages().map((m) => [m.role, m.text])).toEqual([
-      ['user', '/summarize'],
-      ['assistant', 'Three bullets.'],
-    ]);
+    expect(repo.conversation.turns.map((t) => [t.text, t.reply])).toEqual([['/summarize', 'Three bullets.']]);
     const { path: saved } = await archive.save(repo.conversation);
     const text = (await store.read(saved)) as string;
     expect(text).toContain('\n/summarize\n');
     expect(text).toContain('[!strata-sent]');
-    const restored = await rehydrate((await archive.load(saved)).conversation, vault);
+    const restored = await rehydrate((await archive.loadPath(saved)).conversation, vault);
     expect(restored.engine.completedTurns()[0].userText).toBe('Summarize the attached note in three bullet points.');
   });
 
@@ -86,8 +84,8 @@ describe('MessageRepository', () => {
     await send(repo, 'four', [], 'r4');
     expect(engine.turnCount).toBe(3);
 
-    const dropped = repo.truncateFrom(1);
-    expect(dropped.text).toBe('two');
+    expect(repo.conversation.turns[1].text).toBe('two');
+    repo.truncateFrom(1);
     expect(engine.turnCount).toBe(1);
     expect(repo.conversation.turns.map((t) => t.text)).toEqual(['one']);
     expect(repo.conversation.library.map((r) => r.id)).toEqual(['Projects/Greenhouse/Plan.md']);
@@ -124,14 +122,16 @@ describe('chat list', () => {
     const { archive, store } = setup();
     const clock = tickingClock(Date.UTC(2026, 0, 1));
     const chats: string[] = [];
+    const ids: string[] = [];
     for (const [q, a] of [
       ['How do I prune tomatoes?', 'Remove the side shoots.'],
       ['Vent area for a greenhouse', 'About a fifth of the floor area.'],
       ['Peppers not germinating', 'Warmer: 25 °C.'],
     ]) {
-      const repo = new MessageRepository(newConversation({ provider: 'openai', model: MODEL }, clock), new PromptContextEngine(), clock);
+      const repo = new ChatBuilder(newConversation({ provider: 'openai', model: MODEL }, clock), new PromptContextEngine(), clock);
       await send(repo, q, [], a);
       chats.push((await archive.save(repo.conversation)).path);
+      ids.push(repo.conversation.id);
     }
     const list = await archive.list();
     expect(list.map((c) => c.title)).toEqual(['Peppers not germinating', 'Vent area for a greenhouse', 'How do I prune tomatoes?']);
@@ -142,12 +142,13 @@ describe('chat list', () => {
     expect((await archive.search('side SHOOTS')).map((c) => c.path)).toEqual([chats[0]]);
     expect(await archive.search('nothing like this')).toEqual([]);
 
-    await archive.rename(chats[0], 'Tomato pruning');
+    await archive.rename(ids[0], 'Tomato pruning');
     const renamed = (await archive.list()).find((c) => c.path === chats[0]);
     expect(renamed?.title).toBe('Tomato pruning');
-    expect((await archive.load(chats[0])).conversation.titleSource).toBe('user');
+    expect((await archive.load(ids[0])).conversation.titleSource).toBe('user');
+    expect((await archive.loadPath(chats[0])).conversation.titleSource).toBe('user');
 
-    await archive.delete(chats[1]);
+    await archive.delete(ids[1]);
     expect(await store.read(chats[1])).toBeNull();
     expect((await archive.list()).map((c) => c.path).sort()).toEqual([chats[0], chats[2]].sort());
   });

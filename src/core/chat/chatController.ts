@@ -1,0 +1,437 @@
+import type { ContextChip } from '../context/items';
+import { ChipResolver } from '../context/resolver';
+import type { VaultReader } from '../context/vaultReader';
+import { advance } from '../compiler/messageCompiler';
+import { rebaseOnSaved } from '../conversation/merge';
+import { completedBefore, newConversation, type Conversation } from '../conversation/model';
+import { rehydrate } from '../conversation/rehydrate';
+import {
+  addUserMessage,
+  completeTurn,
+  failTurn,
+  interrupted,
+  setMode as withMode,
+  setModel as withModel,
+  setSession,
+  setTitle,
+  truncateFrom,
+  withEngine,
+} from '../conversation/transitions';
+import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
+import type { ChatArchivePort } from '../ports/chatArchive';
+import type { ChatMode, StrataSettings } from '../settings';
+import type { Usage } from '../usage';
+import { chatStateOf, libraryEntry, type ChatPhase, type ChatState } from './chatState';
+import { contextUsageOf } from './contextUsage';
+import { isAbort, isSessionInvalid, userFacingError } from './errors';
+import { SaveQueue, type SaveEvent } from './saveQueue';
+import { runTurnPipeline, type ProviderFactory } from './turnPipeline';
+import { withoutSources, withWarnings, type ChatWarning } from './warnings';
+
+export type { ProviderFactory } from './turnPipeline';
+
+export interface ChatControllerDeps {
+  readonly vault: VaultReader;
+  /** Saved chats (the chat-note archive): saves return the note's state, merged with the user's edits. */
+  readonly archive: ChatArchivePort;
+  readonly providers: ProviderFactory;
+  /** Current settings (read at every turn, so edits apply to the next one). */
+  readonly settings: () => StrataSettings;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+  /** A fresh, unique chat id (the host decides how: core code has no randomness). */
+  readonly newId: () => string;
+  /** US dollars for a call; null when the model has no known price. */
+  readonly costOf?: (model: string, usage: Usage) => number | null;
+}
+
+export type ChatChange = 'state' | 'stream';
+export type ChatListener = (change: ChatChange) => void;
+
+/** The chat shown: its conversation (what is saved) and the engine that renders its requests. */
+interface OpenChat {
+  conversation: Conversation;
+  engine: PromptContextEngine;
+}
+
+const BUSY = 'A reply is still coming in: stop it first.';
+const OPENING = 'A chat is opening: wait until it is shown.';
+
+/**
+ * The chat controller: holds the chat shown ({ conversation, engine }), runs its turns through the
+ * turn pipeline, applies pure transitions to the conversation, and saves it through the archive
+ * (whose result, merged with the user's edits in the note, becomes the state). A failed or stopped
+ * request keeps the user's message (saved, marked, retried as it is). The host injects the vault,
+ * the archive, the providers, the clock and ids.
+ */
+export class ChatController {
+  private chat: OpenChat;
+  private readonly resolver: ChipResolver;
+  private readonly saves: SaveQueue;
+  private opening = false;
+  private abort: AbortController | null = null;
+  /** The turn in flight, so switching chats can wait for it to settle (and be saved) first. */
+  private running: Promise<void> | null = null;
+  private streamingText: string | null = null;
+  private lastAssembly: TurnAssembly | null = null;
+  private warnings: ChatWarning[] = [];
+  private saved = false;
+  private readonly listeners = new Set<ChatListener>();
+  private cachedState: ChatState | null = null;
+
+  constructor(private readonly deps: ChatControllerDeps) {
+    this.resolver = new ChipResolver(deps.vault);
+    this.saves = new SaveQueue((c) => deps.archive.save(c), (event) => this.saveDone(event));
+    this.chat = this.emptyChat();
+  }
+
+  // ---- observation -------------------------------------------------------------------------
+
+  subscribe(listener: ChatListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get state(): ChatState {
+    if (this.cachedState) return this.cachedState;
+    const phase: ChatPhase = this.opening ? 'opening' : this.abort ? 'sending' : 'idle';
+    this.cachedState = chatStateOf({
+      conversation: this.chat.conversation,
+      phase,
+      busy: this.abort !== null,
+      streamingText: this.streamingText,
+      contextUsage: this.lastAssembly ? contextUsageOf(this.lastAssembly, this.deps.settings().contextWindows) : null,
+      library: this.chat.engine.libraryItems().map(libraryEntry),
+      warnings: [...this.warnings],
+      saved: this.saved,
+    });
+    return this.cachedState;
+  }
+
+  private emit(change: ChatChange = 'state'): void {
+    this.cachedState = null;
+    for (const listener of [...this.listeners]) listener(change);
+  }
+
+  // ---- sending -----------------------------------------------------------------------------
+
+  /**
+   * Send a new message with its chips. A failed or stopped message still waiting stays in the chat
+   * as unanswered (the user chose to write something else; their words are kept, not resent).
+   * Resolves when the turn is done, failed or stopped.
+   */
+  async send(text: string, chips: readonly ContextChip[] = []): Promise<void> {
+    this.assertIdle();
+    if (!text.trim()) throw new Error('The message is empty.');
+    await this.runNewTurn(text, undefined, chips);
+  }
+
+  /** Send the kept (failed or stopped) message again, exactly as it was. */
+  async retry(): Promise<void> {
+    this.assertIdle();
+    const index = this.pendingIndex();
+    if (index === null) throw new Error('There is no failed message to retry.');
+    await this.runTurn(index);
+  }
+
+  /** Stop the reply that is streaming. The user's message is kept, marked stopped, ready to retry. */
+  stop(): void {
+    this.abort?.abort();
+  }
+
+  /** Ask again for the last reply: the last turn is dropped (a history change, said as such) and resent. */
+  async regenerate(): Promise<void> {
+    this.assertIdle();
+    if (this.pendingIndex() !== null) return this.retry();
+    const turns = this.chat.conversation.turns;
+    const last = turns[turns.length - 1];
+    if (!last) throw new Error('There is no reply to regenerate.');
+    const chat = this.chat;
+    const before = { conversation: chat.conversation, engine: chat.engine.snapshot() };
+    this.dropFrom(turns.length - 1);
+    await this.runNewTurn(last.text, last.sent, last.chips ?? []);
+    // A regeneration that failed or was stopped must not cost the answer the user already had.
+    const retried = chat.conversation.turns[turns.length - 1];
+    if (this.chat !== chat || !retried || retried.status === 'complete') return;
+    const settings = this.deps.settings();
+    chat.conversation = before.conversation;
+    chat.engine = PromptContextEngine.restore(before.engine, { rendering: settings.rendering, freshness: settings.freshness });
+    this.warnings = withWarnings(withoutSources(this.warnings, 'regenerate'), [
+      { source: 'regenerate', text: `Regenerate failed: ${retried.error ?? retried.status}; the previous answer is kept.` },
+    ]);
+    this.emit();
+    await this.save();
+  }
+
+  /** Edit the last user message (answered or kept) and send it again with the same chips. */
+  async editLast(text: string): Promise<void> {
+    this.assertIdle();
+    if (!text.trim()) throw new Error('The message is empty.');
+    const turns = this.chat.conversation.turns;
+    const last = turns[turns.length - 1];
+    if (!last) throw new Error('There is no message to edit.');
+    this.dropFrom(turns.length - 1);
+    await this.runNewTurn(text, undefined, last.chips ?? []);
+  }
+
+  private assertIdle(): void {
+    if (this.opening) throw new Error(OPENING);
+    if (this.abort) throw new Error(BUSY);
+  }
+
+  /** Index of the last message when it has no reply: the one Retry sends. */
+  private pendingIndex(): number | null {
+    const turns = this.chat.conversation.turns;
+    const last = turns[turns.length - 1];
+    return last && last.status !== 'complete' ? turns.length - 1 : null;
+  }
+
+  /** Drop turn `index` and everything after it, in the conversation and in the engine. */
+  private dropFrom(index: number): void {
+    const chat = this.chat;
+    chat.engine.truncate(completedBefore(chat.conversation.turns, index));
+    chat.conversation = withEngine(truncateFrom(chat.conversation, index, this.deps.now()), chat.engine.snapshot());
+  }
+
+  private runNewTurn(text: string, sent: string | undefined, chips: readonly ContextChip[]): Promise<void> {
+    const added = addUserMessage(this.chat.conversation, { text, ...(sent !== undefined ? { sent } : {}), chips, at: this.deps.now() });
+    this.chat.conversation = added.conversation;
+    return this.runTurn(added.index);
+  }
+
+  private runTurn(index: number): Promise<void> {
+    const run = this.turn(this.chat, index).finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async turn(chat: OpenChat, index: number): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    const waiting = chat.conversation.turns[index];
+    const { error: _error, partial: _partial, ...rest } = waiting;
+    chat.conversation = { ...chat.conversation, turns: chat.conversation.turns.map((t, i) => (i === index ? { ...rest, status: 'sending' as const } : t)) };
+    this.streamingText = '';
+    this.emit();
+    // The user's words are saved before anything can fail (a crash mid-request keeps them).
+    void this.save();
+    let partial = '';
+    try {
+      const settings = this.deps.settings();
+      chat.engine.setRendering(settings.rendering);
+      const c = chat.conversation;
+      const turn = c.turns[index];
+      const { assembly, compiled, result } = await runTurnPipeline(
+        { chatId: c.id, providerId: c.provider, model: c.model, mode: c.mode as ChatMode, userText: turn.sent ?? turn.text, chips: turn.chips ?? [], session: c.session },
+        chat.engine,
+        {
+          resolver: this.resolver,
+          providers: this.deps.providers,
+          settings,
+          signal: abort.signal,
+          onAssembled: (a) => {
+            this.lastAssembly = a;
+            this.emit();
+          },
+          onToken: (delta) => {
+            if (abort.signal.aborted) return;
+            partial += delta;
+            this.streamingText = partial;
+            this.emit('stream');
+          },
+        },
+      );
+      const completed = completeTurn(chat.conversation, index, {
+        assembly,
+        reply: result.text,
+        replyAt: this.deps.now(),
+        provider: c.provider,
+        compile: { mode: compiled.mode, reason: `${compiled.reason.code}: ${compiled.reason.detail}` },
+        usage: result.usage,
+        cost: this.deps.costOf ? this.deps.costOf(c.model, result.usage) : null,
+        session: advance(compiled, assembly, result),
+      });
+      chat.engine.commit(assembly, result.text);
+      chat.conversation = withEngine(completed, chat.engine.snapshot());
+      // Notices about the state before this turn (a removed item, what reopening found) are now on the turn itself.
+      this.warnings = withoutSources(this.warnings, 'library', 'reopened', 'regenerate');
+    } catch (error) {
+      const stopped = isAbort(error, abort.signal);
+      // The provider forgot the session (expired Responses id, Claude Code session gone): the retry starts a new one, in full.
+      const sessionLost = !stopped && isSessionInvalid(error);
+      const c = sessionLost ? setSession(chat.conversation, null) : chat.conversation;
+      chat.conversation = failTurn(c, index, {
+        status: stopped ? 'stopped' : 'failed',
+        error: stopped ? 'Stopped. Your message is kept: retry to send it again.' : `${userFacingError(error)}${sessionLost ? ' Retry sends the whole conversation again.' : ''}`,
+        ...(partial ? { partial } : {}),
+        at: this.deps.now(),
+      });
+    } finally {
+      this.abort = null;
+      this.streamingText = null;
+    }
+    this.emit();
+    await this.save();
+  }
+
+  // ---- library and settings ----------------------------------------------------------------
+
+  /**
+   * Remove an item from the Context Library: a deliberate prefix break. The next request no longer
+   * extends the cached one (said in the returned message and on the next turn).
+   */
+  removeLibraryItem(id: string): string | null {
+    this.assertIdle();
+    const chat = this.chat;
+    const entry = chat.engine.libraryItems().find((i) => i.id === id);
+    if (!entry || !chat.engine.removeFromLibrary(id)) return null;
+    chat.conversation = withEngine(chat.conversation, chat.engine.snapshot());
+    const text = `Library: "${entry.title}" was removed from the Context Library. The next request starts a new cached prefix, so it costs more once.`;
+    this.warnings = withWarnings(this.warnings, [{ source: 'library', text }]);
+    this.emit();
+    void this.save();
+    return text;
+  }
+
+  setModel(providerId: string, model: string): void {
+    this.assertIdle();
+    const next = withModel(this.chat.conversation, providerId, model, this.deps.now());
+    if (next === this.chat.conversation) return;
+    this.chat.conversation = next;
+    this.emit();
+    if (this.saved) void this.save();
+  }
+
+  setMode(mode: ChatMode): void {
+    const next = withMode(this.chat.conversation, mode, this.deps.now());
+    if (next === this.chat.conversation) return;
+    this.chat.conversation = next;
+    this.emit();
+    if (this.saved) void this.save();
+  }
+
+  /** Rename the chat shown (the title is saved with it; the note keeps its file name). */
+  async rename(title: string): Promise<void> {
+    if (!title.trim()) throw new Error('The title is empty.');
+    this.chat.conversation = setTitle(this.chat.conversation, title, 'user', this.deps.now());
+    this.emit();
+    await this.save();
+  }
+
+  // ---- chats -------------------------------------------------------------------------------
+
+  /** The id of the chat shown. */
+  get chatId(): string {
+    return this.chat.conversation.id;
+  }
+
+  /** Start a new, empty chat (a reply in flight is stopped and kept in the chat it belongs to first). */
+  async newChat(): Promise<void> {
+    await this.settle();
+    this.reset();
+  }
+
+  /** Open a saved chat where it stopped: turns, library, provider session and any kept message. */
+  async open(id: string): Promise<void> {
+    if (this.opening) throw new Error(OPENING);
+    this.opening = true;
+    this.emit();
+    try {
+      await this.settle();
+      // Its own saves still queued (reopening the chat just left): read the note once they are written.
+      if (this.saves.has(id)) await this.saves.flush();
+      const loaded = await this.deps.archive.load(id);
+      const settings = this.deps.settings();
+      const restored = await rehydrate(loaded.conversation, this.deps.vault, this.engineOptions(settings));
+      this.chat = { conversation: interrupted(loaded.conversation), engine: restored.engine };
+      this.lastAssembly = null;
+      this.warnings = [...loaded.warnings, ...restored.issues.map((i) => i.message)].map((text) => ({ source: 'reopened' as const, text: `Reopened: ${text}` }));
+      this.saved = true;
+    } finally {
+      this.opening = false;
+      this.emit();
+    }
+  }
+
+  /** Delete a saved chat; deleting the chat shown starts a new one. */
+  async remove(id: string): Promise<void> {
+    const shown = id === this.chat.conversation.id;
+    if (shown) await this.settle();
+    // A save still queued must not write the note back after it is deleted.
+    this.saves.drop(id);
+    await this.saves.flush();
+    await this.deps.archive.delete(id);
+    if (shown) this.reset();
+  }
+
+  /** Resolves once every save started so far has finished (tests, and the view before closing). */
+  flush(): Promise<void> {
+    return this.saves.flush();
+  }
+
+  /** Stop any reply in flight and wait until its turn is settled in the chat it belongs to. */
+  private async settle(): Promise<void> {
+    this.stop();
+    if (this.running) await this.running;
+  }
+
+  private reset(): void {
+    this.chat = this.emptyChat();
+    this.lastAssembly = null;
+    this.warnings = withoutSources(this.warnings, 'library', 'regenerate', 'reopened', 'note');
+    this.saved = false;
+    this.emit();
+  }
+
+  private emptyChat(): OpenChat {
+    const settings = this.deps.settings();
+    const conversation = newConversation(
+      { provider: settings.defaultProviderId, model: settings.defaultModel, mode: settings.defaultMode, id: this.deps.newId() },
+      { now: this.deps.now },
+    );
+    return { conversation, engine: new PromptContextEngine(this.engineOptions(settings)) };
+  }
+
+  private engineOptions(settings: StrataSettings): EngineOptions {
+    return { rendering: settings.rendering, freshness: settings.freshness };
+  }
+
+  // ---- saving ------------------------------------------------------------------------------
+
+  /** Queue a save of the chat shown (nothing to save before its first message). */
+  private save(): Promise<void> {
+    const conversation = this.chat.conversation;
+    if (conversation.turns.length === 0) return this.saves.flush();
+    return this.saves.request(conversation);
+  }
+
+  /** A save finished: its result (merged with the user's edits in the note) becomes the chat's state. */
+  private saveDone(event: SaveEvent): void {
+    const chat = this.chat;
+    const shown = event.sent.id === chat.conversation.id;
+    if (event.type === 'failed') {
+      const text = shown
+        ? `The chat could not be saved: ${userFacingError(event.error)}`
+        : `The chat "${event.sent.title}" could not be saved: ${userFacingError(event.error)}`;
+      this.warnings = withWarnings(withoutSources(this.warnings, 'save'), [{ source: 'save', text }]);
+      this.emit();
+      return;
+    }
+    if (!shown) return;
+    const before = chat.conversation;
+    chat.conversation = rebaseOnSaved(before, event.sent, event.result.conversation);
+    const hadError = this.warnings.some((w) => w.source === 'save');
+    const count = this.warnings.length;
+    this.warnings = withWarnings(
+      withoutSources(this.warnings, 'save'),
+      event.result.warnings.map((w) => ({ source: 'note' as const, text: `Chat note: ${w}` })),
+    );
+    const noted = this.warnings.length > count - (hadError ? 1 : 0);
+    if (!this.saved || hadError || noted || chat.conversation !== before) {
+      this.saved = true;
+      this.emit();
+    }
+  }
+}

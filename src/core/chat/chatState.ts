@@ -1,0 +1,86 @@
+import type { ItemKind } from '../context/items';
+import type { ChatTurn, Conversation } from '../conversation/model';
+import type { LibraryItem } from '../engine/types';
+import { addUsage, ZERO_USAGE, type Usage } from '../usage';
+import type { ContextUsage } from './contextUsage';
+import type { ChatWarning } from './warnings';
+
+/** 'opening': a saved chat is loading (the composer waits); 'sending': a request is running. */
+export type ChatPhase = 'idle' | 'opening' | 'sending';
+
+export interface LibraryEntry {
+  readonly id: string;
+  readonly kind: ItemKind;
+  readonly title: string;
+  readonly source: string;
+  readonly tokens: number;
+  readonly version: number;
+  readonly enteredTurn: number;
+}
+
+/** An earlier message that never got a reply: shown and saved, never sent again on its own. */
+export interface UnansweredTurn {
+  /** Number of answered turns before it. */
+  readonly afterTurn: number;
+  readonly turn: ChatTurn;
+}
+
+/**
+ * What the view renders: the conversation and the controller's transient state, plus views of the
+ * conversation computed from it (never kept separately). A fresh object on every change.
+ */
+export interface ChatState {
+  readonly conversation: Conversation;
+  readonly phase: ChatPhase;
+  /** A request is running (the stop button shows). */
+  readonly busy: boolean;
+  /** Text streamed so far while a reply is coming in; null when no request is running. */
+  readonly streamingText: string | null;
+  /** The last request's size by layer against the model window (null before the first request). */
+  readonly contextUsage: ContextUsage | null;
+  readonly library: readonly LibraryEntry[];
+  readonly warnings: readonly ChatWarning[];
+  /** True once the chat has been saved at least once (it then appears in the history). */
+  readonly saved: boolean;
+  // Derived from the conversation:
+  readonly answered: readonly ChatTurn[];
+  /** The last message, when it has no reply (sending, failed or stopped): the one Retry sends. */
+  readonly pending: ChatTurn | null;
+  readonly unanswered: readonly UnansweredTurn[];
+  readonly totalUsage: Usage;
+  /** Sum of known costs; null when no turn had a price. */
+  readonly totalCost: number | null;
+}
+
+export type Transient = Omit<ChatState, 'answered' | 'pending' | 'unanswered' | 'totalUsage' | 'totalCost'>;
+
+export function chatStateOf(transient: Transient): ChatState {
+  const turns = transient.conversation.turns;
+  const answered: ChatTurn[] = [];
+  const unanswered: UnansweredTurn[] = [];
+  const last = turns[turns.length - 1];
+  const pending = last && last.status !== 'complete' ? last : null;
+  for (const turn of turns) {
+    if (turn.status === 'complete') answered.push(turn);
+    else if (turn !== pending) unanswered.push({ afterTurn: answered.length, turn });
+  }
+  let totalUsage = ZERO_USAGE;
+  let totalCost: number | null = null;
+  for (const t of answered) {
+    if (t.usage) totalUsage = addUsage(totalUsage, t.usage);
+    if (typeof t.cost === 'number') totalCost = (totalCost ?? 0) + t.cost;
+  }
+  return { ...transient, answered, pending, unanswered, totalUsage, totalCost };
+}
+
+export function libraryEntry(item: LibraryItem): LibraryEntry {
+  return {
+    id: item.id,
+    kind: item.kind,
+    title: item.title,
+    source: item.source,
+    tokens: item.tokens,
+    version: item.version,
+    enteredTurn: item.enteredTurn,
+  };
+}

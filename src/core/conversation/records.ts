@@ -1,0 +1,40 @@
+import type { ContextChip } from '../context/items';
+import type { TurnAssembly } from '../engine/engine';
+import type { LibraryItem } from '../engine/types';
+import type { EnvelopeRecord, ItemRef } from './model';
+
+/** A library item as a chat note keeps it: the text only for URLs (not in the vault). */
+export function toRef(item: LibraryItem): ItemRef {
+  return {
+    id: item.id,
+    kind: item.kind,
+    title: item.title,
+    source: item.source,
+    ...(item.via !== undefined ? { via: item.via } : {}),
+    version: item.version,
+    hash: item.hash,
+    tokens: item.tokens,
+    enteredTurn: item.enteredTurn,
+    ...(item.kind === 'url' ? { content: item.content } : {}),
+  };
+}
+
+/** A chip as a chat keeps it: URL page text is kept once, with the library item, not on every turn. */
+export function savedChip(chip: ContextChip): ContextChip {
+  if (chip.kind !== 'url') return chip;
+  return { kind: 'url', url: chip.url, ...(chip.title !== undefined ? { title: chip.title } : {}) };
+}
+
+export function envelopeRecord(assembly: TurnAssembly): EnvelopeRecord {
+  const { envelope } = assembly;
+  const layer = (id: keyof typeof envelope.layers) => ({ tokens: envelope.layers[id].tokens, hash: envelope.layers[id].hash });
+  return {
+    layers: { L1: layer('L1'), L2: layer('L2'), L3: layer('L3'), L4: layer('L4'), L5: layer('L5') },
+    promptTokens: assembly.promptTokens,
+    prefixHash: assembly.prefixHash,
+    prefixChange: assembly.prefixChange ? { reason: assembly.prefixChange.reason, detail: assembly.prefixChange.detail } : null,
+    full: [...envelope.full],
+    freshness: envelope.freshness.map((f) => ({ id: f.id, status: f.status, fromVersion: f.fromVersion, ...(f.toVersion !== undefined ? { toVersion: f.toVersion } : {}) })),
+    removed: [...envelope.removed],
+  };
+}

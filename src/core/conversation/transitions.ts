@@ -1,0 +1,176 @@
+import type { ContextChip } from '../context/items';
+import type { EngineState, TurnAssembly } from '../engine/engine';
+import type { CompileMode } from '../compiler/messageCompiler';
+import type { Usage } from '../usage';
+import { envelopeRecord, savedChip, toRef } from './records';
+import { sentTurnOf } from '../engine/completedTurn';
+import { completedBefore, titleFromText, type ChatTurn, type Conversation, type ProviderSession, type TitleSource } from './model';
+
+/**
+ * Turn changes as pure transitions: Conversation in, Conversation out. The chat controller and the
+ * Copilot import both build chats with these; the engine is kept in step by the caller (commit after
+ * completeTurn, truncate with truncateFrom, then withEngine to record the library as it now is).
+ * Times are arguments: core code never reads the clock.
+ */
+
+export interface NewMessage {
+  readonly text: string;
+  /** What the model gets as the user message, when it differs from the text shown. */
+  readonly sent?: string;
+  readonly chips?: readonly ContextChip[];
+  readonly at: number;
+}
+
+/** Record the user's words before anything is sent, so no failure can lose them. Returns the turn's index. */
+export function addUserMessage(c: Conversation, message: NewMessage): { conversation: Conversation; index: number } {
+  const turn: ChatTurn = {
+    status: 'sending',
+    text: message.text,
+    ...(message.sent !== undefined && message.sent !== message.text ? { sent: message.sent } : {}),
+    at: message.at,
+    ...(message.chips ? { chips: message.chips.map(savedChip) } : {}),
+    dynamic: [],
+    tools: [],
+    referenced: [],
+    problems: [],
+  };
+  const first = c.turns.length === 0;
+  return {
+    conversation: {
+      ...c,
+      turns: [...c.turns, turn],
+      updated: message.at,
+      ...(first && c.titleSource === 'first-message' ? { title: titleFromText(message.text) } : {}),
+    },
+    index: c.turns.length,
+  };
+}
+
+/** What the provider call produced besides the reply text. */
+export interface Answer {
+  readonly assembly: TurnAssembly;
+  readonly reply: string;
+  readonly replyAt: number;
+  /** The provider id that answered (settings id). */
+  readonly provider?: string;
+  readonly compile?: { readonly mode: CompileMode; readonly reason: string };
+  readonly usage?: Usage | null;
+  /** USD; null when unknown. */
+  readonly cost?: number | null;
+  /** The provider session after this call (cursor advanced by the compiler). */
+  readonly session?: ProviderSession | null;
+}
+
+/**
+ * The reply arrived. Throws (changing nothing) when the assembly is not for this turn: call it before
+ * engine.commit, so a mismatch never reaches the engine.
+ */
+export function completeTurn(c: Conversation, index: number, answer: Answer): Conversation {
+  const turn = turnAt(c, index);
+  if (c.turns.slice(index + 1).some((t) => t.status === 'complete')) {
+    throw new Error(`turn ${index + 1} cannot be completed: later turns are already answered`);
+  }
+  const expected = completedBefore(c.turns, index) + 1;
+  if (answer.assembly.envelope.turn !== expected) {
+    throw new Error(`turn ${index + 1} is engine turn ${expected}, but the assembly is for turn ${answer.assembly.envelope.turn}`);
+  }
+  const parts = sentTurnOf(answer.assembly);
+  const { error: _error, sent: _sent, partial: _partial, ...rest } = turn;
+  const done: ChatTurn = {
+    ...rest,
+    status: 'complete',
+    // What the engine got as L5 is what was sent; recorded only when it differs from the display text.
+    ...(parts.userText !== turn.text ? { sent: parts.userText } : {}),
+    reply: answer.reply,
+    replyAt: answer.replyAt,
+    ...(answer.provider !== undefined ? { provider: answer.provider } : {}),
+    model: parts.model,
+    dynamic: parts.dynamic,
+    tools: parts.tools,
+    referenced: parts.referenced,
+    problems: parts.problems,
+    envelope: { ...envelopeRecord(answer.assembly), ...(answer.compile ? { compile: answer.compile } : {}) },
+    ...(answer.usage !== undefined ? { usage: answer.usage } : {}),
+    ...(answer.cost !== undefined ? { cost: answer.cost } : {}),
+  };
+  return {
+    ...c,
+    turns: replaceAt(c.turns, index, done),
+    updated: answer.replyAt,
+    model: parts.model,
+    ...(answer.session !== undefined ? { session: answer.session } : {}),
+  };
+}
+
+export interface Failure {
+  readonly status: 'failed' | 'stopped';
+  readonly error: string;
+  /** What had streamed before it failed or stopped. */
+  readonly partial?: string;
+  readonly at: number;
+}
+
+/** The request failed or was stopped: the user's words stay, marked not answered, with the reason. */
+export function failTurn(c: Conversation, index: number, failure: Failure): Conversation {
+  const { partial: _partial, ...turn } = turnAt(c, index);
+  const failed: ChatTurn = { ...turn, status: failure.status, error: failure.error, ...(failure.partial ? { partial: failure.partial } : {}) };
+  return { ...c, turns: replaceAt(c.turns, index, failed), updated: failure.at };
+}
+
+/**
+ * Edit and resend, regenerate: drop turn `index` and everything after it. The caller truncates the
+ * engine to `completedBefore(turns, index)` answered turns (a history edit, named on the next turn).
+ */
+export function truncateFrom(c: Conversation, index: number, at: number): Conversation {
+  turnAt(c, index);
+  return { ...c, turns: c.turns.slice(0, index), updated: at };
+}
+
+/** The library, last request and pending events as the engine now has them (what a save records). */
+export function withEngine(c: Conversation, state: EngineState): Conversation {
+  const { pending: _previous, ...rest } = c;
+  return {
+    ...rest,
+    library: state.library.map(toRef),
+    lastRequest: state.lastRequest ?? null,
+    ...(state.pending && state.pending.length > 0 ? { pending: state.pending } : {}),
+  };
+}
+
+export function setTitle(c: Conversation, title: string, source: TitleSource, at: number): Conversation {
+  const clean = title.replace(/\s+/g, ' ').trim();
+  if (!clean) return c;
+  return { ...c, title: clean, titleSource: source, updated: at };
+}
+
+export function setModel(c: Conversation, provider: string, model: string, at: number): Conversation {
+  return provider === c.provider && model === c.model ? c : { ...c, provider, model, updated: at };
+}
+
+export function setMode(c: Conversation, mode: string, at: number): Conversation {
+  return mode === c.mode ? c : { ...c, mode, updated: at };
+}
+
+export function setSession(c: Conversation, session: ProviderSession | null): Conversation {
+  return { ...c, session };
+}
+
+export const INTERRUPTED = 'The app closed before the reply came in. Your message is kept: retry to send it.';
+
+/** A reopened chat whose last request was still running when it was saved: that request is gone. */
+export function interrupted(c: Conversation): Conversation {
+  if (!c.turns.some((t) => t.status === 'sending')) return c;
+  return { ...c, turns: c.turns.map((t) => (t.status === 'sending' ? { ...t, status: 'failed' as const, error: INTERRUPTED } : t)) };
+}
+
+function turnAt(c: Conversation, index: number): ChatTurn {
+  const turn = c.turns[index];
+  if (!turn) throw new Error(`no turn ${index + 1} in this conversation (it has ${c.turns.length})`);
+  return turn;
+}
+
+function replaceAt<T>(list: readonly T[], index: number, value: T): T[] {
+  const out = [...list];
+  out[index] = value;
+  return out;
+}

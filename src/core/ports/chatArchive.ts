@@ -1,0 +1,44 @@
+import type { Conversation } from '../conversation/model';
+
+/** One row of the chat list. */
+export interface ChatSummary {
+  readonly path: string;
+  readonly id: string;
+  readonly title: string;
+  readonly created: number;
+  readonly updated: number;
+  readonly turns: number;
+  readonly model: string;
+  /** Chats that did not read cleanly still show, with their warnings. */
+  readonly warnings: number;
+}
+
+export interface SaveResult {
+  readonly path: string;
+  /** The conversation as saved: the same object, unless the note was edited meanwhile (merged). */
+  readonly conversation: Conversation;
+  /** Turn indexes whose text was taken from the user's edit in the note. */
+  readonly edited: number[];
+  readonly warnings: string[];
+}
+
+export interface LoadedChat {
+  readonly path: string;
+  readonly conversation: Conversation;
+  /** Everything that did not read cleanly, for the user to see. */
+  readonly warnings: string[];
+}
+
+/**
+ * Saved chats, addressed by chat id (the chat-note archive in the app and in Node). A save returns
+ * the conversation as written, merged with the user's edits in the note: it becomes the chat's state.
+ */
+export interface ChatArchivePort {
+  save(conversation: Conversation): Promise<SaveResult>;
+  load(id: string): Promise<LoadedChat>;
+  list(): Promise<ChatSummary[]>;
+  /** Chats whose title or messages contain every word of the query. */
+  search(query: string): Promise<ChatSummary[]>;
+  rename(id: string, title: string): Promise<void>;
+  delete(id: string): Promise<void>;
+}
