@@ -1,12 +1,13 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,growth,plugin] [-- --no-profile]
- * Cache efficiency, assembly speed and growth, plugin cost, in one run: a markdown report on stdout,
+ * npm run bench [-- --quick] [-- --only cache,growth,chats,plugin] [-- --no-profile]
+ * Cache efficiency, assembly speed and growth, the chat list, plugin cost, in one run: a markdown report on stdout,
  * the same figures as JSON in bench-results/. Progress goes to stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureCacheEfficiency } from './cache/efficiency';
+import { measureChatList } from './chats/section';
 import { measureGrowth } from './growth/section';
 import type { GrowthOptions } from './growth/worker';
 import { machineInfo } from './lib/machine';
@@ -14,7 +15,7 @@ import { bundleBreakdown } from './plugin/bundleBreakdown';
 import { measurePluginCost } from './plugin/section';
 import { renderMarkdown, type BenchResults } from './report/markdown';
 
-const SECTIONS = ['cache', 'growth', 'plugin'] as const;
+const SECTIONS = ['cache', 'growth', 'chats', 'plugin'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -34,7 +35,7 @@ function parseArgs(argv: readonly string[]): Args {
       const bad = list.filter((s) => !(SECTIONS as readonly string[]).includes(s));
       if (list.length === 0 || bad.length > 0) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}`);
       args.only = new Set(list as Section[]);
-    } else throw new Error(`unknown argument ${arg}; usage: bench [--quick] [--only cache,growth,plugin] [--no-profile]`);
+    } else throw new Error(`unknown argument ${arg}; usage: bench [--quick] [--only cache,growth,chats,plugin] [--no-profile]`);
   }
   return args;
 }
@@ -66,6 +67,14 @@ async function main(): Promise<void> {
     growth = measureGrowth(root, options);
   }
 
+  let chats: BenchResults['chats'] = null;
+  if (args.only.has('chats')) {
+    progress('chat list: list, open and search over many chat notes…');
+    const rows = [];
+    for (const count of args.quick ? [200] : [200, 1000]) rows.push(await measureChatList(root, count, 50, args.quick ? 3 : 7));
+    chats = rows;
+  }
+
   let plugin: BenchResults['plugin'] = null;
   if (args.only.has('plugin')) {
     progress('plugin cost: bundle and fresh loads…');
@@ -79,6 +88,7 @@ async function main(): Promise<void> {
     durationMs: performance.now() - t0,
     cache,
     growth,
+    chats,
     plugin,
   };
   mkdirSync(outDir, { recursive: true });

@@ -20,7 +20,7 @@ export default class StrataPlugin extends Plugin {
     save: (c) => this.chatArchive().save(c),
     load: (id) => this.chatArchive().load(id),
     list: () => this.chatArchive().list(),
-    search: (q) => this.chatArchive().search(q),
+    search: (q, options) => this.chatArchive().search(q, options),
     rename: (id, title) => this.chatArchive().rename(id, title),
     delete: (id) => this.chatArchive().delete(id),
   };

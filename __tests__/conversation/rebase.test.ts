@@ -7,7 +7,7 @@ const base = newConversation({ provider: 'p', model: 'm', id: 'c' }, { now: () =
 function answered(c: Conversation, text: string, reply: string, at: number): Conversation {
   const { conversation, index } = addUserMessage(c, { text, at });
   const turns = [...conversation.turns];
-  turns[index] = { ...turns[index], status: 'complete', reply, replyAt: at + 1 } as ChatTurn;
+  turns[index] = { ...turns[index], status: 'complete', reply, replyAt: at + 1 };
   return { ...conversation, turns };
 }
 

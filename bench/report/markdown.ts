@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { LAYOUT_LABELS, LAYOUTS, RULES, uncached, type Rule, type ScenarioEfficiency } from '../cache/efficiency';
+import type { ChatListFigures } from '../chats/section';
 import type { GrowthSummary } from '../growth/section';
 import type { MachineInfo } from '../lib/machine';
 import type { PluginCost } from '../plugin/section';
@@ -12,6 +13,7 @@ export interface BenchResults {
   readonly durationMs: number;
   readonly cache: readonly ScenarioEfficiency[] | null;
   readonly growth: GrowthSummary | null;
+  readonly chats: readonly ChatListFigures[] | null;
   readonly plugin: (PluginCost & { readonly breakdown: readonly BundlePart[] }) | null;
 }
 
@@ -259,6 +261,22 @@ function pluginSection(p: PluginCost & { readonly breakdown: readonly BundlePart
   return out.join('\n');
 }
 
+function chatListSection(rows: readonly ChatListFigures[]): string {
+  const t = (n: number) => (n < 10 ? n.toFixed(1) : int(n));
+  return [
+    '## Chat list, open and search',
+    '',
+    'Saved chats of 50 turns each (chat notes in memory: no disk), through the chat-note archive. The list reads each note\'s properties without decoding it; ' +
+      'open decodes one note (warm: the id → path index is known; cold: a fresh archive lists the folder first); search reads message bodies for a word that only one chat has. ' +
+      'The last column is the same list made by decoding every note, as the archive did before (timed on 20 notes, scaled). Target: list and open under 100 ms at 1,000 chats.',
+    '',
+    '| chats | note size | list | open (warm) | open (cold) | search | decode every note |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${int(r.chats)} | ${int(r.noteBytes / 1024)} KiB | ${t(r.listMs)} ms | ${t(r.openMs)} ms | ${t(r.openColdMs)} ms | ${t(r.searchMs)} ms | ${t(r.decodeAllMs)} ms |`),
+    '',
+  ].join('\n');
+}
+
 export function renderMarkdown(r: BenchResults): string {
   const m = r.machine;
   const out = [
@@ -271,6 +289,7 @@ export function renderMarkdown(r: BenchResults): string {
   ];
   if (r.cache) out.push(cacheSection(r.cache));
   if (r.growth) out.push(growthSection(r.growth));
+  if (r.chats) out.push(chatListSection(r.chats));
   if (r.plugin) out.push(pluginSection(r.plugin));
   return `${out.join('\n').trimEnd()}\n`;
 }

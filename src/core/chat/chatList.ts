@@ -1,11 +1,11 @@
-import type { ChatArchivePort, ChatSummary } from '../ports/chatArchive';
+import type { ChatArchivePort, ChatSummary, SearchOptions } from '../ports/chatArchive';
 import type { ChatController } from './chatController';
 
 /** What the chat history offers: list, search, open, rename, delete. */
 export interface ChatListActions {
   list(): Promise<ChatSummary[]>;
   /** Full-text search (titles and messages). */
-  search(query: string): Promise<ChatSummary[]>;
+  search(query: string, options?: SearchOptions): Promise<ChatSummary[]>;
   open(id: string): Promise<void>;
   rename(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
@@ -18,7 +18,7 @@ export interface ChatListActions {
 export function chatListActions(controller: ChatController, archive: ChatArchivePort): ChatListActions {
   return {
     list: () => archive.list(),
-    search: (query) => archive.search(query),
+    search: (query, options) => archive.search(query, options),
     open: (id) => controller.open(id),
     rename: (id, title) => (id === controller.chatId ? controller.rename(title) : archive.rename(id, title)),
     remove: (id) => controller.remove(id),

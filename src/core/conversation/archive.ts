@@ -1,6 +1,7 @@
-import type { ChatArchivePort, ChatSummary, LoadedChat, SaveResult } from '../ports/chatArchive';
+import type { ChatArchivePort, ChatSummary, LoadedChat, SaveResult, SearchOptions } from '../ports/chatArchive';
 import { decodeChatNote, encodeChatNote } from './codec';
 import { mergeChatNote } from './merge';
+import { searchableText, summaryOfNote } from './summary';
 import type { Clock, Conversation } from './model';
 import type { ChatStore } from './store';
 import { isoFromEpoch } from './time';
@@ -32,10 +33,10 @@ export class ChatArchive implements ChatArchivePort {
     this.folder = normalizeChatFolder(folder);
   }
 
-  /** Where a chat is saved (found by listing the folder when it is not known yet). */
+  /** Where a chat is saved: from the id index, or found by listing the folder when it is not known yet. */
   async pathOf(id: string): Promise<string> {
     const known = this.paths.get(id);
-    if (known !== undefined && (await this.store.read(known)) !== null) return known;
+    if (known !== undefined) return known;
     await this.list();
     const found = this.paths.get(id);
     if (found === undefined) throw new Error(`No saved chat with id ${id} in ${this.folder}`);
@@ -78,45 +79,69 @@ export class ChatArchive implements ChatArchivePort {
     return { path, conversation, edited: [], warnings: [] };
   }
 
-  /** Open a saved chat by id. */
+  /** Open a saved chat by id (one note read and decoded; the folder is listed again only if it moved). */
   async load(id: string): Promise<LoadedChat> {
+    const known = this.paths.get(id);
+    if (known !== undefined) {
+      const loaded = await this.tryLoad(known);
+      if (loaded && loaded.conversation.id === id) return loaded;
+      this.paths.delete(id);
+    }
     return this.loadPath(await this.pathOf(id));
   }
 
   /** Read a chat note. Never throws for bad content; a missing file is an error. */
   async loadPath(path: string): Promise<LoadedChat> {
+    const loaded = await this.tryLoad(path);
+    if (!loaded) throw new Error(`chat note not found: ${path}`);
+    return loaded;
+  }
+
+  private async tryLoad(path: string): Promise<LoadedChat | null> {
     const text = await this.store.read(path);
-    if (text === null) throw new Error(`chat note not found: ${path}`);
+    if (text === null) return null;
     const decoded = decodeChatNote(text, { id: idFromPath(path), now: this.clock.now() });
     this.lastText.set(path, text);
     this.paths.set(decoded.conversation.id, path);
     return { ...decoded, path };
   }
 
-  /** Every chat in the folder, most recently updated first. */
+  /** Every chat in the folder, most recently updated first: read from each note's properties, never decoded. */
   async list(): Promise<ChatSummary[]> {
     const out: ChatSummary[] = [];
+    const ids = new Map<string, string>();
     for (const path of await this.store.list(this.folder)) {
       const text = await this.store.read(path);
       if (text === null) continue;
-      const { conversation: c, warnings } = decodeChatNote(text, { id: idFromPath(path), now: 0 });
-      this.paths.set(c.id, path);
-      out.push({ path, id: c.id, title: c.title, created: c.created, updated: c.updated, turns: c.turns.length, model: c.model, warnings: warnings.length });
+      const summary = summaryOfNote(path, text, idFromPath(path));
+      // A note copied with "Make a copy" shares its id: the first path (sorted) keeps it.
+      if (!ids.has(summary.id)) ids.set(summary.id, path);
+      out.push(summary);
     }
+    for (const [id, path] of this.paths) if (ids.get(id) !== path) this.paths.delete(id);
+    for (const [id, path] of ids) this.paths.set(id, path);
     return out.sort((a, b) => b.updated - a.updated || (a.path < b.path ? -1 : 1));
   }
 
-  /** Chats whose title or any message contains every word of the query (case-insensitive). */
-  async search(query: string): Promise<ChatSummary[]> {
+  /**
+   * Chats whose title or any message contains every word of the query (case-insensitive). The
+   * bodies are read one by one (not decoded); `progress` hears how far it got, and a newer search
+   * can stop this one through `signal`.
+   */
+  async search(query: string, options: SearchOptions = {}): Promise<ChatSummary[]> {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    if (words.length === 0) return this.list();
+    const all = await this.list();
+    if (words.length === 0) return all;
     const hits: ChatSummary[] = [];
-    for (const summary of await this.list()) {
-      const text = await this.store.read(summary.path);
-      if (text === null) continue;
-      const { conversation } = decodeChatNote(text, { id: summary.id, now: 0 });
-      const haystack = [conversation.title, ...conversation.turns.flatMap((t) => [t.text, t.reply ?? ''])].join('\n').toLowerCase();
-      if (words.every((w) => haystack.includes(w))) hits.push(summary);
+    for (const [i, summary] of all.entries()) {
+      if (options.signal?.aborted) break;
+      const title = summary.title.toLowerCase();
+      if (matchesAll(title, words)) hits.push(summary);
+      else {
+        const text = await this.store.read(summary.path);
+        if (text !== null && matchesAll(`${title}\n${searchableText(text)}`, words)) hits.push(summary);
+      }
+      options.progress?.(i + 1, all.length, hits);
     }
     return hits;
   }
@@ -164,4 +189,8 @@ export function fileSafe(title: string): string {
 
 function idFromPath(path: string): string {
   return `chat-${(path.split('/').pop() ?? path).replace(/\.md$/i, '').replace(/\s+/g, '-')}`;
+}
+
+function matchesAll(haystack: string, words: readonly string[]): boolean {
+  return words.every((w) => haystack.includes(w));
 }

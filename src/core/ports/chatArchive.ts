@@ -29,6 +29,13 @@ export interface LoadedChat {
   readonly warnings: string[];
 }
 
+export interface SearchOptions {
+  /** How far a search over many chats got: notes read so far, of how many, and the hits so far. */
+  readonly progress?: (done: number, total: number, hits: readonly ChatSummary[]) => void;
+  /** A newer search stops this one. */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * Saved chats, addressed by chat id (the chat-note archive in the app and in Node). A save returns
  * the conversation as written, merged with the user's edits in the note: it becomes the chat's state.
@@ -38,7 +45,7 @@ export interface ChatArchivePort {
   load(id: string): Promise<LoadedChat>;
   list(): Promise<ChatSummary[]>;
   /** Chats whose title or messages contain every word of the query. */
-  search(query: string): Promise<ChatSummary[]>;
+  search(query: string, options?: SearchOptions): Promise<ChatSummary[]>;
   rename(id: string, title: string): Promise<void>;
   delete(id: string): Promise<void>;
 }

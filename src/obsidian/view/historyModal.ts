@@ -8,7 +8,9 @@ export class HistoryModal extends Modal {
   private entries: ChatSummary[] = [];
   /** Full-text hits for the current query (null: filter titles locally). */
   private hits: ChatSummary[] | null = null;
-  private searchRun = 0;
+  private searching: AbortController | null = null;
+  /** While a search reads message bodies: how far it got. */
+  private progress: string | null = null;
   private query = '';
   private listEl!: HTMLElement;
   private renaming: string | null = null;
@@ -39,6 +41,7 @@ export class HistoryModal extends Modal {
   }
 
   onClose(): void {
+    this.searching?.abort();
     this.contentEl.empty();
   }
 
@@ -54,30 +57,45 @@ export class HistoryModal extends Modal {
   }
 
   private async runSearch(): Promise<void> {
-    const run = ++this.searchRun;
+    this.searching?.abort();
     const query = this.query.trim();
     if (!query) {
       this.hits = null;
+      this.progress = null;
       this.renderList();
       return;
     }
+    // Titles match at once; message bodies are read chat by chat, the hits shown as they come.
+    const search = new AbortController();
+    this.searching = search;
     try {
-      const hits = await this.actions.search(query);
-      if (run !== this.searchRun) return;
+      const hits = await this.actions.search(query, {
+        signal: search.signal,
+        progress: (done, total, found) => {
+          if (search.signal.aborted) return;
+          this.hits = [...found];
+          this.progress = done < total ? `Searching messages… ${done} of ${total} chats` : null;
+          this.renderList();
+        },
+      });
+      if (search.signal.aborted) return;
       this.hits = hits;
     } catch {
+      if (search.signal.aborted) return;
       this.hits = null;
     }
+    this.progress = null;
     this.renderList();
   }
 
   private renderList(): void {
     this.listEl.empty();
+    if (this.progress) this.listEl.createDiv({ cls: 'strata-muted strata-history-progress', text: this.progress });
     const query = this.query.trim();
     const shown = !query
       ? this.entries
       : (this.hits ?? fuzzyFilter(query, this.entries.map((e) => ({ item: e, text: e.title })), 200));
-    if (shown.length === 0) {
+    if (shown.length === 0 && !this.progress) {
       this.listEl.createDiv({ cls: 'strata-muted strata-history-empty', text: this.entries.length === 0 ? 'No saved chats yet.' : 'No chat matches.' });
       return;
     }
