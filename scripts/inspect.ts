@@ -4,21 +4,24 @@
  *   [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn]
  * --reload-every-turn saves the chat as a chat note and opens it again (codec + rehydration) before
  * each turn; its output should equal the normal run's, except where a note changed (note-edited).
+ * --save-note FILE writes the replayed chat as a chat note (read it back with `npm run chat-note`).
  */
+import { writeFileSync } from 'node:fs';
 import { RENDERINGS, type Rendering } from '../src/core/engine/converter';
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../src/core/engine/freshness';
 import { formatJsonl, formatTable } from '../src/core/scenario/inspectFormat';
-import { reloadThroughNote } from '../src/core/conversation/reload';
-import { replayScenario } from '../src/core/scenario/replay';
+import { encodeChatNote } from '../src/core/conversation/codec';
+import { conversationFromEngine, reloadThroughNote } from '../src/core/conversation/reload';
+import { replayWithEngine } from '../src/core/scenario/replay';
 import { FsVault } from '../src/node/fsVault';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
 import { parseArgs } from './args';
 
 const USAGE =
-  'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn]';
+  'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn] [--save-note FILE]';
 
 async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness'], ['reload-every-turn']);
+  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note'], ['reload-every-turn']);
   const file = args.positional[0];
   if (!file || args.positional.length > 1) throw new UsageError(USAGE);
   const format = args.options.format ?? 'jsonl';
@@ -31,7 +34,7 @@ async function main(argv: string[]): Promise<void> {
   const { scenario, vaultDir } = loadScenarioFile(file, args.options.vault);
   const reload = args.flags.has('reload-every-turn');
   const fields = { id: `inspect-${scenario.name}`, provider: 'inspect', model: scenario.model };
-  const turns = await replayScenario(scenario, new FsVault(vaultDir), {
+  const { turns, engine } = await replayWithEngine(scenario, new FsVault(vaultDir), {
     rendering,
     freshness,
     ...(reload
@@ -44,6 +47,12 @@ async function main(argv: string[]): Promise<void> {
         }
       : {}),
   });
+  const saveNote = args.options['save-note'];
+  if (saveNote) {
+    let tick = 0;
+    const clock = { now: () => Date.UTC(2026, 0, 1) + 1000 * tick++ };
+    writeFileSync(saveNote, encodeChatNote(conversationFromEngine(engine.snapshot(), fields, clock, turns.map((t) => t.assembly))));
+  }
   process.stdout.write(format === 'jsonl' ? formatJsonl(turns) : formatTable(`${scenario.name} (${rendering} rendering, ${freshness} freshness)`, turns));
 }
 

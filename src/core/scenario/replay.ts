@@ -27,6 +27,11 @@ export interface ReplayedTurn {
 
 /** Replay a scenario through the real resolver and engine, offline. */
 export async function replayScenario(scenario: Scenario, vault: VaultReader, options: ReplayOptions = {}): Promise<ReplayedTurn[]> {
+  return (await replayWithEngine(scenario, vault, options)).turns;
+}
+
+/** The replay, and the engine as it ends (to save the replayed chat as a chat note). */
+export async function replayWithEngine(scenario: Scenario, vault: VaultReader, options: ReplayOptions = {}): Promise<{ turns: ReplayedTurn[]; engine: PromptContextEngine }> {
   const overlay = new OverlayVault(vault);
   const resolver = new ChipResolver(overlay);
   const fragments = options.fragments ?? promptFragments();
@@ -45,5 +50,5 @@ export async function replayScenario(scenario: Scenario, vault: VaultReader, opt
     engine.commit(assembly, reply);
     out.push({ turn, assembly, reply });
   }
-  return out;
+  return { turns: out, engine };
 }

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { ChatArchive } from '../core/conversation/archive';
+import type { Conversation } from '../core/conversation/model';
+import { interrupted } from '../core/conversation/transitions';
+import { FsChatStore } from './fsChatStore';
+
+/** What the plugin reads from a chat note: enough to tell why a chat does not open, or what a save keeps. */
+export interface ChatNoteReport {
+  readonly file: string;
+  readonly id: string;
+  readonly title: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly turns: ReadonlyArray<{ n: number; status: string; text: string; reply: string | null; chips: number; error?: string }>;
+  readonly library: ReadonlyArray<{ id: string; kind: string; version: number; enteredTurn: number }>;
+  /** Frontmatter keys the plugin does not own, kept as they are. */
+  readonly propertiesKept: readonly string[];
+  /** Text before the first message, kept as written. */
+  readonly intro: string | null;
+  readonly warnings: readonly string[];
+  /** With --resave: whether the note was written back, and whether its text changed. */
+  readonly resaved?: { readonly changed: boolean; readonly warnings: readonly string[] };
+}
+
+/**
+ * Decode a chat note exactly as the plugin opens one (the archive over the note's folder), and with
+ * `resave`, write it back through the same save path the chat controller uses after opening it
+ * (interrupted requests marked, then ChatArchive.save: create-or-process with the three-way merge).
+ */
+export async function inspectChatNote(file: string, options: { resave?: boolean } = {}): Promise<ChatNoteReport> {
+  const full = path.resolve(file);
+  const store = new FsChatStore(path.dirname(full));
+  const archive = new ChatArchive(store, { now: () => 0 }, '.');
+  const name = path.basename(full);
+  const before = await store.read(name);
+  if (before === null) throw new Error(`${file}: no such file`);
+  const loaded = await archive.loadPath(name);
+  const report = reportOf(file, loaded.conversation, loaded.warnings);
+  if (!options.resave) return report;
+  const saved = await archive.save(interrupted(loaded.conversation));
+  const after = await store.read(name);
+  return { ...report, resaved: { changed: after !== before, warnings: saved.warnings } };
+}
+
+function reportOf(file: string, c: Conversation, warnings: readonly string[]): ChatNoteReport {
+  return {
+    file,
+    id: c.id,
+    title: c.title,
+    provider: c.provider,
+    model: c.model,
+    turns: c.turns.map((t, i) => ({
+      n: i + 1,
+      status: t.status,
+      text: t.text,
+      reply: t.reply ?? null,
+      chips: t.chips?.length ?? 0,
+      ...(t.error !== undefined ? { error: t.error } : {}),
+    })),
+    library: c.library.map((r) => ({ id: r.id, kind: r.kind, version: r.version, enteredTurn: r.enteredTurn })),
+    propertiesKept: Object.keys(c.extra ?? {}),
+    intro: c.preamble ?? null,
+    warnings: [...warnings],
+  };
+}
+
+/** One line of text for a table cell. */
+function cell(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+export function formatReportTable(r: ChatNoteReport): string {
+  const lines = [
+    `${r.file}`,
+    `  chat ${r.id} · "${r.title}" · ${r.provider} / ${r.model}`,
+    `  ${r.turns.length} message(s), ${r.library.length} library item(s)`,
+    '',
+    '  #  status    chips  message / reply',
+    ...r.turns.flatMap((t) => [
+      `  ${String(t.n).padStart(2)} ${t.status.padEnd(9)} ${String(t.chips).padStart(5)}  ${cell(t.text, 70)}`,
+      t.reply !== null ? `                      ↳ ${cell(t.reply, 68)}` : `                      ↳ (no reply${t.error ? `: ${cell(t.error, 50)}` : ''})`,
+    ]),
+    '',
+    `  library: ${r.library.length === 0 ? 'empty' : r.library.map((i) => `${i.id} v${i.version} (turn ${i.enteredTurn})`).join(', ')}`,
+    `  properties kept: ${r.propertiesKept.length === 0 ? 'none' : r.propertiesKept.join(', ')}`,
+    `  intro kept: ${r.intro === null ? 'none' : `"${cell(r.intro, 60)}"`}`,
+    `  warnings: ${r.warnings.length === 0 ? 'none' : ''}`,
+    ...r.warnings.map((w) => `    - ${w}`),
+  ];
+  if (r.resaved) lines.push(`  resaved: ${r.resaved.changed ? 'written, text changed' : 'written, unchanged'}${r.resaved.warnings.length ? ` (${r.resaved.warnings.join('; ')})` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
