@@ -1,6 +1,6 @@
 import { ProviderError, providerLabel, redactSecrets, type ProviderErrorKind } from './errors';
 import { parseRetryAfter } from './retry';
-import type { ProviderKind } from './types';
+import type { ProviderKind } from '../core/ports/chatModel';
 
 /** The stream ended (or broke) before the provider said the reply was complete. */
 export class IncompleteStreamError extends Error {

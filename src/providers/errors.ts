@@ -1,5 +1,5 @@
 import type { Description } from './classify';
-import type { ProviderKind } from './types';
+import type { ProviderKind } from '../core/ports/chatModel';
 
 /** Why a provider call failed, in terms of what the user can do about it. */
 export type ProviderErrorKind =

@@ -9,7 +9,7 @@ import { promptFragments } from '../prompts';
 import { currentLibraryNotes } from '../scenario/replay';
 import { findProvider, type ChatMode, type ProviderSettings, type StrataSettings } from '../settings';
 import { addUsage, ZERO_USAGE, type Usage } from '../usage';
-import type { ChatProvider } from '../../providers/types';
+import type { ChatProvider } from '../ports/chatModel';
 import { titleFromText } from '../conversation/model';
 import { envelopeRecord } from '../conversation/repository';
 import { contextUsageOf, windowOverflow, type ContextUsage } from './contextUsage';
