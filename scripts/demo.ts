@@ -16,7 +16,7 @@ import { liveReplay, type LiveTurn } from '../src/node/liveReplay';
 import { FsVault } from '../src/node/fsVault';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
 import { createProvider, formatCost, sumCosts } from '../src/providers';
-import type { ProviderKind } from '../src/providers/types';
+import type { ProviderKind } from '../src/core/ports/chatModel';
 
 const KINDS: readonly ProviderKind[] = ['openai', 'openai-compatible', 'openai-responses', 'anthropic'];
 

@@ -4,7 +4,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/prompts';
 import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../src/node/providerServer/index';
 import { isProviderError } from '../../src/providers/errors';
 import { createClaudeCodeProvider } from '../../src/providers/claudeCode';
-import type { ChatProvider, ChatResult } from '../../src/providers/types';
+import type { ChatProvider, ChatResult } from '../../src/core/ports/chatModel';
 import { NOTES, noteBody, SCENARIO, TASKS_DOCS, TestConversation, type TurnRecord, type TurnSender, type TurnStep } from '../compiler/conversation';
 import { occurrences } from '../compiler/sessionMemory';
 import { CLAUDE_BIN, claudeUnavailable, messagesText, offlineCli, systemText, userTexts, type WireRequest } from './cliHarness';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isProviderError, type ProviderError } from '../../src/providers/errors';
 import { cliArgs, cliPrompt, createClaudeCodeProvider, StreamJsonReader } from '../../src/providers/claudeCode';
-import type { ProviderConfig } from '../../src/providers/types';
+import type { ProviderConfig } from '../../src/core/ports/chatModel';
 import { runFailure } from '../../src/providers/claudeCode/errors';
 import { CLAUDE_BIN, claudeUnavailable, offlineCli } from './cliHarness';
 

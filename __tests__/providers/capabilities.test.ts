@@ -1,5 +1,5 @@
 import { capabilitiesFor } from '../../src/providers/capabilities';
-import type { ProviderConfig } from '../../src/providers/types';
+import type { ProviderConfig } from '../../src/core/ports/chatModel';
 
 const config = (kind: ProviderConfig['kind'], model: string, baseUrl?: string): ProviderConfig => ({ id: 'x', kind, model, baseUrl });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ChatMessage } from '../../src/core/engine/messages';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
 import { createProvider, type ProviderDeps } from '../../src/providers/factory';
-import type { ChatProvider, ProviderConfig, ProviderKind } from '../../src/providers/types';
+import type { ChatProvider, ProviderConfig, ProviderKind } from '../../src/core/ports/chatModel';
 
 export const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus');
 

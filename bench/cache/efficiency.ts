@@ -20,8 +20,8 @@ export const LAYOUT_LABELS: Record<LayoutName, string> = {
   'append-only': 'append-only transcript',
 };
 
-export type Rule = 'openai' | 'anthropic';
-export const RULES: readonly Rule[] = ['openai', 'anthropic'];
+export const RULES = ['openai', 'anthropic'] as const;
+export type Rule = (typeof RULES)[number];
 
 export function uncached(t: CacheTotals | TurnCacheUse, rule: Rule): number {
   return t.promptTokens - (rule === 'openai' ? t.openaiCached : t.anthropicRead);

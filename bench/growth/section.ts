@@ -3,8 +3,8 @@ import path from 'node:path';
 import { growthExponent, median, p95 } from '../lib/stats';
 import type { GrowthOptions, GrowthRun } from './worker';
 
-export type Mode = 'next' | 'warm' | 'cold';
-export const MODES: readonly Mode[] = ['next', 'warm', 'cold'];
+export const MODES = ['next', 'warm', 'cold'] as const;
+export type Mode = (typeof MODES)[number];
 
 export interface ModeStats {
   readonly median: number;

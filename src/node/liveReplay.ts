@@ -6,7 +6,7 @@ import type { Scenario } from '../core/scenario/scenario';
 import type { VaultReader } from '../core/context/vaultReader';
 import type { Usage } from '../core/usage';
 import { costOf, type Cost } from '../providers/pricing';
-import type { ChatProvider, ChatResult } from '../providers/types';
+import type { ChatProvider, ChatResult } from '../core/ports/chatModel';
 
 export interface LiveTurn extends ReplayedTurn {
   readonly compiled: CompiledRequest;

@@ -2,8 +2,8 @@ import { PluginSettingTab, SecretComponent, Setting, type App, type Plugin } fro
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../core/engine/freshness';
 import { RENDERINGS, type Rendering } from '../core/engine/converter';
 import { MODES } from '../core/chat/modes';
-import { isValidProviderId, PROVIDER_KINDS, type ChatMode, type ProviderSettings, type StrataSettings } from '../core/settings';
-import type { ProviderKind } from '../providers/types';
+import { isValidProviderId, type ChatMode, type ProviderSettings, type StrataSettings } from '../core/settings';
+import { PROVIDER_KINDS, type ProviderKind } from '../core/ports/chatModel';
 
 export interface SettingsHost extends Plugin {
   config: StrataSettings;

@@ -1,5 +1,5 @@
 import { modelWindow, type ModelWindow } from '../core/tokens/modelWindows';
-import type { Capabilities, CachingKind, ProviderConfig } from './types';
+import type { Capabilities, CachingKind, ProviderConfig } from '../core/ports/chatModel';
 
 /**
  * OpenAI-compatible hosts known to cache prompt prefixes automatically (and report cached tokens

@@ -1,7 +1,7 @@
 import { ChatAnthropic } from '@langchain/anthropic';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
-import type { ProviderConfig } from './types';
+import type { ProviderConfig } from '../core/ports/chatModel';
 
 /** One LangChain chat model bound to a call's options, reduced to the two calls Strata makes. */
 export interface ModelRunner {

@@ -1,6 +1,6 @@
-import { ProviderError, providerLabel, redactSecrets, type ProviderErrorKind } from './errors';
+import { ProviderError, providerLabel, redactSecrets, type Description } from './errors';
 import { parseRetryAfter } from './retry';
-import type { ProviderKind } from './types';
+import type { ProviderKind } from '../core/ports/chatModel';
 
 /** The stream ended (or broke) before the provider said the reply was complete. */
 export class IncompleteStreamError extends Error {
@@ -130,17 +130,6 @@ function isConnectionError(errors: readonly Obj[]): boolean {
 
 function isTimeoutError(errors: readonly Obj[]): boolean {
   return errors.some((e) => e.name === 'TimeoutError' || e.constructor?.name === 'APIConnectionTimeoutError');
-}
-
-export interface Description {
-  readonly kind: ProviderErrorKind;
-  readonly status?: number;
-  readonly detail?: string;
-  readonly retryAfterMs?: number;
-  readonly retryable?: boolean;
-  readonly sessionInvalid?: boolean;
-  /** Sub-case that changes the wording. */
-  readonly reason?: 'quota' | 'context-overflow' | 'stream-cut' | 'no-key' | 'not-found' | 'wait-too-long';
 }
 
 /** Turns anything an attempt threw into a ProviderError (attempts = 1; see finalizeError). */

@@ -1,5 +1,4 @@
-import type { Description } from './classify';
-import type { ProviderKind } from './types';
+import type { ProviderKind } from '../core/ports/chatModel';
 
 /** Why a provider call failed, in terms of what the user can do about it. */
 export type ProviderErrorKind =
@@ -11,6 +10,18 @@ export type ProviderErrorKind =
   | 'bad-request'
   | 'network'
   | 'unsupported';
+
+/** A classified failure: what classify.ts concluded, and what the message is written from. */
+export interface Description {
+  readonly kind: ProviderErrorKind;
+  readonly status?: number;
+  readonly detail?: string;
+  readonly retryAfterMs?: number;
+  readonly retryable?: boolean;
+  readonly sessionInvalid?: boolean;
+  /** Sub-case that changes the wording. */
+  readonly reason?: 'quota' | 'context-overflow' | 'stream-cut' | 'no-key' | 'not-found' | 'wait-too-long';
+}
 
 export interface ProviderErrorInit {
   readonly kind: ProviderErrorKind;

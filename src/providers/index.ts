@@ -4,4 +4,3 @@ export { ProviderError, isProviderError, type ProviderErrorKind } from './errors
 export { costOf, formatCost, priceOf, sumCosts, type Cost, type CostTotal, type ModelPrice, type PriceOverrides } from './pricing';
 export { requestUrlFetch, type RequestUrlLike } from './requestUrlFetch';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
-export type { Capabilities, CachingKind, ChatProvider, ChatRequest, ChatResult, ProviderConfig, ProviderKind } from './types';

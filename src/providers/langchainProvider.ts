@@ -6,7 +6,7 @@ import { ProviderError } from './errors';
 import { toAnthropicMessages, toLangChainMessages } from './langchainMessages';
 import { withRetries, type RetryPolicy } from './retry';
 import type { Sleep, Timers } from './timers';
-import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig } from './types';
+import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../core/ports/chatModel';
 import { mergeStreamUsage, usageFromMessage } from './usage';
 
 export interface LangChainProviderOptions {

@@ -1,5 +1,5 @@
 import type { Usage } from '../core/usage';
-import type { ProviderKind } from './types';
+import type { ProviderKind } from '../core/ports/chatModel';
 
 /**
  * Parsers from each provider's own usage fields to the normalised Usage (inputTokens includes

@@ -1,4 +1,4 @@
-import type { ProviderConfig } from '../types';
+import type { ProviderConfig } from '../../core/ports/chatModel';
 import type { CliPrompt } from './prompt';
 
 /**

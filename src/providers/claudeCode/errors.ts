@@ -1,5 +1,5 @@
 import { ProviderError, providerLabel, redactSecrets, type ProviderErrorKind } from '../errors';
-import type { ProviderConfig } from '../types';
+import type { ProviderConfig } from '../../core/ports/chatModel';
 import type { CliResult } from './streamJson';
 
 const MAX_DETAIL = 400;

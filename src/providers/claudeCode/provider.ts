@@ -1,7 +1,7 @@
 import { capabilitiesFor } from '../capabilities';
 import type { ProviderError } from '../errors';
 import { DEFAULT_TIMERS, type Timers } from '../timers';
-import type { ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../types';
+import type { ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../../core/ports/chatModel';
 import { cliArgs } from './args';
 import { cliError, runFailure } from './errors';
 import { cliPrompt } from './prompt';

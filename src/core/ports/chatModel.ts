@@ -1,8 +1,14 @@
-import type { CacheBreakpoint } from '../core/compiler/cacheBreakpoints';
-import type { ChatMessage } from '../core/engine/messages';
-import type { Usage } from '../core/usage';
+/**
+ * The chat-model port: what the core needs from a model and what providers implement. It lives in
+ * the core so that the dependency points one way (providers import the core, never the reverse).
+ */
+import type { CacheBreakpoint } from '../compiler/cacheBreakpoints';
+import type { ChatMessage } from '../engine/messages';
+import type { Usage } from '../usage';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'openai-responses' | 'claude-code';
+/** Every provider kind, in the order the settings offer them; ProviderKind is derived from it. */
+export const PROVIDER_KINDS = ['openai', 'openai-compatible', 'anthropic', 'openai-responses', 'claude-code'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export type CachingKind = 'automatic-prefix' | 'explicit-breakpoints' | 'none';
 
@@ -61,7 +67,7 @@ export interface ChatResult {
   readonly usageReported?: boolean;
 }
 
-/** A chat model behind one provider. Errors are ProviderError (see errors.ts). */
+/** A chat model behind one provider. Errors are ProviderError (src/providers/errors.ts). */
 export interface ChatProvider {
   readonly config: ProviderConfig;
   readonly capabilities: Capabilities;
