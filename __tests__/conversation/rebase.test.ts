@@ -1,5 +1,5 @@
 import { rebaseOnSaved } from '../../src/core/conversation/merge';
-import { newConversation, type ChatTurn, type Conversation } from '../../src/core/conversation/model';
+import { newConversation, type Conversation } from '../../src/core/conversation/model';
 import { addUserMessage, failTurn, interrupted, INTERRUPTED, setTitle, truncateFrom } from '../../src/core/conversation/transitions';
 
 const base = newConversation({ provider: 'p', model: 'm', id: 'c' }, { now: () => 1 });

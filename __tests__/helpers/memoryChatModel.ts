@@ -1,4 +1,4 @@
-import type { ChatProvider, ChatRequest, ChatResult, Capabilities, ProviderConfig } from '../../src/providers/types';
+import type { ChatProvider, ChatRequest, ChatResult, Capabilities, ProviderConfig } from '../../src/core/ports/chatModel';
 import { deterministicReply, replyChunks } from '../../src/node/providerServer/reply';
 
 /** What the next send does instead of answering. */

@@ -6,7 +6,7 @@ import type { ProviderSession } from '../compiler/session';
 import type { PromptContextEngine, TurnAssembly } from '../engine/engine';
 import { promptFragments } from '../prompts';
 import { findProvider, type ChatMode, type ProviderSettings, type StrataSettings } from '../settings';
-import type { ChatProvider, ChatResult } from '../../providers/types';
+import type { ChatProvider, ChatResult } from '../ports/chatModel';
 import { contextUsageOf, windowOverflow } from './contextUsage';
 import { modeFragments } from './modes';
 
