@@ -10,8 +10,11 @@ function sent(item: ContextItem, version: number, via?: string): LibraryItem {
   return { id: item.id, kind: item.kind, title: item.title, source: item.source, ...(via ? { via } : {}), version, hash: item.hash, content: item.content, tokens: 0, enteredTurn: 1 };
 }
 
+/** The library's latest versions, keyed by id, in the order given. */
+const versions = (...items: LibraryItem[]) => new Map(items.map((item) => [item.id, item]));
+
 function decide(fields: Partial<ItemDecisionInput>) {
-  return decideItems({ latest: [], items: [], policy: 'fresh', ...fields });
+  return decideItems({ latest: versions(), items: [], policy: 'fresh', ...fields });
 }
 
 describe('decideItems: items attached this turn', () => {
@@ -22,13 +25,13 @@ describe('decideItems: items attached this turn', () => {
 
   it('an item whose hash matches the library copy is referenced by id', () => {
     const a = note('a.md', 'A');
-    expect(decide({ latest: [sent(a, 1)], items: [a] })).toEqual({ enter: [], referenced: ['a.md'], freshness: [] });
+    expect(decide({ latest: versions(sent(a, 1)), items: [a] })).toEqual({ enter: [], referenced: ['a.md'], freshness: [] });
   });
 
   it.each(['fresh', 'fresh-attached'] as const)('a changed item is sent as its next version under the %s policy', (policy) => {
     const old = note('a.md', 'A1');
     const now = note('a.md', 'A3');
-    const decision = decide({ latest: [sent(old, 2)], items: [now], policy });
+    const decision = decide({ latest: versions(sent(old, 2)), items: [now], policy });
     expect(decision.enter).toEqual([{ item: now, mode: 'update', version: 3 }]);
     expect(decision.referenced).toEqual([]);
     expect(decision.freshness).toEqual([{ id: 'a.md', status: 'updated', fromVersion: 2, toVersion: 3, detail: expect.stringContaining('sent in full') }]);
@@ -36,7 +39,7 @@ describe('decideItems: items attached this turn', () => {
 
   it('a changed item keeps the library copy under the stable policy, referenced and reported stale', () => {
     const old = note('a.md', 'A1');
-    const decision = decide({ latest: [sent(old, 2)], items: [note('a.md', 'A2')], policy: 'stable' });
+    const decision = decide({ latest: versions(sent(old, 2)), items: [note('a.md', 'A2')], policy: 'stable' });
     expect(decision.enter).toEqual([]);
     expect(decision.referenced).toEqual(['a.md']);
     expect(decision.freshness).toEqual([{ id: 'a.md', status: 'stale-kept', fromVersion: 2, detail: expect.stringContaining('stable policy') }]);
@@ -51,7 +54,7 @@ describe('decideItems: items attached this turn', () => {
       { item: a, mode: 'new', version: 1 },
       { item: b, mode: 'new', version: 1 },
     ]);
-    const referencedTwice = decide({ latest: [sent(a, 1)], items: [a, a] });
+    const referencedTwice = decide({ latest: versions(sent(a, 1)), items: [a, a] });
     expect(referencedTwice).toEqual({ enter: [], referenced: ['a.md'], freshness: [] });
   });
 
@@ -60,7 +63,7 @@ describe('decideItems: items attached this turn', () => {
     const b = note('b.md', 'B');
     const c = note('c.md', 'C');
     const d = note('d.md', 'D');
-    const decision = decide({ latest: [sent(a, 1), sent(b, 1)], items: [d, b, c, a] });
+    const decision = decide({ latest: versions(sent(a, 1), sent(b, 1)), items: [d, b, c, a] });
     expect(decision.enter.map((e) => e.item.id)).toEqual(['d.md', 'c.md']);
     expect(decision.referenced).toEqual(['b.md', 'a.md']);
   });
@@ -69,7 +72,7 @@ describe('decideItems: items attached this turn', () => {
 describe('decideItems: library notes re-read but not attached (current)', () => {
   const a = note('a.md', 'A1');
   const b = note('b.md', 'B1');
-  const library = [sent(a, 1, 'folder:notes'), sent(b, 4)];
+  const library = versions(sent(a, 1, 'folder:notes'), sent(b, 4));
 
   it('a changed note is sent as its next version under the fresh policy, keeping the folder it came through', () => {
     const now = note('a.md', 'A2');

@@ -10,8 +10,8 @@ export interface ItemEntry {
 }
 
 export interface ItemDecisionInput {
-  /** The library's latest version of each id, in order of the id's first appearance. */
-  readonly latest: readonly LibraryItem[];
+  /** The library's latest version of each id, keyed by id, in order of the id's first appearance. */
+  readonly latest: ReadonlyMap<string, LibraryItem>;
   /** This turn's items, in chip order (an id attached twice counts once, where it first appears). */
   readonly items: readonly ContextItem[];
   /** Library notes re-read but not attached this turn: the note now, or null when it is gone. */
@@ -32,7 +32,6 @@ export interface ItemDecision {
  * library and as which version, which are referenced by id, and what the freshness policy did.
  */
 export function decideItems({ latest, items, current, policy }: ItemDecisionInput): ItemDecision {
-  const byId = new Map(latest.map((item) => [item.id, item]));
   const enter: ItemEntry[] = [];
   const referenced: string[] = [];
   const freshness: FreshnessEvent[] = [];
@@ -41,7 +40,7 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
   for (const item of items) {
     if (attached.has(item.id)) continue;
     attached.add(item.id);
-    const sent = byId.get(item.id);
+    const sent = latest.get(item.id);
     if (!sent) {
       enter.push({ item, mode: 'new', version: 1 });
     } else if (sent.hash === item.hash) {
@@ -66,7 +65,7 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
     }
   }
 
-  for (const sent of latest) {
+  for (const sent of latest.values()) {
     if (attached.has(sent.id) || !current?.has(sent.id)) continue;
     const now = current.get(sent.id);
     if (now === null || now === undefined) {

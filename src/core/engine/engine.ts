@@ -156,7 +156,7 @@ export class PromptContextEngine {
     const turn = this.turns.length + 1;
     const counter = tokenCounterFor(input.model);
     const { enter, referenced, freshness } = decideItems({
-      latest: this.library.latest(),
+      latest: this.library.latestVersions(),
       items: input.items,
       current: input.current,
       policy: this.freshness,
