@@ -29,6 +29,13 @@ export class ContextLibrary {
     return out;
   }
 
+  /** The same as latest(), keyed by id (iteration keeps first-appearance order). */
+  latestVersions(): Map<string, LibraryItem> {
+    const out = new Map<string, LibraryItem>();
+    for (const item of this.items) if (!out.has(item.id)) out.set(item.id, this.latestById.get(item.id) as LibraryItem);
+    return out;
+  }
+
   get(id: string): LibraryItem | undefined {
     return this.latestById.get(id);
   }
