@@ -4,6 +4,7 @@ import { tokenCounterFor } from '../tokens/tokenCounter';
 import { LayerToMessagesConverter, type HistoryCache, type Rendering } from './converter';
 import { decideItems } from './decide';
 import type { FreshnessPolicy } from './freshness';
+import { sentTurnOf } from './completedTurn';
 import { ContextLibrary } from './library';
 import { itemSegment, layer, Measure, segment, toLibraryItem } from './measure';
 import type { ChatMessage } from './messages';
@@ -231,16 +232,7 @@ export class PromptContextEngine {
     }
     for (const s of envelope.layers.L3.segments) if (s.type === 'item') this.library.add(s.item);
     const fragments = envelope.layers.L1.segments;
-    const completed: CompletedTurn = {
-      turn: envelope.turn,
-      userText: envelope.layers.L5.segments[0].text,
-      reply,
-      model: envelope.model,
-      dynamic: fragments.filter((f) => f.lifecycle === 'dynamic').map((f) => ({ id: f.id, lifecycle: f.lifecycle, text: f.text })),
-      tools: envelope.layers.L3.segments.flatMap((s) => (s.type === 'tool' ? [s.tool] : [])),
-      referenced: envelope.referenced,
-      problems: envelope.unresolved,
-    };
+    const completed: CompletedTurn = { ...sentTurnOf(assembly), reply };
     this.turns.push(completed);
     const replyHash = this.measure.messageHash({ role: 'assistant', content: reply });
     this.lastRequest = {
