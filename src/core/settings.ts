@@ -1,12 +1,12 @@
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from './engine/freshness';
 import { RENDERINGS, type Rendering } from './engine/converter';
-import type { ProviderKind } from '../providers/types';
+import { PROVIDER_KINDS, type ProviderKind } from '../providers/types';
 
-export const PROVIDER_KINDS: readonly ProviderKind[] = ['openai', 'openai-compatible', 'anthropic', 'openai-responses', 'claude-code'];
+export { PROVIDER_KINDS };
 
 /** Chat modes: what the assistant is asked to do with the context (a dynamic prompt fragment, never a prefix break). */
-export type ChatMode = 'chat' | 'notes-only';
-export const CHAT_MODES: readonly ChatMode[] = ['chat', 'notes-only'];
+export const CHAT_MODES = ['chat', 'notes-only'] as const;
+export type ChatMode = (typeof CHAT_MODES)[number];
 
 /**
  * One configured provider endpoint. Never holds an API key: `secretId` names the secret in

@@ -2,7 +2,8 @@ import type { CacheBreakpoint } from '../core/compiler/cacheBreakpoints';
 import type { ChatMessage } from '../core/engine/messages';
 import type { Usage } from '../core/usage';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'openai-responses' | 'claude-code';
+export const PROVIDER_KINDS = ['openai', 'openai-compatible', 'anthropic', 'openai-responses', 'claude-code'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export type CachingKind = 'automatic-prefix' | 'explicit-breakpoints' | 'none';
 

@@ -1,8 +1,16 @@
-import type { ContextChip, ItemKind } from '../context/items';
-import type { ProblemReason, ResolutionProblem } from '../context/resolver';
+import { ITEM_KINDS as KINDS, type ContextChip, type ItemKind } from '../context/items';
+import { PROBLEM_REASONS as REASONS, type ProblemReason, type ResolutionProblem } from '../context/resolver';
 import { parseProviderSession } from '../compiler/session';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
-import type { FreshnessStatus, LayerId, PrefixChange, PrefixChangeReason } from '../engine/types';
+import {
+  FRESHNESS_STATUSES as FRESHNESS,
+  LAYER_IDS as LAYERS,
+  PREFIX_CHANGE_REASONS as PREFIX_REASONS,
+  type FreshnessStatus,
+  type LayerId,
+  type PrefixChange,
+  type PrefixChangeReason,
+} from '../engine/types';
 import type { Usage } from '../usage';
 import { sha256Hex } from '../hash';
 import { DEFAULT_MODE, TURN_STATUSES, type ChatTurn, type Conversation, type EnvelopeRecord, type ItemRef, type TitleSource, type TurnStatus } from './model';
@@ -40,22 +48,6 @@ export interface ReadMeta {
   /** False when the library could not be read (the codec rebuilds it from the context lists). */
   readonly libraryFromData: boolean;
 }
-
-const LAYERS: readonly LayerId[] = ['L1', 'L2', 'L3', 'L4', 'L5'];
-const KINDS: readonly ItemKind[] = ['note', 'url', 'selection', 'folder', 'tag'];
-const REASONS: readonly ProblemReason[] = ['missing', 'binary', 'too-large', 'unreadable', 'empty', 'bad-range'];
-const PREFIX_REASONS: readonly PrefixChangeReason[] = [
-  'settings-changed',
-  'model-switch',
-  'library-item-removed',
-  'compaction',
-  'note-edited',
-  'library-grew',
-  'history-edited',
-  'history-context-dropped',
-  'rendering-changed',
-];
-const FRESHNESS: readonly FreshnessStatus[] = ['updated', 'stale-kept', 'missing-kept'];
 
 // ---------------------------------------------------------------- write
 

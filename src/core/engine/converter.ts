@@ -10,8 +10,8 @@ import type { Envelope, HistoryTurn, LibraryItem } from './types';
  * - seed: the seed document's rendering: system = L1 + L2 (the whole library), then raw L4, then
  *   one user message = tools + L3 + L5. Every new item is sent twice and history is resent when L2 grows.
  */
-export type Rendering = 'transcript' | 'seed';
-export const RENDERINGS: readonly Rendering[] = ['transcript', 'seed'];
+export const RENDERINGS = ['transcript', 'seed'] as const;
+export type Rendering = (typeof RENDERINGS)[number];
 
 /** Rendered history user messages by turn; the engine clears it when history can change. */
 export type HistoryCache = Map<number, RenderedMessage>;

@@ -5,9 +5,8 @@
  * - fresh-attached: the same, but only for notes attached this turn; others are reported stale.
  * - stable: keep the library copy (cache-friendly, possibly stale) and report it.
  */
-export type FreshnessPolicy = 'fresh' | 'fresh-attached' | 'stable';
-
-export const FRESHNESS_POLICIES: readonly FreshnessPolicy[] = ['fresh', 'fresh-attached', 'stable'];
+export const FRESHNESS_POLICIES = ['fresh', 'fresh-attached', 'stable'] as const;
+export type FreshnessPolicy = (typeof FRESHNESS_POLICIES)[number];
 
 export function sendsUpdate(policy: FreshnessPolicy, attachedThisTurn: boolean): boolean {
   return policy === 'fresh' || (policy === 'fresh-attached' && attachedThisTurn);
