@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DEFAULT_SETTINGS, loadSettings } from '../../src/core/settings';
+import { DEFAULT_SETTINGS, loadSettings, type StrataSettings } from '../../src/core/settings';
 
 describe('loadSettings', () => {
   test('missing data gives the defaults, with two providers and no warnings', () => {
@@ -57,6 +57,52 @@ describe('loadSettings', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom('providers', 'defaultProviderId', 'contextWindows', 'attachActiveNote', 'chatFolder'), fc.jsonValue()), (raw) => {
         expect(() => loadSettings(raw)).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('settings schema: each kind of damage falls back to a default with a warning that says where, what and instead', () => {
+  const cases: Array<[string, Record<string, unknown>, string[], (s: StrataSettings) => unknown, unknown]> = [
+    ['not an object', [] as unknown as Record<string, unknown>, ['the settings: expected an object; the defaults are used'], (s) => s, DEFAULT_SETTINGS],
+    ['blank default model', { defaultModel: ' ' }, ['defaultModel: expected non-empty text; "gpt-4o" is used'], (s) => s.defaultModel, 'gpt-4o'],
+    ['system prompt not text', { systemPrompt: 3 }, ['systemPrompt: expected text; "" is used'], (s) => s.systemPrompt, ''],
+    ['unknown freshness policy', { freshness: 'always' }, ['freshness: expected one of fresh, fresh-attached, stable; "fresh" is used'], (s) => s.freshness, 'fresh'],
+    ['attachActiveNote not a boolean', { attachActiveNote: 'yes' }, ['attachActiveNote: expected true or false; true is used'], (s) => s.attachActiveNote, true],
+    ['context windows not an object', { contextWindows: [1] }, ['contextWindows: expected an object; ignored'], (s) => s.contextWindows, {}],
+    ['a fractional context window', { contextWindows: { b: 1.5, a: 8000 } }, ['contextWindows.b: expected a whole number; ignored'], (s) => Object.entries(s.contextWindows), [['a', 8000]]],
+    ['providers not a list', { providers: { id: 'x' } }, ['providers: expected a list; the default providers are used'], (s) => s.providers.map((p) => p.id), ['openai', 'anthropic']],
+    ['provider name blank', { providers: [{ id: 'p', kind: 'openai', name: ' ', models: ['m'] }] }, ['providers[0].name: expected non-empty text; the id is used'], (s) => s.providers[0].name, 'p'],
+    ['provider models not a list', { providers: [{ id: 'p', kind: 'openai', models: 'm' }] }, ['providers[0].models: expected a list; no models are listed'], (s) => s.providers[0].models, []],
+    ['provider base URL not text', { providers: [{ id: 'p', kind: 'openai', baseUrl: 1, secretId: '' }] }, ['providers[0].baseUrl: expected text; ignored'], (s) => s.providers[0], { id: 'p', kind: 'openai', name: 'p', models: [] }],
+  ];
+
+  test.each(cases)('%s', (_name, raw, warnings, pick, expected) => {
+    const load = loadSettings(raw);
+    expect(load.warnings).toEqual(warnings);
+    expect(pick(load.settings)).toEqual(expected);
+  });
+
+  test('model names are trimmed and listed once', () => {
+    const { settings, warnings } = loadSettings({ providers: [{ id: 'p', kind: 'openai', models: [' a ', 'a', 'b'] }] });
+    expect(warnings).toEqual([]);
+    expect(settings.providers[0].models).toEqual(['a', 'b']);
+  });
+
+  test('whatever loads is clean: saved and loaded again, it gives no warnings and no change', () => {
+    const field = fc.constantFrom('providers', 'defaultProviderId', 'defaultModel', 'defaultMode', 'contextWindows', 'attachActiveNote', 'chatFolder', 'rendering');
+    const provider = fc.record(
+      { id: fc.constantFrom('a', 'b', 'Bad'), kind: fc.constantFrom('openai', 'claude-code', 'x'), name: fc.jsonValue(), models: fc.jsonValue(), cwd: fc.jsonValue() },
+      { requiredKeys: [] },
+    );
+    const value = fc.oneof(fc.jsonValue(), fc.array(fc.oneof(provider, fc.jsonValue()), { maxLength: 4 }));
+    fc.assert(
+      fc.property(fc.dictionary(field, value), (raw) => {
+        const first = loadSettings(raw).settings;
+        const again = loadSettings(JSON.parse(JSON.stringify(first)));
+        expect(again.warnings).toEqual([]);
+        expect(again.settings).toEqual(first);
       }),
       { numRuns: 500 },
     );

@@ -1,45 +1,46 @@
-import { FRESHNESS_POLICIES, type FreshnessPolicy } from './engine/freshness';
-import { RENDERINGS, type Rendering } from './engine/converter';
-import { PROVIDER_KINDS, type ProviderKind } from './ports/chatModel';
+import { z } from 'zod';
+import { FRESHNESS_POLICIES } from './engine/freshness';
+import { RENDERINGS } from './engine/converter';
+import { leftOut, NonBlank, orElse, readLenient } from './lenient';
+import { PROVIDER_KINDS } from './ports/chatModel';
 
 /** Chat modes: what the assistant is asked to do with the context (a dynamic prompt fragment, never a prefix break). */
 export const CHAT_MODES = ['chat', 'notes-only'] as const;
 export type ChatMode = (typeof CHAT_MODES)[number];
 
-/**
- * One configured provider endpoint. Never holds an API key: `secretId` names the secret in
- * Obsidian's SecretStorage.
- */
-export interface ProviderSettings {
-  /** Stable id (lowercase letters, digits, dashes): chats remember it. */
-  id: string;
-  kind: ProviderKind;
-  /** Display name. */
-  name: string;
-  baseUrl?: string;
-  /** Models offered in the picker, first is the provider's default. */
-  models: string[];
-  secretId?: string;
-  /** Claude Code: CLI executable and working directory. */
-  executable?: string;
-  cwd?: string;
+const ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+
+export function isValidProviderId(id: string): boolean {
+  return ID_PATTERN.test(id);
 }
 
-/** Plugin settings as stored in data.json. Never holds API keys (those live in SecretStorage). */
-export interface StrataSettings {
-  providers: ProviderSettings[];
-  defaultProviderId: string;
-  defaultModel: string;
-  defaultMode: ChatMode;
-  systemPrompt: string;
-  memory: string;
-  chatFolder: string;
-  rendering: Rendering;
-  freshness: FreshnessPolicy;
-  attachActiveNote: boolean;
-  /** User overrides of the model context-window table. */
-  contextWindows: Record<string, number>;
-}
+const OPTIONAL_TEXT = ['baseUrl', 'secretId', 'executable', 'cwd'];
+
+/**
+ * One configured provider endpoint. Never holds an API key: `secretId` names the secret in
+ * Obsidian's SecretStorage. An empty optional text field means unset.
+ */
+const ProviderSchema = z
+  .preprocess(
+    (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([k, x]) => !(OPTIONAL_TEXT.includes(k) && x === ''))) : v),
+    z.object({
+      /** Stable id (lowercase letters, digits, dashes): chats remember it. */
+      id: z.string().regex(ID_PATTERN, { error: 'expected lowercase letters, digits and dashes' }),
+      kind: z.enum(PROVIDER_KINDS),
+      /** Display name (the id when it has none). */
+      name: leftOut(NonBlank, 'the id is used').optional(),
+      baseUrl: leftOut(z.string()).optional(),
+      /** Models offered in the picker, first is the provider's default. */
+      models: orElse(z.array(leftOut(NonBlank)), [], 'no models are listed'),
+      secretId: leftOut(z.string()).optional(),
+      /** Claude Code: CLI executable and working directory. */
+      executable: leftOut(z.string()).optional(),
+      cwd: leftOut(z.string()).optional(),
+    }),
+  )
+  .transform(({ name, models, ...provider }) => ({ ...provider, name: name ?? provider.id, models: [...new Set(models.map((m) => m.trim()))] }));
+
+export type ProviderSettings = z.infer<typeof ProviderSchema>;
 
 export const DEFAULT_PROVIDERS: readonly ProviderSettings[] = [
   { id: 'openai', kind: 'openai', name: 'OpenAI', models: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1'], secretId: 'openai-api-key' },
@@ -52,19 +53,29 @@ export const DEFAULT_PROVIDERS: readonly ProviderSettings[] = [
   },
 ];
 
-export const DEFAULT_SETTINGS: StrataSettings = {
-  providers: DEFAULT_PROVIDERS.map(cloneProvider),
-  defaultProviderId: 'openai',
-  defaultModel: 'gpt-4o',
-  defaultMode: 'chat',
-  systemPrompt: '',
-  memory: '',
-  chatFolder: 'Strata/Chats',
-  rendering: 'transcript',
-  freshness: 'fresh',
-  attachActiveNote: true,
-  contextWindows: {},
-};
+/**
+ * Plugin settings as stored in data.json (it may be missing, hand-edited or corrupted): a bad
+ * field falls back to its default with a warning; good fields are kept. Never holds API keys
+ * (those live in SecretStorage).
+ */
+const SettingsSchema = z.object({
+  providers: orElse(z.array(leftOut(ProviderSchema, 'the provider is left out')), [...DEFAULT_PROVIDERS], 'the default providers are used'),
+  defaultProviderId: orElse(NonBlank, 'openai'),
+  defaultModel: orElse(NonBlank, 'gpt-4o'),
+  defaultMode: orElse(z.enum(CHAT_MODES), 'chat'),
+  systemPrompt: orElse(z.string(), ''),
+  memory: orElse(z.string(), ''),
+  chatFolder: orElse(NonBlank, 'Strata/Chats'),
+  rendering: orElse(z.enum(RENDERINGS), 'transcript'),
+  freshness: orElse(z.enum(FRESHNESS_POLICIES), 'fresh'),
+  attachActiveNote: orElse(z.boolean(), true),
+  /** User overrides of the model context-window table, by model name (sorted). */
+  contextWindows: orElse(z.record(z.string(), leftOut(z.int().positive())), {}, 'ignored').transform((windows) =>
+    Object.fromEntries(Object.entries(windows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  ),
+});
+
+export type StrataSettings = z.infer<typeof SettingsSchema>;
 
 export interface SettingsLoad {
   settings: StrataSettings;
@@ -72,87 +83,31 @@ export interface SettingsLoad {
   warnings: string[];
 }
 
-const ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
-
-export function isValidProviderId(id: string): boolean {
-  return ID_PATTERN.test(id);
+/** Fresh defaults (nothing shared between calls). */
+export function defaultSettings(): StrataSettings {
+  return SettingsSchema.parse({});
 }
+
+export const DEFAULT_SETTINGS: StrataSettings = defaultSettings();
 
 export function cloneProvider(p: ProviderSettings): ProviderSettings {
   return { ...p, models: [...p.models] };
 }
 
-export function defaultSettings(): StrataSettings {
-  return { ...DEFAULT_SETTINGS, providers: DEFAULT_PROVIDERS.map(cloneProvider), contextWindows: {} };
-}
-
-/**
- * Validate whatever data.json held (it may be missing, hand-edited or corrupted) field by field:
- * a bad field falls back to its default with a warning; good fields are kept.
- */
+/** Validate whatever data.json held; never throws. */
 export function loadSettings(raw: unknown): SettingsLoad {
-  const warnings: string[] = [];
-  const settings = defaultSettings();
-  if (raw === null || raw === undefined) return { settings, warnings };
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    return { settings, warnings: ['settings file is not an object; defaults are used'] };
-  }
-  const data = raw as Record<string, unknown>;
-  const str = (key: 'systemPrompt' | 'memory' | 'defaultModel' | 'chatFolder' | 'defaultProviderId', nonEmpty: boolean) => {
-    const value = data[key];
-    if (value === undefined) return;
-    if (typeof value === 'string' && (!nonEmpty || value.trim())) settings[key] = value;
-    else warnings.push(`${key}: expected ${nonEmpty ? 'a non-empty ' : 'a '}string; default used`);
-  };
-  str('systemPrompt', false);
-  str('memory', false);
-  str('defaultModel', true);
-  str('chatFolder', true);
-  str('defaultProviderId', true);
-  if (data.rendering !== undefined) {
-    if (RENDERINGS.includes(data.rendering as Rendering)) settings.rendering = data.rendering as Rendering;
-    else warnings.push(`rendering: expected one of ${RENDERINGS.join(', ')}; default used`);
-  }
-  if (data.freshness !== undefined) {
-    if (FRESHNESS_POLICIES.includes(data.freshness as FreshnessPolicy)) settings.freshness = data.freshness as FreshnessPolicy;
-    else warnings.push(`freshness: expected one of ${FRESHNESS_POLICIES.join(', ')}; default used`);
-  }
-  if (data.defaultMode !== undefined) {
-    if (CHAT_MODES.includes(data.defaultMode as ChatMode)) settings.defaultMode = data.defaultMode as ChatMode;
-    else warnings.push(`defaultMode: expected one of ${CHAT_MODES.join(', ')}; default used`);
-  }
-  if (data.attachActiveNote !== undefined) {
-    if (typeof data.attachActiveNote === 'boolean') settings.attachActiveNote = data.attachActiveNote;
-    else warnings.push('attachActiveNote: expected true or false; default used');
-  }
-  if (data.contextWindows !== undefined) {
-    const windows = data.contextWindows;
-    if (windows && typeof windows === 'object' && !Array.isArray(windows)) {
-      for (const [model, value] of Object.entries(windows as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        if (typeof value === 'number' && Number.isInteger(value) && value > 0) settings.contextWindows[model] = value;
-        else warnings.push(`contextWindows.${model}: expected a positive whole number; ignored`);
-      }
-    } else {
-      warnings.push('contextWindows: expected an object; ignored');
+  if (raw === null || raw === undefined) return { settings: defaultSettings(), warnings: [] };
+  const { value: settings, warnings } = readLenient(SettingsSchema, raw, defaultSettings(), 'the defaults are used', 'the settings');
+  const data: Record<string, unknown> = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const ids = new Set<string>();
+  settings.providers = settings.providers.filter((p) => {
+    if (ids.has(p.id)) {
+      warnings.push(`providers: duplicate id "${p.id}"; the later one is ignored`);
+      return false;
     }
-  }
-  if (data.providers !== undefined) {
-    if (Array.isArray(data.providers)) {
-      const providers: ProviderSettings[] = [];
-      data.providers.forEach((entry, index) => {
-        const parsed = parseProvider(entry, index, warnings);
-        if (!parsed) return;
-        if (providers.some((p) => p.id === parsed.id)) {
-          warnings.push(`providers[${index}]: duplicate id "${parsed.id}"; ignored`);
-          return;
-        }
-        providers.push(parsed);
-      });
-      settings.providers = providers;
-    } else {
-      warnings.push('providers: expected a list; defaults used');
-    }
-  }
+    ids.add(p.id);
+    return true;
+  });
   for (const key of ['apiKey', 'openAIApiKey', 'anthropicApiKey']) {
     if (key in data) warnings.push(`${key}: API keys are not read from data.json; store them in Obsidian's secret storage`);
   }
@@ -164,50 +119,6 @@ export function loadSettings(raw: unknown): SettingsLoad {
     if (data.defaultModel === undefined && settings.providers[0].models.length > 0) settings.defaultModel = settings.providers[0].models[0];
   }
   return { settings, warnings };
-}
-
-function parseProvider(entry: unknown, index: number, warnings: string[]): ProviderSettings | null {
-  const where = `providers[${index}]`;
-  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-    warnings.push(`${where}: expected an object; ignored`);
-    return null;
-  }
-  const e = entry as Record<string, unknown>;
-  if (typeof e.id !== 'string' || !isValidProviderId(e.id)) {
-    warnings.push(`${where}.id: expected lowercase letters, digits and dashes; provider ignored`);
-    return null;
-  }
-  if (!PROVIDER_KINDS.includes(e.kind as ProviderKind)) {
-    warnings.push(`${where}.kind: expected one of ${PROVIDER_KINDS.join(', ')}; provider ignored`);
-    return null;
-  }
-  const provider: ProviderSettings = {
-    id: e.id,
-    kind: e.kind as ProviderKind,
-    name: typeof e.name === 'string' && e.name.trim() ? e.name : e.id,
-    models: [],
-  };
-  if (e.name !== undefined && (typeof e.name !== 'string' || !e.name.trim())) warnings.push(`${where}.name: expected a string; id used`);
-  if (Array.isArray(e.models)) {
-    for (const m of e.models as unknown[]) {
-      if (typeof m === 'string' && m.trim()) {
-        if (!provider.models.includes(m.trim())) provider.models.push(m.trim());
-      } else warnings.push(`${where}.models: a model name is not a string; ignored`);
-    }
-  } else if (e.models !== undefined) {
-    warnings.push(`${where}.models: expected a list of model names; ignored`);
-  }
-  const optional = (key: 'baseUrl' | 'secretId' | 'executable' | 'cwd') => {
-    const value = e[key];
-    if (value === undefined || value === '') return;
-    if (typeof value === 'string') provider[key] = value;
-    else warnings.push(`${where}.${key}: expected a string; ignored`);
-  };
-  optional('baseUrl');
-  optional('secretId');
-  optional('executable');
-  optional('cwd');
-  return provider;
 }
 
 /** The provider settings for an id, or undefined. */

@@ -6,7 +6,8 @@ import { messagesAfterCursor } from './delta';
 import { freshSession, type ProviderSession, type ProviderTarget, type SessionCapability } from './session';
 import { checkSession, messageHash, SESSION_RULES, type FullModeCode, type SessionRule } from './sessionRules';
 
-export type CompileMode = 'full' | 'delta';
+export const COMPILE_MODES = ['full', 'delta'] as const;
+export type CompileMode = (typeof COMPILE_MODES)[number];
 
 export interface CompileReason {
   readonly code: FullModeCode | 'session-active';

@@ -1,22 +1,28 @@
+import { z } from 'zod';
+import { Count, leftOut, readLenient } from '../lenient';
+
 /**
  * What a conversation remembers about its provider session (stored in the chat note by the
- * conversation helper). Plain data: JSON-serializable, no class instances.
+ * conversation helper). Plain data: JSON-serializable, no class instances. A bad optional field is
+ * left out (the session stays usable); a bad providerId or model makes it unreadable.
  */
-export interface ProviderSession {
-  readonly providerId: string;
-  readonly model: string;
+export const ProviderSessionSchema = z.object({
+  providerId: z.string(),
+  model: z.string(),
   /** Claude Code session id, OpenAI Responses previous_response_id. Absent: no session to resume. */
-  readonly sessionId?: string;
+  sessionId: leftOut(z.string()).optional(),
   /**
    * Index, in the stateless message list, of the last message the provider has seen (its own
    * reply of the last successful turn). Messages after it are what a resumed call must send.
    */
-  readonly cursor?: number;
+  cursor: leftOut(Count).optional(),
   /** combineHashes of the stateless messages 0..cursor as the provider saw them (detects edited history). */
-  readonly seenHash?: string;
+  seenHash: leftOut(z.string()).optional(),
   /** Claude Code working directory the session lives in (its sessions are stored per directory). */
-  readonly cwd?: string;
-}
+  cwd: leftOut(z.string()).optional(),
+});
+
+export type ProviderSession = Readonly<z.infer<typeof ProviderSessionSchema>>;
 
 /** The provider a request is about to go to: ProviderConfig satisfies it. */
 export interface ProviderTarget {
@@ -37,18 +43,7 @@ export function freshSession(target: ProviderTarget): ProviderSession {
 
 /** Validate stored data (from a chat note) into a ProviderSession; null when absent or malformed. */
 export function parseProviderSession(data: unknown): ProviderSession | null {
-  if (typeof data !== 'object' || data === null) return null;
-  const d = data as Record<string, unknown>;
-  if (typeof d.providerId !== 'string' || typeof d.model !== 'string') return null;
-  const optionalString = (v: unknown): v is string => typeof v === 'string';
-  return {
-    providerId: d.providerId,
-    model: d.model,
-    ...(optionalString(d.sessionId) ? { sessionId: d.sessionId } : {}),
-    ...(typeof d.cursor === 'number' && Number.isInteger(d.cursor) && d.cursor >= 0 ? { cursor: d.cursor } : {}),
-    ...(optionalString(d.seenHash) ? { seenHash: d.seenHash } : {}),
-    ...(optionalString(d.cwd) ? { cwd: d.cwd } : {}),
-  };
+  return readLenient(ProviderSessionSchema.nullable(), data, null, 'no session', 'session').value;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../hash';
 
-export type ItemKind = 'note' | 'url' | 'selection' | 'folder' | 'tag';
+export const ITEM_KINDS = ['note', 'url', 'selection', 'folder', 'tag'] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
 
 /** What the user attached: a chip in the composer, or a line of a scenario. */
 export type ContextChip =

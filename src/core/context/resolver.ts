@@ -14,7 +14,8 @@ import {
 import { extractTags, tagMatches } from './tags';
 import { looksBinary, UnreadableNoteError, type VaultReader } from './vaultReader';
 
-export type ProblemReason = 'missing' | 'binary' | 'too-large' | 'unreadable' | 'empty' | 'bad-range';
+export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'empty', 'bad-range'] as const;
+export type ProblemReason = (typeof PROBLEM_REASONS)[number];
 
 /** A chip that produced no item (or fewer than expected), reported to the user, never dropped silently. */
 export interface ResolutionProblem {

@@ -1,4 +1,5 @@
-import type { PromptFragment, ToolOutput } from '../engine/types';
+import { z } from 'zod';
+import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/types';
 import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
 import { readMeta, textHash, writeMeta, type TurnMeta } from './meta';
 import type { ChatTurn, Conversation, ItemRef } from './model';
@@ -362,33 +363,32 @@ function readCallout(type: string, segment: string, turn: BodyTurn | null, out: 
       if (typeof payload === 'string' && turn) turn.sent = payload;
       else warnings.push(`${where}: the sent text is not a string; left out`);
       return;
-    case 'turn-context':
-      if (Array.isArray(payload) && payload.every(isFragment) && turn) turn.dynamic = payload;
+    case 'turn-context': {
+      const dynamic = TurnContextPayload.safeParse(payload);
+      if (dynamic.success && turn) turn.dynamic = dynamic.data;
       else warnings.push(`${where}: the turn context could not be read; left out`);
       return;
-    case 'tool':
-      if (isTool(payload) && turn) turn.tools.push({ name: payload.name, input: payload.input, output: payload.output });
+    }
+    case 'tool': {
+      const tool = ToolPayload.safeParse(payload);
+      if (tool.success && turn) turn.tools.push(tool.data);
       else warnings.push(`${where}: a tool output could not be read; left out`);
       return;
-    case 'url':
-      if (isObject(payload) && typeof payload.id === 'string' && typeof payload.version === 'number' && typeof payload.content === 'string') {
-        out.urls.set(`${payload.id}@${payload.version}`, payload.content);
-      } else warnings.push(`${where}: a page text could not be read; left out`);
+    }
+    case 'url': {
+      const page = PagePayload.safeParse(payload);
+      if (page.success) out.urls.set(`${page.data.id}@${page.data.version}`, page.data.content);
+      else warnings.push(`${where}: a page text could not be read; left out`);
       return;
+    }
     default:
       warnings.push(`${where}: unknown callout strata-${type}; left out`);
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-function isFragment(v: unknown): v is PromptFragment {
-  return isObject(v) && typeof v.id === 'string' && (v.lifecycle === 'static' || v.lifecycle === 'dynamic') && typeof v.text === 'string';
-}
-function isTool(v: unknown): v is ToolOutput {
-  return isObject(v) && typeof v.name === 'string' && typeof v.input === 'string' && typeof v.output === 'string';
-}
+const TurnContextPayload = z.array(z.object({ id: z.string(), lifecycle: z.enum(LIFECYCLES), text: z.string() })) satisfies z.ZodType<PromptFragment[]>;
+const ToolPayload = z.object({ name: z.string(), input: z.string(), output: z.string() }) satisfies z.ZodType<ToolOutput>;
+const PagePayload = z.object({ id: z.string(), version: z.number(), content: z.string() });
 
 /**
  * Metadata lost: rebuild library refs from the context lists people can read. Hashes are unknown,

@@ -88,7 +88,8 @@ export interface ChatTurn {
   readonly partial?: string;
 }
 
-export type TitleSource = 'first-message' | 'generated' | 'user';
+export const TITLE_SOURCES = ['first-message', 'generated', 'user'] as const;
+export type TitleSource = (typeof TITLE_SOURCES)[number];
 
 export interface Conversation {
   readonly id: string;

@@ -1,7 +1,8 @@
 import type { ItemKind } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
 
-export type Lifecycle = 'static' | 'dynamic';
+export const LIFECYCLES = ['static', 'dynamic'] as const;
+export type Lifecycle = (typeof LIFECYCLES)[number];
 
 /** One piece of L1. Static fragments are sent once per session; dynamic ones every turn. */
 export interface PromptFragment {
@@ -71,7 +72,8 @@ export interface MessageSegment extends SegmentBase {
 
 export type Segment = FragmentSegment | ItemSegment | ReferenceSegment | ToolSegment | ProblemSegment | MessageSegment;
 
-export type LayerId = 'L1' | 'L2' | 'L3' | 'L4' | 'L5';
+export const LAYER_IDS = ['L1', 'L2', 'L3', 'L4', 'L5'] as const;
+export type LayerId = (typeof LAYER_IDS)[number];
 
 export interface Layer<S extends Segment = Segment> {
   readonly id: LayerId;
@@ -82,23 +84,26 @@ export interface Layer<S extends Segment = Segment> {
   readonly hash: string;
 }
 
-export type PrefixChangeReason =
-  | 'settings-changed'
-  | 'model-switch'
-  | 'library-item-removed'
-  | 'compaction'
-  | 'note-edited'
-  | 'library-grew'
-  | 'history-edited'
-  | 'history-context-dropped'
-  | 'rendering-changed';
+export const PREFIX_CHANGE_REASONS = [
+  'settings-changed',
+  'model-switch',
+  'library-item-removed',
+  'compaction',
+  'note-edited',
+  'library-grew',
+  'history-edited',
+  'history-context-dropped',
+  'rendering-changed',
+] as const;
+export type PrefixChangeReason = (typeof PREFIX_CHANGE_REASONS)[number];
 
 export interface PrefixChange {
   readonly reason: PrefixChangeReason;
   readonly detail: string;
 }
 
-export type FreshnessStatus = 'updated' | 'stale-kept' | 'missing-kept';
+export const FRESHNESS_STATUSES = ['updated', 'stale-kept', 'missing-kept'] as const;
+export type FreshnessStatus = (typeof FRESHNESS_STATUSES)[number];
 
 /** What the freshness policy did with a library item whose note changed or vanished. */
 export interface FreshnessEvent {

@@ -1,7 +1,5 @@
-import type { LayerId } from '../engine/types';
+import { LAYER_IDS as LAYERS, type LayerId } from '../engine/types';
 import type { ReplayedTurn } from './replay';
-
-const LAYERS: readonly LayerId[] = ['L1', 'L2', 'L3', 'L4', 'L5'];
 
 /** One inspector record per turn. Field names are a user-facing contract: keep them stable. */
 export interface InspectRecord {

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { ITEM_KINDS, type ContextChip } from '../context/items';
+import { PROBLEM_REASONS, type ResolutionProblem } from '../context/resolver';
+import { COMPILE_MODES } from '../compiler/messageCompiler';
+import { ProviderSessionSchema } from '../compiler/session';
+import { RENDERINGS } from '../engine/converter';
+import type { CommittedRequest, PendingEvent } from '../engine/prefix';
+import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type LayerId } from '../engine/types';
+import { Count, leftOut, NonBlank, orElse, required } from '../lenient';
+import type { Usage } from '../usage';
+import { DEFAULT_MODE, TITLE_SOURCES, TURN_STATUSES, type EnvelopeRecord, type ItemRef, type LayerRecord } from './model';
+import { epochFromIso } from './time';
+
+/**
+ * The chat note's frontmatter as read: what each field must be and what a bad one falls back to.
+ * The domain types live with the model; these schemas satisfy them.
+ */
+
+export const FORMAT_VERSION = 1;
+
+/**
+ * ISO 8601 text as written, or what YAML or a caller may hand over instead (epoch ms, a Date):
+ * whole epoch ms, as the writer can write them back.
+ */
+const Time = z.unknown().transform((value, ctx): number => {
+  const ms =
+    typeof value === 'number' ? value : value instanceof Date ? value.getTime() : typeof value === 'string' ? epochFromIso(value) : null;
+  if (ms === null || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+    ctx.issues.push({ code: 'custom', input: value, message: 'expected a date and time (ISO 8601)' });
+    return 0;
+  }
+  return Math.trunc(ms) || 0;
+});
+
+const ChipRecord = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('note'), path: z.string() }),
+  z.object({ kind: z.literal('folder'), path: z.string() }),
+  z.object({ kind: z.literal('tag'), tag: z.string() }),
+  z.object({ kind: z.literal('url'), url: z.string(), title: leftOut(z.string()).optional() }),
+  z.object({ kind: z.literal('selection'), path: z.string(), fromLine: Count, toLine: Count }),
+]) satisfies z.ZodType<ContextChip>;
+
+const ProblemRecord = z.object({ chipId: z.string(), reason: z.enum(PROBLEM_REASONS), detail: z.string() }) satisfies z.ZodType<ResolutionProblem>;
+
+const UsageRecord = z.object({ inputTokens: Count, outputTokens: Count, cachedReadTokens: Count, cacheWriteTokens: Count }) satisfies z.ZodType<Usage>;
+
+const LayerRecordSchema = z.object({ tokens: Count, hash: z.string() }) satisfies z.ZodType<LayerRecord>;
+
+const EnvelopeRecordSchema = z.object({
+  layers: z.object(Object.fromEntries(LAYER_IDS.map((id) => [id, LayerRecordSchema])) as Record<LayerId, typeof LayerRecordSchema>),
+  promptTokens: orElse(Count, 0),
+  prefixHash: orElse(z.string(), ''),
+  prefixChange: orElse(z.object({ reason: z.enum(PREFIX_CHANGE_REASONS), detail: z.string() }).nullable(), null, 'read as no change'),
+  full: orElse(z.array(z.string()), []),
+  freshness: orElse(
+    z.array(leftOut(z.object({ id: z.string(), status: z.enum(FRESHNESS_STATUSES), fromVersion: Count, toVersion: leftOut(Count).optional() }), 'left out')),
+    [],
+  ),
+  removed: orElse(z.array(z.string()), []),
+  compile: leftOut(z.object({ mode: z.enum(COMPILE_MODES), reason: z.string() })).optional(),
+}) satisfies z.ZodType<EnvelopeRecord>;
+
+/** One turn's record. `at` is null when unreadable: the reader puts the chat's creation time there. */
+const TurnRecord = z.object({
+  status: required(z.enum(TURN_STATUSES), 'complete', 'read as complete if it has a reply'),
+  at: orElse(Time.nullable(), null, "the chat's creation time is used"),
+  replyAt: leftOut(Time).optional(),
+  provider: leftOut(z.string()).optional(),
+  model: leftOut(z.string()).optional(),
+  textHash: leftOut(z.string()).optional(),
+  replyHash: leftOut(z.string()).optional(),
+  chips: leftOut(z.array(leftOut(ChipRecord, 'left out'))).optional(),
+  referenced: orElse(z.array(z.string()), []),
+  problems: orElse(z.array(leftOut(ProblemRecord, 'left out')), []),
+  envelope: leftOut(EnvelopeRecordSchema, 'the envelope record is left out').optional(),
+  usage: leftOut(UsageRecord.nullable()).optional(),
+  cost: leftOut(z.number().nullable()).optional(),
+  error: leftOut(z.string()).optional(),
+});
+
+export type TurnRecord = z.infer<typeof TurnRecord>;
+const EMPTY_TURN: TurnRecord = { status: 'complete', at: null, referenced: [], problems: [] };
+
+const ItemRefRecord = z
+  .object({
+    id: z.string(),
+    kind: z.enum(ITEM_KINDS),
+    title: leftOut(z.string(), 'the id is used').optional(),
+    source: z.string(),
+    via: leftOut(z.string()).optional(),
+    version: z.int().min(1),
+    hash: orElse(z.string(), ''),
+    tokens: orElse(Count, 0),
+    enteredTurn: z.int().min(1),
+  })
+  .transform(({ title, ...ref }) => ({ ...ref, title: title ?? ref.id })) satisfies z.ZodType<ItemRef>;
+
+const PendingEventRecord = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('removed'), id: z.string() }),
+  z.object({ type: z.literal('compacted'), dropped: Count }),
+  z.object({ type: z.literal('truncated'), turns: Count }),
+  z.object({ type: z.literal('rendering'), rendering: z.enum(RENDERINGS) }),
+  z.object({ type: z.literal('edited'), ids: z.array(z.string()) }),
+]) satisfies z.ZodType<PendingEvent>;
+
+const CommittedRequestRecord = z.object({
+  count: Count,
+  combined: z.string(),
+  model: z.string(),
+  staticFragments: z.array(z.string()),
+  libraryVersions: Count,
+}) satisfies z.ZodType<CommittedRequest>;
+
+/** The machine state under `strata`. Null id and library mean unreadable: the reader rebuilds them. */
+const StrataRecord = z.object({
+  format: orElse(z.literal(FORMAT_VERSION), FORMAT_VERSION, `read as format ${FORMAT_VERSION}`),
+  id: orElse(z.string().min(1).nullable(), null, 'a new id is used'),
+  titleSource: orElse(z.enum(TITLE_SOURCES), 'first-message'),
+  session: orElse(ProviderSessionSchema.nullable(), null, 'the provider starts a new session'),
+  lastRequest: orElse(CommittedRequestRecord.nullable(), null, 'the next request cannot prove it extends the last one'),
+  pending: orElse(z.array(leftOut(PendingEventRecord, 'left out: the next prefix break may be named history-edited')), [], 'no pending events'),
+  library: orElse(z.array(leftOut(ItemRefRecord, 'left out of the library')).nullable(), null, 'the library is rebuilt from the context lists'),
+  turns: orElse(z.array(required(TurnRecord, EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
+});
+
+/** The whole frontmatter (keys other than these are the user's and are kept as they are). Null times: unreadable. */
+export const Frontmatter = z.object({
+  title: orElse(NonBlank, 'Untitled chat'),
+  created: orElse(Time.nullable(), null, 'the load time is used'),
+  updated: orElse(Time.nullable(), null, 'the creation time is used'),
+  provider: orElse(NonBlank, 'unknown'),
+  model: orElse(NonBlank, 'unknown'),
+  mode: orElse(NonBlank, DEFAULT_MODE),
+  strata: required<z.infer<typeof StrataRecord> | null>(StrataRecord, null, 'the chat is read from its text only'),
+});
+
+export type Frontmatter = z.infer<typeof Frontmatter>;
+
+export const EMPTY_FRONTMATTER: Frontmatter = {
+  title: 'Untitled chat',
+  created: null,
+  updated: null,
+  provider: 'unknown',
+  model: 'unknown',
+  mode: DEFAULT_MODE,
+  strata: null,
+};
