@@ -19,7 +19,7 @@ import {
 } from '../conversation/transitions';
 import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
 import type { ChatArchivePort } from '../ports/chatArchive';
-import type { ChatMode, StrataSettings } from '../settings';
+import { CHAT_MODES, type ChatMode, type StrataSettings } from '../settings';
 import type { Usage } from '../usage';
 import { chatStateOf, libraryEntry, type ChatPhase, type ChatState } from './chatState';
 import { contextUsageOf } from './contextUsage';
@@ -345,7 +345,10 @@ export class ChatController {
       const loaded = await this.deps.archive.load(id);
       const settings = this.deps.settings();
       const restored = await rehydrate(loaded.conversation, this.deps.vault, this.engineOptions(settings));
-      this.chat = { conversation: interrupted(loaded.conversation), engine: restored.engine };
+      // A mode this version does not know (a hand edit, a newer version) reads as the plain chat mode.
+      const known = (CHAT_MODES as readonly string[]).includes(loaded.conversation.mode);
+      const conversation = known ? loaded.conversation : withMode(loaded.conversation, 'chat', loaded.conversation.updated);
+      this.chat = { conversation: interrupted(conversation), engine: restored.engine };
       this.lastAssembly = null;
       this.warnings = [...loaded.warnings, ...restored.issues.map((i) => i.message)].map((text) => ({ source: 'reopened' as const, text: `Reopened: ${text}` }));
       this.saved = true;
