@@ -46,8 +46,10 @@ function mergeConversations(base: Conversation, theirs: Conversation, ours: Conv
     return next;
   });
   const titleEdited = theirs.title !== base.title && base.title === ours.title;
-  const { extra: _extra, preamble: _preamble, ...rest } = ours;
-  const extra = theirs.extra !== base.extra && !sameJson(theirs.extra, base.extra) ? theirs.extra : ours.extra;
+  const { extra: _extra, preamble: _preamble, propertyOrder: _order, ...rest } = ours;
+  const propertiesEdited = !sameJson(theirs.extra, base.extra) || !sameJson(theirs.propertyOrder, base.propertyOrder);
+  const extra = propertiesEdited ? theirs.extra : ours.extra;
+  const propertyOrder = propertiesEdited ? theirs.propertyOrder : ours.propertyOrder;
   const preamble = theirs.preamble !== base.preamble ? theirs.preamble : ours.preamble;
   return {
     conversation: {
@@ -55,6 +57,7 @@ function mergeConversations(base: Conversation, theirs: Conversation, ours: Conv
       turns,
       ...(titleEdited ? { title: theirs.title, titleSource: 'user' as const } : {}),
       ...(extra !== undefined ? { extra } : {}),
+      ...(propertyOrder !== undefined ? { propertyOrder } : {}),
       ...(preamble !== undefined ? { preamble } : {}),
     },
     edited,

@@ -77,7 +77,24 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
     },
   };
   for (const [key, value] of Object.entries(c.extra ?? {})) if (!OWNED_KEYS.includes(key)) out[key] = value;
-  return out;
+  return c.propertyOrder ? inOrder(out, c.propertyOrder) : out;
+}
+
+/** The properties in the order the note had them; keys it did not have follow, in the written order. */
+function inOrder(out: Record<string, unknown>, order: readonly string[]): Record<string, unknown> {
+  const sorted: Record<string, unknown> = {};
+  for (const key of order) if (key in out) sorted[key] = out[key];
+  for (const [key, value] of Object.entries(out)) if (!(key in sorted)) sorted[key] = value;
+  return sorted;
+}
+
+/** The note's property order, when it is not the one writeMeta uses (a user's properties first, keys moved by hand). */
+function propertyOrderOf(data: Record<string, unknown>): string[] | undefined {
+  const keys = Object.keys(data);
+  const owned = keys.filter((k) => OWNED_KEYS.includes(k));
+  const ownedInOrder = OWNED_KEYS.filter((k) => owned.includes(k));
+  const userAfterOwned = keys.slice(0, owned.length).every((k) => OWNED_KEYS.includes(k));
+  return userAfterOwned && owned.every((k, i) => k === ownedInOrder[i]) ? undefined : keys;
 }
 
 function writeRef(r: ItemRef): Record<string, unknown> {
@@ -135,6 +152,7 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
   const created = d.created ?? fallback.now;
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data ?? {})) if (!OWNED_KEYS.includes(key)) extra[key] = value;
+  const propertyOrder = data ? propertyOrderOf(data) : undefined;
   const conversation: Conversation = {
     id: s?.id ?? fallback.id,
     title: d.title,
@@ -150,6 +168,7 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
     lastRequest: s?.lastRequest ?? null,
     ...(s && s.pending.length > 0 ? { pending: s.pending } : {}),
     ...(Object.keys(extra).length > 0 ? { extra } : {}),
+    ...(propertyOrder ? { propertyOrder } : {}),
   };
   return {
     conversation,

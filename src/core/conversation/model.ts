@@ -110,6 +110,8 @@ export interface Conversation {
   readonly pending?: readonly PendingEvent[];
   /** Frontmatter keys this format does not own (tags, aliases, a user's own properties): kept as they are. */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /** The frontmatter's keys in the order the note had them, when a user moved them: kept on save. */
+  readonly propertyOrder?: readonly string[];
   /** Body text before the first message (a hand-written intro): kept as written. */
   readonly preamble?: string;
 }
