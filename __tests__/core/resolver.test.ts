@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ChipResolver } from '../../src/core/context/resolver';
 import { extractTags, tagMatches } from '../../src/core/context/tags';
 import { FsVault } from '../../src/node/fsVault';
-import { FIXTURE_VAULT } from '../helpers/engineHarness';
+import { VAULT } from '../helpers/paths';
 
 function tempVault(files: Record<string, string | Buffer>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-vault-'));
@@ -16,7 +16,7 @@ function tempVault(files: Record<string, string | Buffer>): string {
 }
 
 describe('ChipResolver', () => {
-  const resolver = new ChipResolver(new FsVault(FIXTURE_VAULT));
+  const resolver = new ChipResolver(new FsVault(VAULT));
 
   it('gives notes stable ids from their path and sha256 content hashes', async () => {
     const { items } = await resolver.resolve([{ kind: 'note', path: 'Notes/Ideas.md' }]);
