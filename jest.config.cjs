@@ -1,8 +1,13 @@
-/** @type {import('jest').Config} */
+/**
+ * `npm test`: everything that runs on a fresh clone (the project's own vault and scenarios). The
+ * suites over ../shared run with `npm run test:corpus` (jest.corpus.config.cjs).
+ * @type {import('jest').Config}
+ */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/corpus/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', target: 'ES2022', esModuleInterop: true, isolatedModules: true } , diagnostics: false }],
   },
