@@ -12,5 +12,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', target: 'ES2022', esModuleInterop: true, isolatedModules: true } , diagnostics: false }],
   },
   moduleFileExtensions: ['ts', 'js', 'json', 'cjs', 'mjs'],
+  // The one stand-in of the obsidian module (the npm package has types only): the workbench's shim.
+  moduleNameMapper: { '^obsidian$': '<rootDir>/workbench/shim/node.ts' },
   testTimeout: 60000,
 };
