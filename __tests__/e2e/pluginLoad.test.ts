@@ -37,6 +37,8 @@ test('a fresh page loads the plugin and reports its load times and registrations
     expect(ms).toBeGreaterThanOrEqual(0);
   }
   expect(sample.totalMs).toBeCloseTo(sample.loadMs + sample.onloadMs, 6);
+  expect(sample.fetchMs).toBeGreaterThanOrEqual(0);
+  expect(sample.fetchMs).toBeLessThanOrEqual(sample.loadMs);
   expect(sample.commands).toBeGreaterThan(0);
   expect(sample).toMatchObject({ views: 1, settingTabs: 1, ribbonIcons: 1 });
 });

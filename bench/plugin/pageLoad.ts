@@ -10,6 +10,8 @@ import type { WorkbenchApi } from '../../workbench/page/api';
 export interface LoadSample {
   /** main.js fetched from the local server, parsed and evaluated (Node's require). */
   readonly loadMs: number;
+  /** Of loadMs, the download from the local server (NaN when Resource Timing had no entry). */
+  readonly fetchMs: number;
   readonly onloadMs: number;
   readonly totalMs: number;
   readonly commands: number;
@@ -26,7 +28,7 @@ interface Probe {
   ready: boolean;
   bootError: string | null;
   errors: string[];
-  pluginLoad: { loadMs: number; onloadMs: number } | null;
+  pluginLoad: { fetchMs: number | null; loadMs: number; onloadMs: number } | null;
   commands: number;
   views: number;
   settingTabs: number;
@@ -63,6 +65,7 @@ export async function loadOnce(browser: Browser, baseUrl: string): Promise<LoadS
     const error = probe.bootError ?? (probe.errors.length > 0 ? probe.errors.join('\n') : null) ?? (load ? null : 'the page recorded no plugin load');
     return {
       loadMs: load?.loadMs ?? NaN,
+      fetchMs: load?.fetchMs ?? NaN,
       onloadMs: load?.onloadMs ?? NaN,
       totalMs: load ? load.loadMs + load.onloadMs : NaN,
       commands: probe.commands,

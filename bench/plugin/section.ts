@@ -13,6 +13,7 @@ export interface PluginCost {
   readonly bundle: { readonly bytes: number; readonly gzipBytes: number; readonly rebuilt: boolean; readonly note: string | null };
   readonly runs: number;
   readonly loadMs: { readonly median: number; readonly p95: number };
+  readonly fetchMs: { readonly median: number; readonly p95: number };
   readonly onloadMs: { readonly median: number; readonly p95: number };
   readonly totalMs: { readonly median: number; readonly p95: number };
   readonly registered: { readonly commands: number; readonly views: number; readonly settingTabs: number; readonly ribbonIcons: number };
@@ -64,6 +65,7 @@ export async function measurePluginCost(root: string, runs: number): Promise<Plu
     bundle: { bytes: bytes.length, gzipBytes: gzipSync(bytes).length, rebuilt, note },
     runs,
     loadMs: stat((s) => s.loadMs),
+    fetchMs: stat((s) => s.fetchMs),
     onloadMs: stat((s) => s.onloadMs),
     totalMs: stat((s) => s.totalMs),
     registered: { commands: first.commands, views: first.views, settingTabs: first.settingTabs, ribbonIcons: first.ribbonIcons },

@@ -245,6 +245,7 @@ function pluginSection(p: PluginCost & { readonly breakdown: readonly BundlePart
       ['step', 'median', 'p95'],
       [
         ['main.js fetched, parsed, evaluated', ms(p.loadMs.median), ms(p.loadMs.p95)],
+        ['… of which the download (local server)', ms(p.fetchMs.median), ms(p.fetchMs.p95)],
         ['new Plugin + onload()', ms(p.onloadMs.median), ms(p.onloadMs.p95)],
         ['total', ms(p.totalMs.median), ms(p.totalMs.p95)],
       ],
