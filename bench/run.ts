@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   let plugin: BenchResults['plugin'] = null;
   if (args.only.has('plugin')) {
     progress('plugin cost: bundle and fresh loads…');
-    const cost = await measurePluginCost(root, outDir, args.quick ? 5 : 15);
+    const cost = await measurePluginCost(root, args.quick ? 5 : 15);
     plugin = { ...cost, breakdown: await bundleBreakdown(root) };
   }
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { ChatController, type ChatControllerDeps, type ProviderFactory } from '../../src/core/chat/chatController';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import { decodeChatNote } from '../../src/core/conversation/codec';
@@ -9,7 +8,9 @@ import { FsVault } from '../../src/node/fsVault';
 import { costOf, createProvider } from '../../src/providers';
 import { MemoryChatModel } from '../helpers/memoryChatModel';
 
-export const VAULT = path.join(__dirname, '..', '..', 'examples', 'vault');
+import { VAULT } from '../helpers/paths';
+
+export { VAULT };
 export const PLAN = 'Projects/Greenhouse/Plan.md';
 export const VENT = 'Projects/Greenhouse/Ventilation.md';
 export const KEY = 'sk-test-local-0123456789';

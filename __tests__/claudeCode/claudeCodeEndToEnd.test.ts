@@ -5,8 +5,9 @@ import { startProviderServer, type ProviderServer, type RecordedRequest } from '
 import { isProviderError } from '../../src/providers/errors';
 import { createClaudeCodeProvider } from '../../src/providers/claudeCode';
 import type { ChatProvider, ChatResult } from '../../src/core/ports/chatModel';
-import { NOTES, noteBody, SCENARIO, TASKS_DOCS, TestConversation, type TurnRecord, type TurnSender, type TurnStep } from '../compiler/conversation';
+import { NOTES, noteBody, SCENARIO, TestConversation, type TurnRecord, type TurnSender, type TurnStep } from '../compiler/conversation';
 import { occurrences } from '../compiler/sessionMemory';
+import { VAULT } from '../helpers/paths';
 import { CLAUDE_BIN, claudeUnavailable, messagesText, offlineCli, systemText, userTexts, type WireRequest } from './cliHarness';
 
 const unavailable = claudeUnavailable();
@@ -35,7 +36,7 @@ suite('the real Claude Code CLI, offline against the local server', () => {
   let cli: ReturnType<typeof offlineCli>;
   let provider: ChatProvider;
   let sender: TurnSender;
-  const convo = new TestConversation(TASKS_DOCS, MODEL);
+  const convo = new TestConversation(VAULT, MODEL);
   const turns: Array<TurnRecord & { requests: WireRequest[]; tokens: string[] }> = [];
   const results: ChatResult[] = [];
 

@@ -10,8 +10,8 @@ import type { ProviderSession, ProviderTarget, SessionCapability } from '../../s
 import { reReadLibraryNotes } from '../../src/core/context/libraryNotes';
 import { escapeContent } from '../../src/core/engine/escape';
 import { FsVault } from '../../src/node/fsVault';
+import { VAULT } from '../helpers/paths';
 
-export const TASKS_DOCS = path.resolve(__dirname, '../../../shared/corpus/tasks-docs');
 
 /** A provider as the conversation loop sees it (ChatProvider.send reduced to what the compiler needs). */
 export interface TurnSender {
@@ -29,9 +29,9 @@ export interface TurnStep {
 
 export const NOTES = ['Queries/Comments.md', 'Queries/Limiting.md', 'Queries/Backlinks.md'];
 /** A note's text as it appears inside its wrapper in a request. */
-export const noteBody = (note: string) => escapeContent(readFileSync(path.join(TASKS_DOCS, note), 'utf8'));
+export const noteBody = (note: string) => escapeContent(readFileSync(path.join(VAULT, note), 'utf8'));
 
-/** A real three-turn scenario: a note per turn, the first one attached again on turn 3. */
+/** A three-turn scenario over the project's vault: a note per turn, the first one attached again on turn 3. */
 export const SCENARIO: TurnStep[] = [
   { user: 'How do comments work in a query?', context: [{ kind: 'note', path: NOTES[0] }], dynamic: 'The open note is Queries/Comments.md.' },
   { user: 'And how do I limit the results?', context: [{ kind: 'note', path: NOTES[1] }], dynamic: 'The open note is Queries/Limiting.md.' },
@@ -60,7 +60,7 @@ export class TestConversation {
   staticFragments: PromptFragment[] = promptFragments();
   model: string;
 
-  constructor(vaultDir = TASKS_DOCS, model = 'claude-sonnet-4-5') {
+  constructor(vaultDir = VAULT, model = 'claude-sonnet-4-5') {
     this.resolver = new ChipResolver(new FsVault(vaultDir));
     this.model = model;
   }

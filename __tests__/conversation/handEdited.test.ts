@@ -5,7 +5,7 @@ import { promptFragments } from '../../src/core/prompts';
 import { loadScenario, recordScenario, ROOT } from './helpers';
 
 const DEMO = path.join(ROOT, 'examples', 'scenarios', 'demo.json');
-const RESEARCH = path.join(ROOT, '..', 'shared', 'scenarios', 'research-session.json');
+const RESEARCH = path.join(ROOT, 'examples', 'scenarios', 'research.json');
 const fallback = { id: 'chat-fallback', now: 1_800_000_000_000 };
 
 async function demoNote(file = DEMO) {

@@ -8,17 +8,26 @@ import { replayScenario, type ReplayOptions, type ReplayedTurn } from '../../src
 import type { Scenario } from '../../src/core/scenario/scenario';
 import { FsVault } from '../../src/node/fsVault';
 import { loadScenarioFile } from '../../src/node/scenarioFiles';
+import { ROOT, SCENARIOS, SHARED_SCENARIOS } from '../helpers/paths';
 
-export const ROOT = path.join(__dirname, '..', '..');
-export const SCENARIO_DIR = path.join(ROOT, '..', 'shared', 'scenarios');
+export { ROOT };
 
-/** Every shared scenario plus the demo. */
-export function scenarioFiles(): string[] {
-  const shared = readdirSync(SCENARIO_DIR)
+const jsonFiles = (dir: string): string[] =>
+  readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => path.join(SCENARIO_DIR, f));
-  return [...shared, path.join(ROOT, 'examples', 'scenarios', 'demo.json')];
+    .map((f) => path.join(dir, f));
+
+/**
+ * The scenarios the conversation suites replay: the project's own (examples/scenarios). The corpus
+ * run (`npm run test:corpus`) runs the same suites with the global STRATA_SCENARIOS = 'shared'
+ * (jest.corpus.config.cjs): every shared scenario plus the demo.
+ */
+export function scenarioFiles(): string[] {
+  if ((globalThis as { STRATA_SCENARIOS?: string }).STRATA_SCENARIOS === 'shared') {
+    return [...jsonFiles(SHARED_SCENARIOS), path.join(SCENARIOS, 'demo.json')];
+  }
+  return jsonFiles(SCENARIOS);
 }
 
 export function loadScenario(file: string): { scenario: Scenario; vault: FsVault } {

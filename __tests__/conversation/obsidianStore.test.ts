@@ -1,22 +1,8 @@
 /**
- * The Obsidian adapter against a small in-memory stand-in for the parts of the Obsidian API it
- * uses (the app cannot run here): Vault.getMarkdownFiles/getFileByPath/getAbstractFileByPath/
+ * The Obsidian adapter against the workbench's shim of the Obsidian API (workbench/shim/node.ts),
+ * over a copy of the vault on disk: Vault.getMarkdownFiles/getFileByPath/getAbstractFileByPath/
  * read/create/createFolder/process and FileManager.trashFile. Everything else is real.
  */
-jest.mock(
-  'obsidian',
-  () => ({
-    normalizePath: (p: string) =>
-      p
-        .replace(/\\/g, '/')
-        .replace(/\/+/g, '/')
-        .replace(/^\/+|\/+$/g, '')
-        .normalize('NFC') || '/',
-  }),
-  { virtual: true },
-);
-
-import type { App } from 'obsidian';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import { encodeChatNote } from '../../src/core/conversation/codec';
 import { newConversation } from '../../src/core/conversation/model';
@@ -24,75 +10,13 @@ import { ChatBuilder } from '../helpers/chatBuilder';
 import { PromptContextEngine } from '../../src/core/engine/engine';
 import { promptFragments } from '../../src/core/prompts';
 import { ObsidianChatStore } from '../../src/obsidian/chatStore';
+import { recordingApp, startWorkbenchApp, type WorkbenchApp } from '../helpers/workbenchApp';
 import { tickingClock } from './helpers';
 
-interface FakeFile {
-  path: string;
-  basename: string;
-  extension: string;
-}
-
-class FakeVault {
-  files = new Map<string, string>();
-  folders = new Set<string>();
-  /** Called inside process() before the update runs: lets a test simulate an edit racing the save. */
-  beforeProcess: ((path: string) => void) | null = null;
-  calls: string[] = [];
-
-  private handle(path: string): FakeFile {
-    const name = path.split('/').pop() ?? path;
-    return { path, basename: name.replace(/\.md$/, ''), extension: 'md' };
-  }
-  getMarkdownFiles(): FakeFile[] {
-    return [...this.files.keys()].filter((p) => p.endsWith('.md')).map((p) => this.handle(p));
-  }
-  getFileByPath(path: string): FakeFile | null {
-    return this.files.has(path) ? this.handle(path) : null;
-  }
-  getAbstractFileByPath(path: string): object | null {
-    return this.files.has(path) ? this.handle(path) : this.folders.has(path) ? { path } : null;
-  }
-  createFolder(path: string): Promise<object> {
-    this.calls.push(`createFolder ${path}`);
-    if (this.folders.has(path)) return Promise.reject(new Error('Folder already exists.'));
-    this.folders.add(path);
-    return Promise.resolve({ path });
-  }
-  create(path: string, data: string): Promise<FakeFile> {
-    this.calls.push(`create ${path}`);
-    const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-    if (parent && !this.folders.has(parent)) return Promise.reject(new Error(`Folder ${parent} does not exist.`));
-    if (this.files.has(path)) return Promise.reject(new Error('File already exists.'));
-    this.files.set(path, data);
-    return Promise.resolve(this.handle(path));
-  }
-  read(file: FakeFile): Promise<string> {
-    return Promise.resolve(this.files.get(file.path) ?? '');
-  }
-  process(file: FakeFile, fn: (data: string) => string): Promise<string> {
-    this.calls.push(`process ${file.path}`);
-    this.beforeProcess?.(file.path);
-    const next = fn(this.files.get(file.path) ?? '');
-    this.files.set(file.path, next);
-    return Promise.resolve(next);
-  }
-}
-
-function fakeApp() {
-  const vault = new FakeVault();
-  const trashed: string[] = [];
-  const app = {
-    vault,
-    fileManager: {
-      trashFile: (file: FakeFile) => {
-        trashed.push(file.path);
-        vault.files.delete(file.path);
-        return Promise.resolve();
-      },
-    },
-  };
-  return { app: app as unknown as App, vault, trashed };
-}
+let wb: WorkbenchApp;
+beforeEach(async () => (wb = await startWorkbenchApp()));
+afterEach(() => wb.close());
+const fakeApp = () => recordingApp(wb);
 
 const MODEL = 'gpt-4o';
 

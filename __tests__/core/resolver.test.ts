@@ -1,22 +1,10 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ChipResolver } from '../../src/core/context/resolver';
 import { extractTags, tagMatches } from '../../src/core/context/tags';
 import { FsVault } from '../../src/node/fsVault';
-import { FIXTURE_VAULT } from '../helpers/engineHarness';
-
-function tempVault(files: Record<string, string | Buffer>): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-vault-'));
-  for (const [rel, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), content);
-  }
-  return dir;
-}
+import { VAULT } from '../helpers/paths';
 
 describe('ChipResolver', () => {
-  const resolver = new ChipResolver(new FsVault(FIXTURE_VAULT));
+  const resolver = new ChipResolver(new FsVault(VAULT));
 
   it('gives notes stable ids from their path and sha256 content hashes', async () => {
     const { items } = await resolver.resolve([{ kind: 'note', path: 'Notes/Ideas.md' }]);
@@ -55,33 +43,28 @@ describe('ChipResolver', () => {
   });
 
   it('reports what it cannot attach instead of dropping it silently', async () => {
-    const dir = tempVault({
-      'ok.md': 'fine',
-      'bin.md': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]),
-      'big.md': 'x'.repeat(2000),
-      'empty/readme.txt': 'not markdown',
-    });
-    const small = new ChipResolver(new FsVault(dir), { maxItemChars: 1000 });
+    // Edge cases/: ok.md, bin.md (NUL bytes), big.md (2000 characters), empty/ (no markdown).
+    const small = new ChipResolver(new FsVault(VAULT), { maxItemChars: 1000 });
     const { items, problems } = await small.resolve([
-      { kind: 'note', path: 'ok.md' },
-      { kind: 'note', path: 'gone.md' },
-      { kind: 'note', path: 'bin.md' },
-      { kind: 'note', path: 'big.md' },
-      { kind: 'selection', path: 'ok.md', fromLine: 5, toLine: 9 },
-      { kind: 'selection', path: 'ok.md', fromLine: 3, toLine: 1 },
-      { kind: 'folder', path: 'empty' },
+      { kind: 'note', path: 'Edge cases/ok.md' },
+      { kind: 'note', path: 'Edge cases/gone.md' },
+      { kind: 'note', path: 'Edge cases/bin.md' },
+      { kind: 'note', path: 'Edge cases/big.md' },
+      { kind: 'selection', path: 'Edge cases/ok.md', fromLine: 5, toLine: 9 },
+      { kind: 'selection', path: 'Edge cases/ok.md', fromLine: 3, toLine: 1 },
+      { kind: 'folder', path: 'Edge cases/empty' },
       { kind: 'tag', tag: '#nothing' },
       { kind: 'url', url: 'https://example.org' },
       { kind: 'note', path: '../outside.md' },
     ]);
-    expect(items.map((i) => i.id)).toEqual(['ok.md']);
+    expect(items.map((i) => i.id)).toEqual(['Edge cases/ok.md']);
     expect(problems.map((p) => [p.chipId, p.reason])).toEqual([
-      ['gone.md', 'missing'],
-      ['bin.md', 'binary'],
-      ['big.md', 'too-large'],
-      ['ok.md#L5-L9', 'bad-range'],
-      ['ok.md#L3-L1', 'bad-range'],
-      ['folder:empty', 'empty'],
+      ['Edge cases/gone.md', 'missing'],
+      ['Edge cases/bin.md', 'binary'],
+      ['Edge cases/big.md', 'too-large'],
+      ['Edge cases/ok.md#L5-L9', 'bad-range'],
+      ['Edge cases/ok.md#L3-L1', 'bad-range'],
+      ['folder:Edge cases/empty', 'empty'],
       ['tag:#nothing', 'empty'],
       ['https://example.org', 'empty'],
       ['../outside.md', 'unreadable'],

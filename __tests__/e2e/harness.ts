@@ -58,11 +58,12 @@
  * click (preventDefault) itself; the note pane is a plain textarea.
  */
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
 import { buildPage, buildPlugin, PROJECT_ROOT, type BundleResult } from '../../workbench/build';
+import { CHROMIUM_ARGS, chromiumPath } from '../../workbench/chromium';
 import { startWorkbenchServer, type WorkbenchServer } from '../../workbench/server';
 import { copyVault, dataJsonPath, pluginId, providerSettings, WORKBENCH_SECRETS, writePluginData } from '../../workbench/vaultCopy';
 import type { Theme, WorkbenchApi } from '../../workbench/page/api';
@@ -71,16 +72,6 @@ export type { WorkbenchApi } from '../../workbench/page/api';
 
 export const SCREENSHOT_DIR = join(PROJECT_ROOT, 'test-output', 'screenshots');
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface WorkbenchOptions {
   vault?: string;
@@ -129,12 +120,6 @@ export interface Workbench {
 /** The window of the workbench page, for page.evaluate callbacks: `(window as WorkbenchWindow).workbench`. */
 export interface WorkbenchWindow {
   workbench: WorkbenchApi;
-}
-
-export function chromiumPath(): string {
-  const path = process.env.STRATA_CHROMIUM ?? '/usr/bin/chromium';
-  if (!existsSync(path)) throw new Error(`Chromium not found at ${path}: install Debian's chromium (apt-get install chromium) or set STRATA_CHROMIUM`);
-  return path;
 }
 
 let builds: Promise<[BundleResult, BundleResult]> | null = null;

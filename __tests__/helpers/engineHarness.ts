@@ -1,14 +1,14 @@
-import path from 'node:path';
 import type { ContextChip } from '../../src/core/context/items';
 import type { ReplayOptions, ReplayedTurn } from '../../src/core/scenario/replay';
 import { replayScenario } from '../../src/core/scenario/replay';
 import type { Scenario, ScenarioEdit } from '../../src/core/scenario/scenario';
 import type { ToolOutput } from '../../src/core/engine/types';
 import { FsVault } from '../../src/node/fsVault';
+import { VAULT } from './paths';
 
-export const FIXTURE_VAULT = path.join(__dirname, '..', 'fixtures', 'vault');
-export const SHARED = path.join(__dirname, '..', '..', '..', 'shared');
-export const CORPUS = path.join(SHARED, 'corpus');
+/** Our context wrappers, opening and closing: whatever a note contains, only these may appear. */
+export const WRAPPER_OPEN = /<(note|url|selection|folder|tag)_context /g;
+export const WRAPPER_CLOSE = /<\/(note|url|selection|folder|tag)_context>/g;
 
 export interface StepSpec {
   user: string;
@@ -20,7 +20,7 @@ export interface StepSpec {
 }
 
 /** Replay hand-written steps over a vault folder through the real resolver and engine. */
-export async function runSteps(steps: StepSpec[], options: ReplayOptions = {}, vaultDir = FIXTURE_VAULT): Promise<ReplayedTurn[]> {
+export async function runSteps(steps: StepSpec[], options: ReplayOptions = {}, vaultDir = VAULT): Promise<ReplayedTurn[]> {
   const scenario: Scenario = {
     name: 'test',
     model: 'gpt-4o',

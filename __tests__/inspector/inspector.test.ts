@@ -1,74 +1,37 @@
-import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { parseScenario, ScenarioError } from '../../src/core/scenario/scenario';
-import { SHARED } from '../helpers/engineHarness';
+import { ROOT, SCENARIOS } from '../helpers/paths';
+import { expectDeterministic, expectSeedBreaksNamed, expectStableJsonLines, inspect, run, TSX } from './inspectorCli';
 
-const run = promisify(execFile);
-const ROOT = path.join(__dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const SCENARIOS = readdirSync(path.join(SHARED, 'scenarios')).filter((f) => f.endsWith('.json'));
-
-async function inspect(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(TSX, [path.join(ROOT, 'scripts', 'inspect.ts'), ...args], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 });
-}
+// The inspector over the project's own scenarios; __tests__/corpus/inspector.test.ts runs it over
+// the shared ones.
+const FILES = readdirSync(SCENARIOS).filter((f) => f.endsWith('.json'));
+const DEMO = path.join(SCENARIOS, 'demo.json');
+const RESEARCH = path.join(SCENARIOS, 'research.json');
 
 describe('the prompt inspector CLI', () => {
-  it('finds the shared scenarios', () => {
-    expect(SCENARIOS).toEqual(expect.arrayContaining(['research-session.json', 'edited-note.json', 'long-chat.json']));
+  it("finds the project's scenarios", () => {
+    expect(FILES).toEqual(expect.arrayContaining(['demo.json', 'research.json', 'long-chat.json']));
   });
 
-  it.each(SCENARIOS)('replays %s as JSON lines with the stable fields', async (file) => {
-    const scenario = parseScenario(JSON.parse(readFileSync(path.join(SHARED, 'scenarios', file), 'utf8')), file);
-    const { stdout } = await inspect([path.join(SHARED, 'scenarios', file)]);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toHaveLength(scenario.turns.length);
-    lines.forEach((line, i) => {
-      expect(line.turn).toBe(i + 1);
-      const messages = line.messages as Array<{ role: string; content: string }>;
-      expect(messages[0].role).toBe('system');
-      expect(messages[messages.length - 1].role).toBe('user');
-      expect(messages[messages.length - 1].content.endsWith(scenario.turns[i].user)).toBe(true);
-      for (const m of messages) expect(typeof m.content).toBe('string');
-      const layers = line.layers as Record<string, { tokens: number; hash: string }>;
-      expect(Object.keys(layers)).toEqual(['L1', 'L2', 'L3', 'L4', 'L5']);
-      for (const l of Object.values(layers)) {
-        expect(Number.isInteger(l.tokens)).toBe(true);
-        expect(l.hash).toMatch(/^[0-9a-f]{64}$/);
-      }
-      expect(line.promptTokens).toBeGreaterThan(0);
-      expect(line).toHaveProperty('prefixChange');
-      // The default rendering never breaks the prefix on these scenarios.
-      expect(line.prefixChange).toBeNull();
-    });
-  });
+  it.each(FILES)('replays %s as JSON lines with the stable fields', (file) => expectStableJsonLines(path.join(SCENARIOS, file)));
 
   it('prints a table with tokens per layer and the edited note reported', async () => {
-    const { stdout } = await inspect([path.join(SHARED, 'scenarios', 'edited-note.json'), '--format', 'table']);
+    const { stdout } = await inspect([DEMO, '--format', 'table']);
     expect(stdout).toMatch(/turn\s+L1\s+L2\s+L3\s+L4\s+L5\s+prompt/);
-    expect(stdout).toContain('turn 2: full: Getting Started/Priority.md@2; freshness: Getting Started/Priority.md updated (v1 → v2)');
-    expect(stdout).toContain('turn 3: by reference: Getting Started/Priority.md');
+    expect(stdout).toContain('turn 4: full: Projects/Greenhouse/Plan.md@2; freshness: Projects/Greenhouse/Plan.md updated (v1 → v2)');
+    expect(stdout).toContain('turn 5: full: Reading/The Market Gardener.md#L9-L13@1, folder:Projects/Greenhouse@1; by reference: Projects/Greenhouse/Climate log.md');
   });
 
-  it('is deterministic: two runs print the same bytes', async () => {
-    const file = path.join(SHARED, 'scenarios', 'research-session.json');
-    const [a, b] = await Promise.all([inspect([file]), inspect([file])]);
-    expect(a.stdout).toBe(b.stdout);
-  });
+  it('is deterministic: two runs print the same bytes', () => expectDeterministic(RESEARCH));
 
-  it('the seed rendering names its prefix breaks', async () => {
-    const { stdout } = await inspect([path.join(SHARED, 'scenarios', 'research-session.json'), '--rendering', 'seed']);
-    const reasons = stdout.trim().split('\n').map((l) => (JSON.parse(l) as { prefixChange: string | null }).prefixChange);
-    expect(reasons[0]).toBeNull();
-    expect(reasons).toContain('library-grew');
-    for (const r of reasons) expect([null, 'library-grew', 'history-context-dropped']).toContain(r);
-  });
+  it('the seed rendering names its prefix breaks', () => expectSeedBreaksNamed(RESEARCH));
 
   it('fails clearly on bad input', async () => {
     await expect(inspect([])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('usage: inspect') });
     await expect(inspect(['nope.json'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('cannot read scenario nope.json') });
-    await expect(inspect([path.join(SHARED, 'scenarios', 'edited-note.json'), '--format', 'xml'])).rejects.toMatchObject({ code: 2 });
+    await expect(inspect([DEMO, '--format', 'xml'])).rejects.toMatchObject({ code: 2 });
   });
 
   it('the demo runs offline through the local provider server and reports cache hits', async () => {

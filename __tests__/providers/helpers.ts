@@ -4,14 +4,13 @@ import type { ChatMessage } from '../../src/core/engine/messages';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
 import { createProvider, type ProviderDeps } from '../../src/providers/factory';
 import type { ChatProvider, ProviderConfig, ProviderKind } from '../../src/core/ports/chatModel';
+import { VAULT } from '../helpers/paths';
 
-export const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus');
-
-/** A real note from the shared corpus (a few thousand tokens: past every provider's cache minimum). */
-export const NOTE_PATH = 'Editing/Create or edit Task.md';
-export const NOTE_TEXT = readFileSync(path.join(CORPUS, 'tasks-docs', NOTE_PATH), 'utf8');
-export const SECOND_NOTE_PATH = 'Getting Started/Priority.md';
-export const SECOND_NOTE_TEXT = readFileSync(path.join(CORPUS, 'tasks-docs', SECOND_NOTE_PATH), 'utf8');
+/** A real note from the project's vault (a few thousand tokens: past every provider's cache minimum). */
+export const NOTE_PATH = 'Tasks/Writing a task.md';
+export const NOTE_TEXT = readFileSync(path.join(VAULT, NOTE_PATH), 'utf8');
+export const SECOND_NOTE_PATH = 'Tasks/Priorities.md';
+export const SECOND_NOTE_TEXT = readFileSync(path.join(VAULT, SECOND_NOTE_PATH), 'utf8');
 
 export const API_KEY = 'sk-test-STRATA-SECRET-0123456789';
 

@@ -69,9 +69,9 @@ export interface ScenarioEfficiency {
   readonly freshness: FreshnessCost | null;
 }
 
-/** Scenario files: the shared ones and the project's own, sorted by path. */
+/** Scenario files: the shared ones, the benchmark's own (over the shared corpus) and the examples, sorted by path. */
 export function scenarioFiles(root: string): string[] {
-  const dirs = [path.resolve(root, '..', 'shared', 'scenarios'), path.resolve(root, 'examples', 'scenarios')];
+  const dirs = [path.resolve(root, '..', 'shared', 'scenarios'), path.resolve(root, 'bench', 'scenarios'), path.resolve(root, 'examples', 'scenarios')];
   return dirs.flatMap((dir) =>
     readdirSync(dir)
       .filter((f) => f.endsWith('.json'))

@@ -27,7 +27,7 @@ export interface ChatListFigures {
 export async function sampleChat(root: string, turns: number): Promise<Conversation> {
   const vault = new FsVault(path.join(root, 'examples', 'vault'));
   const resolver = new ChipResolver(vault);
-  const notes = await vault.listMarkdown();
+  const notes = (await vault.listMarkdown()).filter((p) => p.startsWith('Projects/') || p.startsWith('Daily/'));
   const engine = new PromptContextEngine();
   let at = Date.UTC(2026, 0, 1);
   let c = newConversation({ provider: 'openai', model: 'gpt-4o', id: 'chat-sample' }, { now: () => at });

@@ -1,19 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from '../../workbench/chromium';
+import { startWorkbenchServer } from '../../workbench/server';
+import { copyVault } from '../../workbench/vaultCopy';
 import { median, p95 } from '../lib/stats';
-import type { LoadSample } from './loadChild';
+import { loadOnce, type LoadSample } from './pageLoad';
 
 export interface PluginCost {
   readonly bundle: { readonly bytes: number; readonly gzipBytes: number; readonly rebuilt: boolean; readonly note: string | null };
   readonly runs: number;
-  readonly requireMs: { readonly median: number; readonly p95: number };
+  readonly loadMs: { readonly median: number; readonly p95: number };
+  readonly fetchMs: { readonly median: number; readonly p95: number };
   readonly onloadMs: { readonly median: number; readonly p95: number };
   readonly totalMs: { readonly median: number; readonly p95: number };
   readonly registered: { readonly commands: number; readonly views: number; readonly settingTabs: number; readonly ribbonIcons: number };
-  readonly unknownShimAccesses: readonly string[];
   readonly errors: readonly string[];
   readonly samples: readonly LoadSample[];
 }
@@ -39,26 +42,21 @@ function ensureBundle(root: string): { rebuilt: boolean; note: string | null } {
   return { rebuilt: false, note: `the build failed (${why}); measured the existing, older main.js` };
 }
 
-export async function measurePluginCost(root: string, outDir: string, runs: number): Promise<PluginCost> {
+/** main.js as built, then `runs` loads of it in the workbench page (Chromium and the workbench's obsidian shim). */
+export async function measurePluginCost(root: string, runs: number): Promise<PluginCost> {
   const { rebuilt, note } = ensureBundle(root);
   const bundlePath = path.join(root, 'main.js');
   const bytes = readFileSync(bundlePath);
-  mkdirSync(outDir, { recursive: true });
-  const child = path.join(outDir, 'plugin-load-child.cjs');
-  await build({
-    entryPoints: [path.join(root, 'bench', 'plugin', 'loadChild.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile: child,
-    logLevel: 'silent',
-  });
+  const vaultDir = copyVault();
+  const server = await startWorkbenchServer({ vaultDir, providerUrl: null, pluginBundle: bundlePath });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
   const samples: LoadSample[] = [];
-  for (let i = 0; i < runs; i++) {
-    const result = spawnSync(process.execPath, [child, bundlePath, path.join(root, 'manifest.json')], { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`plugin load child failed: ${result.stderr.trim()}`);
-    samples.push(JSON.parse(result.stdout) as LoadSample);
+  try {
+    for (let i = 0; i < runs; i++) samples.push(await loadOnce(browser, server.url));
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(path.dirname(vaultDir), { recursive: true, force: true });
   }
   const ok = samples.filter((s) => s.error === null);
   const stat = (pick: (s: LoadSample) => number) => (ok.length === 0 ? { median: NaN, p95: NaN } : { median: median(ok.map(pick)), p95: p95(ok.map(pick)) });
@@ -66,11 +64,11 @@ export async function measurePluginCost(root: string, outDir: string, runs: numb
   return {
     bundle: { bytes: bytes.length, gzipBytes: gzipSync(bytes).length, rebuilt, note },
     runs,
-    requireMs: stat((s) => s.requireMs),
+    loadMs: stat((s) => s.loadMs),
+    fetchMs: stat((s) => s.fetchMs),
     onloadMs: stat((s) => s.onloadMs),
     totalMs: stat((s) => s.totalMs),
     registered: { commands: first.commands, views: first.views, settingTabs: first.settingTabs, ribbonIcons: first.ribbonIcons },
-    unknownShimAccesses: first.unknownAccesses,
     errors: [...new Set(samples.flatMap((s) => (s.error ? [s.error] : [])))],
     samples,
   };

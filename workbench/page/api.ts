@@ -32,6 +32,11 @@ export function makeWorkbenchApi(app: App, shim: typeof obsidian, errors: string
     app,
     obsidian: shim,
     plugin: null as Plugin | null,
+    /**
+     * How long loading the plugin took: main.js fetched, parsed and evaluated (loadMs, of which
+     * fetchMs the download, when Resource Timing has it); then new Plugin + onload().
+     */
+    pluginLoad: null as null | { fetchMs: number | null; loadMs: number; onloadMs: number },
     setTheme: (theme: Theme) => setTheme(app, theme),
     listCommands: () =>
       app.commands.listCommands().map((c) => ({ id: c.id, name: c.name, hotkeys: c.hotkeys ?? [], available: app.commands.isAvailable(c) })),

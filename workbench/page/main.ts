@@ -107,12 +107,14 @@ async function main(): Promise<void> {
   if (initial) await app.workspace.getLeaf(false).openFile(initial);
 
   try {
+    const loadStart = performance.now();
     await loadScript('/plugin/main.js');
     const w = window as unknown as { __workbenchPluginFactory?: Factory; __workbenchPluginBuildError?: string };
     if (w.__workbenchPluginBuildError) throw new Error(`The plugin bundle did not build:\n${w.__workbenchPluginBuildError}`);
     if (!w.__workbenchPluginFactory) throw new Error('The plugin bundle did not load');
     const module = { exports: {} as Record<string, unknown> };
     w.__workbenchPluginFactory(pluginRequire, module, module.exports);
+    const loaded = performance.now();
     const PluginCtor = (module.exports.default ?? module.exports) as PluginClass;
     api.handlersBeforeLoad = api.handlerCounts();
     const plugin = new PluginCtor(app, boot.manifest);
@@ -121,6 +123,10 @@ async function main(): Promise<void> {
     // Obsidian awaits an async onload before the layout is ready.
     plugin._loaded = true;
     await plugin.onload();
+    // Resource Timing splits the load into the download from the workbench server and the rest.
+    const download = performance.getEntriesByName(new URL('/plugin/main.js', location.href).href)[0];
+    const fetchMs = download ? download.duration : null;
+    api.pluginLoad = { fetchMs, loadMs: loaded - loadStart, onloadMs: performance.now() - loaded };
   } catch (e) {
     api.bootError = e instanceof Error ? (e.stack ?? e.message) : String(e);
     errors.push(api.bootError);

@@ -23,6 +23,13 @@ export class ApiError extends Error {
   }
 }
 
+/** Where the workbench server is: '' (same origin) in the page; its URL in Node (node.ts). */
+let base = '';
+
+export function setServerUrl(url: string): void {
+  base = url.replace(/\/+$/, '');
+}
+
 /** Every write the page started and has not seen finish: the harness waits on it. */
 const pending = new Set<Promise<unknown>>();
 
@@ -33,7 +40,7 @@ export function pendingWrites(): Promise<unknown> {
 export async function call<T>(method: string, route: string, params: Record<string, string> = {}, body?: string): Promise<T> {
   const query = new URLSearchParams(params).toString();
   const promise = (async () => {
-    const res = await fetch(`/api/${route}${query ? `?${query}` : ''}`, { method, body });
+    const res = await fetch(`${base}/api/${route}${query ? `?${query}` : ''}`, { method, body });
     const text = await res.text();
     if (!res.ok) {
       let message = text;
@@ -56,7 +63,7 @@ export async function call<T>(method: string, route: string, params: Record<stri
 export const fsApi = {
   read: (path: string) => call<{ content: string; stat: Stat }>('GET', 'fs/read', { path }),
   readBinary: async (path: string): Promise<ArrayBuffer> => {
-    const res = await fetch(`/api/fs/raw?${new URLSearchParams({ path }).toString()}`);
+    const res = await fetch(`${base}/api/fs/raw?${new URLSearchParams({ path }).toString()}`);
     if (!res.ok) throw new ApiError(await res.text(), res.status);
     return res.arrayBuffer();
   },

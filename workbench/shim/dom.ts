@@ -4,6 +4,8 @@
  * them once, before the plugin bundle is evaluated.
  */
 
+import { def, installLanguageHelpers } from './language';
+
 type Attrs = Record<string, string | number | boolean | null>;
 interface ElInfo {
   cls?: string | string[];
@@ -18,11 +20,6 @@ interface ElInfo {
   href?: string;
 }
 
-/** Defines a non-enumerable method (like Obsidian does) unless the platform already has one. */
-function def(target: object, name: string, value: unknown, override = true): void {
-  if (!override && name in target) return;
-  Object.defineProperty(target, name, { value, configurable: true, writable: true, enumerable: false });
-}
 
 function setAttr(el: Element, name: string, value: string | number | boolean | null): void {
   if (value === null || value === false) el.removeAttribute(name);
@@ -216,30 +213,7 @@ export function installDomHelpers(): void {
   Object.defineProperty(UIEvent.prototype, 'win', { configurable: true, get() { return window; } });
   Object.defineProperty(UIEvent.prototype, 'doc', { configurable: true, get() { return document; } });
 
-  const A = Array.prototype as unknown as Record<string, unknown>;
-  def(A, 'first', function (this: unknown[]) { return this[0]; });
-  def(A, 'last', function (this: unknown[]) { return this[this.length - 1]; });
-  def(A, 'contains', function (this: unknown[], target: unknown) { return this.includes(target); });
-  def(A, 'remove', function (this: unknown[], target: unknown) {
-    const i = this.indexOf(target);
-    if (i >= 0) this.splice(i, 1);
-  });
-  def(A, 'unique', function (this: unknown[]) { return Array.from(new Set(this)); });
-  def(A, 'shuffle', function (this: unknown[]) { return this; });
-  def(Array, 'combine', function (arrays: unknown[][]) { return ([] as unknown[]).concat(...arrays); });
-  def(Math, 'clamp', function (value: number, min: number, max: number) { return Math.min(max, Math.max(min, value)); });
-  def(Math, 'square', function (value: number) { return value * value; });
-  def(String, 'isString', function (obj: unknown) { return typeof obj === 'string'; });
-  def(String.prototype, 'contains', function (this: string, target: string) { return this.includes(target); });
-  def(String.prototype, 'format', function (this: string, ...args: string[]) {
-    return this.replace(/\{(\d+)\}/g, (m, i: string) => args[Number(i)] ?? m);
-  });
-  def(Number, 'isNumber', function (obj: unknown) { return typeof obj === 'number'; });
-  def(Object, 'isEmpty', function (obj: Record<string, unknown>) { return Object.keys(obj).length === 0; });
-  def(Object, 'each', function (obj: Record<string, unknown>, cb: (value: unknown, key?: string) => boolean | void) {
-    for (const [k, v] of Object.entries(obj)) if (cb(v, k) === false) return false;
-    return true;
-  });
+  installLanguageHelpers();
 
   const g = globalThis as unknown as Record<string, unknown>;
   g.createEl = (tag: string, o?: ElInfo | string, cb?: (el: HTMLElement) => void) => makeEl(null, tag, o, cb);

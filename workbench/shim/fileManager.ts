@@ -6,7 +6,7 @@ const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n?---(?:\r?\n|$)/;
 
 /** Obsidian's FileManager: frontmatter edits (with the `yaml` package), trash, rename, links. */
 export class FileManager {
-  constructor(private readonly app: App) {}
+  constructor(private readonly app: Pick<App, 'vault' | 'metadataCache'>) {}
 
   async processFrontMatter(file: TFile, fn: (frontmatter: Record<string, unknown>) => void, options?: { ctime?: number; mtime?: number }): Promise<void> {
     await this.app.vault.process(
