@@ -120,7 +120,8 @@ const TITLE_CHARS = 60;
 /** A title from the first words of a message, until a generated or user title replaces it. */
 export function titleFromText(text: string): string {
   const words = text
-    .replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, target: string, alias?: string) => alias ?? target)
+    // No `[` inside a link: a run of `[[` without `]]` is then scanned once, not once per `[[` (quadratic).
+    .replace(/\[\[([^[\]|]*)(?:\|([^[\]]*))?\]\]/g, (_m, target: string, alias?: string) => alias ?? target)
     .replace(/[#*_`>[\]{}<]/g, ' ')
     .split(/\s+/)
     .filter((w) => w.length > 0)
