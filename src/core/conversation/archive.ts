@@ -1,4 +1,5 @@
 import { decodeChatNote, encodeChatNote, type DecodedChat } from './codec';
+import { noteFormat } from './lineEndings';
 import { mergeChatNote } from './merge';
 import type { Clock, Conversation } from './model';
 import type { ChatStore } from './store';
@@ -79,11 +80,11 @@ export class ChatArchive {
         const base = this.lastText.get(known);
         if (base === undefined || base === current) {
           result = { path: known, conversation, edited: [], warnings: [] };
-          return encodeChatNote(conversation);
+          return encodeChatNote(conversation, noteFormat(current));
         }
         const merged = mergeChatNote(base, current, conversation);
         result = { path: known, ...merged };
-        return encodeChatNote(merged.conversation);
+        return encodeChatNote(merged.conversation, noteFormat(current));
       });
       this.lastText.set(known, written);
       return result;

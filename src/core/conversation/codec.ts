@@ -1,7 +1,8 @@
 import type { PromptFragment, ToolOutput } from '../engine/types';
 import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
 import { readMeta, textHash, writeMeta, type TurnMeta } from './meta';
-import type { ChatTurn, Conversation, ItemRef } from './model';
+import { fromLf, isLfNote, LF_NOTE, noteFormat, toLf } from './lineEndings';
+import type { ChatTurn, Conversation, ItemRef, NoteFormat } from './model';
 import { decodeText, encodeText, isStructureLine, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
 
 /**
@@ -17,11 +18,17 @@ export interface DecodedChat {
   readonly conversation: Conversation;
   /** Everything that did not read cleanly, for the user to see. Decoding never throws. */
   readonly warnings: string[];
+  /** The note's line breaks and BOM (also on the conversation when they are not the default). */
+  readonly format: NoteFormat;
 }
 
 // ---------------------------------------------------------------- encode
 
-export function encodeChatNote(conversation: Conversation): string {
+/**
+ * The chat note for a conversation, with the line breaks and BOM of `format`: by default those
+ * the conversation was read with (a note checked out with CRLF stays CRLF), else LF.
+ */
+export function encodeChatNote(conversation: Conversation, format: NoteFormat = conversation.format ?? LF_NOTE): string {
   const yaml = stringifyYaml(writeMeta(conversation), ['library', 'turns']);
   const parts: string[] = [`---\n${yaml}---\n\n${conversation.preamble ?? ''}`];
   const urlByTurn = urlItemsByEnteredTurn(conversation.library);
@@ -43,7 +50,7 @@ export function encodeChatNote(conversation: Conversation): string {
     }
     if (turn.reply !== undefined) parts.push(section(`## Assistant · ${n}`, turn.reply));
   });
-  return parts.join('');
+  return fromLf(parts.join(''), format);
 }
 
 function section(heading: string, text: string): string {
@@ -138,8 +145,10 @@ interface ParsedBody {
 }
 
 /** Read a chat note. Never throws; whatever is missing or garbled is reported and replaced by a safe default. */
-export function decodeChatNote(text: string, fallback: { id: string; now: number }): DecodedChat {
+export function decodeChatNote(note: string, fallback: { id: string; now: number }): DecodedChat {
   const warnings: string[] = [];
+  const format = noteFormat(note);
+  const text = toLf(note);
   const { yaml, body } = splitFrontmatter(text, isStructureLine);
   let data: Record<string, unknown> | null = null;
   if (yaml === null) warnings.push('the chat note has no frontmatter: its metadata is rebuilt from the text');
@@ -190,8 +199,9 @@ export function decodeChatNote(text: string, fallback: { id: string; now: number
     turns,
     library: meta.libraryFromData ? library : libraryFromContext(parsedBody.turns, turns, warnings),
     ...(parsedBody.preamble ? { preamble: parsedBody.preamble } : {}),
+    ...(isLfNote(format) ? {} : { format }),
   };
-  return { conversation, warnings };
+  return { conversation, warnings, format };
 }
 
 /**

@@ -90,6 +90,16 @@ export interface ChatTurn {
 
 export type TitleSource = 'first-message' | 'generated' | 'user';
 
+/**
+ * How the note's bytes are laid out: its line breaks and whether it starts with a BOM (an editor
+ * or git's autocrlf may have changed them). Read from the note and written back as found, so a
+ * save does not rewrite every line. Not the frontmatter's `strata.format` (the schema version).
+ */
+export interface NoteFormat {
+  readonly eol: '\n' | '\r\n' | '\r';
+  readonly bom: boolean;
+}
+
 export interface Conversation {
   readonly id: string;
   readonly title: string;
@@ -111,6 +121,8 @@ export interface Conversation {
   readonly extra?: Readonly<Record<string, unknown>>;
   /** Body text before the first message (a hand-written intro): kept as written. */
   readonly preamble?: string;
+  /** The note's line breaks and BOM when they are not LF without a BOM (the codec's default). */
+  readonly format?: NoteFormat;
 }
 
 export const DEFAULT_MODE = 'chat';
