@@ -14,7 +14,7 @@ import {
 import { extractTags, tagMatches } from './tags';
 import { looksBinary, UnreadableNoteError, type VaultReader } from './vaultReader';
 
-export type ProblemReason = 'missing' | 'binary' | 'too-large' | 'unreadable' | 'empty' | 'bad-range';
+export type ProblemReason = 'missing' | 'binary' | 'too-large' | 'unreadable' | 'outside-vault' | 'empty' | 'bad-range';
 
 /** A chip that produced no item (or fewer than expected), reported to the user, never dropped silently. */
 export interface ResolutionProblem {

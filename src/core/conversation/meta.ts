@@ -43,7 +43,7 @@ export interface ReadMeta {
 
 const LAYERS: readonly LayerId[] = ['L1', 'L2', 'L3', 'L4', 'L5'];
 const KINDS: readonly ItemKind[] = ['note', 'url', 'selection', 'folder', 'tag'];
-const REASONS: readonly ProblemReason[] = ['missing', 'binary', 'too-large', 'unreadable', 'empty', 'bad-range'];
+const REASONS: readonly ProblemReason[] = ['missing', 'binary', 'too-large', 'unreadable', 'outside-vault', 'empty', 'bad-range'];
 const PREFIX_REASONS: readonly PrefixChangeReason[] = [
   'settings-changed',
   'model-switch',
