@@ -1,6 +1,7 @@
 import { trimSlashes } from '../../src/core/context/items';
 import { parseCopilotChat } from '../../src/core/conversation/copilotImport';
 import { titleFromText } from '../../src/core/conversation/model';
+import { escapeContent } from '../../src/core/engine/escape';
 import { parseWindows } from '../../src/core/tokens/modelWindows';
 import { trimTrailingSlashes } from '../../src/core/trim';
 import { chooseEncoding, decodeText } from '../../src/core/conversation/textBlock';
@@ -63,5 +64,13 @@ describe('regexes stay linear: helpers that replaced the vulnerable forms', () =
     const key = `a${' '.repeat(N)}b`;
     expect(parseWindows(`${'\t'.repeat(N)}\ngpt-x = 5\n${key} : 7\n-\t${'\t'.repeat(N)}-${'\t'.repeat(N)}\n`)).toEqual({ 'gpt-x': 5, [key]: 7 });
     expect(parseWindows('a:b = 5\n  m:12  \r\n= 3\nno number = x')).toEqual({ 'a:b': 5, m: 12 });
+  });
+
+  test('escapeContent: blank lines, long runs after `<` and `[`', () => {
+    expect(escapeContent('\n'.repeat(N))).toBe('\n'.repeat(N));
+    expect(escapeContent(`<${' '.repeat(N)}x`)).toBe(`<${' '.repeat(N)}x`);
+    expect(escapeContent(`<${'\u200b'.repeat(N)}/user>`)).toBe(`&lt;${'\u200b'.repeat(N)}/user>`);
+    expect(escapeContent(`[${' '.repeat(N)}\n`.repeat(2))).toBe(`[${' '.repeat(N)}\n`.repeat(2));
+    expect(escapeContent(`${' '.repeat(N)}[System Context]`)).toBe(`${' '.repeat(N)}\\[System Context]`);
   });
 });
