@@ -50,6 +50,11 @@ export interface RecordedScenario {
 /** Replay a scenario and record the finished chat as a Conversation (with every turn's envelope record). */
 export async function recordScenario(file: string, options: ReplayOptions = {}): Promise<RecordedScenario> {
   const { scenario, vault } = loadScenario(file);
+  return recordScenarioOver(scenario, vault, options);
+}
+
+/** The same for a scenario built in the test, over its own vault. */
+export async function recordScenarioOver(scenario: Scenario, vault: VaultReader, options: ReplayOptions = {}): Promise<RecordedScenario> {
   let last: PromptContextEngine | null = null;
   const turns = await replayScenario(scenario, vault, {
     ...options,

@@ -31,6 +31,7 @@ const rendering = fc.constantFrom<Rendering>('transcript', 'seed');
 
 const key = (item: { id: string; version: number }) => `${item.id}@${item.version}`;
 const WRAPPER_OPEN = /<(note|url|selection|folder|tag)_context /g;
+const WRAPPER_CLOSE = /<\/(note|url|selection|folder|tag)_context>/g;
 
 function check(turns: ReplayedTurn[], steps: StepSpec[], mode: Rendering): void {
   turns.forEach(({ assembly }, i) => {
@@ -49,9 +50,13 @@ function check(turns: ReplayedTurn[], steps: StepSpec[], mode: Rendering): void 
 
     // Escaping: the only wrapper openings in what is sent are the engine's own.
     const sent = assembly.messages.map((m) => m.content).join('\n');
+    // Both renderings send every library version once (transcript: in its turn's message; seed: in
+    // the system message) and this turn's new items in the last message.
     const opened = (sent.match(WRAPPER_OPEN) ?? []).length;
-    const expected = mode === 'transcript' ? l2.length + envelope.full.length : l2.length + envelope.full.length;
+    const closed = (sent.match(WRAPPER_CLOSE) ?? []).length;
+    const expected = l2.length + envelope.full.length;
     expect(opened).toBe(expected);
+    expect(closed).toBe(expected);
 
     if (i + 1 < turns.length) {
       const next = turns[i + 1].assembly;

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ChatStore } from '../core/conversation/store';
+import { trimSlashes } from '../core/trim';
 
 /** Chat notes in a folder on disk (tests, the inspector). Not atomic across processes: Node tooling only. */
 export class FsChatStore implements ChatStore {
@@ -21,7 +22,7 @@ export class FsChatStore implements ChatStore {
         else if (e.isFile() && e.name.endsWith('.md')) out.push(child);
       }
     };
-    await walk(folder.replace(/^\/+|\/+$/g, ''));
+    await walk(trimSlashes(folder));
     return out.sort();
   }
 

@@ -7,11 +7,13 @@ const MAX_BYTES = 8 * 1024 * 1024;
 /** A vault folder on disk, for Node (tests, demo, inspector, benchmarks). Paths are vault-relative with '/'. */
 export class FsVault implements VaultReader {
   private listing: string[] | null = null;
+  private realRoot: Promise<string> | null = null;
 
   constructor(readonly root: string) {}
 
   async read(relative: string): Promise<string | null> {
-    const full = this.resolve(relative);
+    const full = await this.insideVault(relative, this.resolve(relative));
+    if (full === null) return null;
     let stat;
     try {
       stat = await fs.stat(full);
@@ -41,8 +43,29 @@ export class FsVault implements VaultReader {
     }
     return path.join(this.root, ...normalized.split('/'));
   }
+
+  /**
+   * The file's real path (symbolic links followed), or null when it does not exist. A link whose
+   * target is outside the vault is refused: attaching `notes/x.md -> /etc/passwd` must not send
+   * /etc/passwd. The target is not named (the problem's detail reaches the model too).
+   */
+  private async insideVault(relative: string, full: string): Promise<string | null> {
+    let real: string;
+    try {
+      real = await fs.realpath(full);
+    } catch {
+      return null;
+    }
+    this.realRoot ??= fs.realpath(this.root);
+    const root = await this.realRoot;
+    if (real !== root && !real.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) {
+      throw new UnreadableNoteError(relative, 'outside-vault', 'it is a link to a file outside the vault; only files inside the vault are read');
+    }
+    return real;
+  }
 }
 
+/** Symbolic links are not followed (a Dirent of a link is neither a file nor a folder): no walking out of the vault, no cycles. */
 async function walk(root: string, prefix: string, out: string[]): Promise<void> {
   const entries = await fs.readdir(path.join(root, prefix), { withFileTypes: true });
   for (const entry of entries) {

@@ -2,6 +2,7 @@ import { PluginSettingTab, SecretComponent, Setting, type App, type Plugin } fro
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../core/engine/freshness';
 import { RENDERINGS, type Rendering } from '../core/engine/converter';
 import { MODES } from '../core/chat/modes';
+import { parseWindows } from '../core/tokens/modelWindows';
 import { isValidProviderId, type ChatMode, type ProviderSettings, type StrataSettings } from '../core/settings';
 import { PROVIDER_KINDS, type ProviderKind } from '../core/ports/chatModel';
 
@@ -273,11 +274,3 @@ function uniqueId(settings: StrataSettings, base: string): string {
   return `${base}-${n}`;
 }
 
-export function parseWindows(text: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const line of text.split('\n')) {
-    const match = /^\s*(.+?)\s*[=:]\s*(\d+)\s*$/.exec(line);
-    if (match) out[match[1]] = Number(match[2]);
-  }
-  return out;
-}

@@ -1,6 +1,7 @@
 import { ChatAnthropic } from '@langchain/anthropic';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
+import { trimTrailingSlashes } from '../core/trim';
 import type { ProviderConfig } from '../core/ports/chatModel';
 
 /** One LangChain chat model bound to a call's options, reduced to the two calls Strata makes. */
@@ -43,7 +44,7 @@ const SDK_TIMEOUT_MS = 15 * 60_000;
 
 /** Anthropic's base URL is the host; people often paste the OpenAI-style ".../v1". */
 function anthropicBaseUrl(baseUrl: string | undefined): string {
-  return (baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+  return trimTrailingSlashes(baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/v1$/, '');
 }
 
 export function buildRunner(options: RunnerOptions): ModelRunner {
@@ -61,7 +62,7 @@ export function buildRunner(options: RunnerOptions): ModelRunner {
     useResponsesApi: responses,
     timeout: SDK_TIMEOUT_MS,
     configuration: {
-      baseURL: (config.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, ''),
+      baseURL: trimTrailingSlashes(config.baseUrl ?? OPENAI_BASE_URL),
       dangerouslyAllowBrowser: true,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },

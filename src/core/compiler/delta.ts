@@ -1,5 +1,6 @@
 import type { TurnAssembly } from '../engine/engine';
 import type { ChatMessage } from '../engine/messages';
+import { renderSystemContext, renderUserText } from '../engine/render';
 
 const SEP = '\n\n';
 
@@ -7,7 +8,7 @@ const SEP = '\n\n';
 export function systemContext(assembly: TurnAssembly): string[] {
   return assembly.envelope.layers.L1.segments
     .filter((s) => s.lifecycle === 'dynamic')
-    .map((s) => `[System Context]: ${s.text}`);
+    .map((s) => renderSystemContext(s.text));
 }
 
 /**
@@ -16,7 +17,7 @@ export function systemContext(assembly: TurnAssembly): string[] {
  */
 export function deltaUserMessage(assembly: TurnAssembly): ChatMessage {
   const { L3, L5 } = assembly.envelope.layers;
-  const parts = [...systemContext(assembly), ...L3.segments.map((s) => s.text), ...L5.segments.map((s) => s.text)];
+  const parts = [...systemContext(assembly), ...L3.segments.map((s) => s.text), ...L5.segments.map((s) => renderUserText(s.text))];
   return { role: 'user', content: parts.join(SEP) };
 }
 

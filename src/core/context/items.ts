@@ -1,4 +1,5 @@
 import { sha256Hex } from '../hash';
+import { trimSlashes } from '../trim';
 
 export const ITEM_KINDS = ['note', 'url', 'selection', 'folder', 'tag'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -43,9 +44,7 @@ export function normalizeTag(tag: string): string {
   return `#${bare}`;
 }
 
-export function trimSlashes(path: string): string {
-  return path.replace(/^\/+|\/+$/g, '');
-}
+export { trimSlashes } from '../trim';
 
 export function basename(path: string): string {
   const file = path.split('/').pop() ?? path;

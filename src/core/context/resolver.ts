@@ -14,7 +14,7 @@ import {
 import { extractTags, tagMatches } from './tags';
 import { looksBinary, UnreadableNoteError, type VaultReader } from './vaultReader';
 
-export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'empty', 'bad-range'] as const;
+export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'outside-vault', 'empty', 'bad-range'] as const;
 export type ProblemReason = (typeof PROBLEM_REASONS)[number];
 
 /** A chip that produced no item (or fewer than expected), reported to the user, never dropped silently. */

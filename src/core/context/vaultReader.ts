@@ -8,11 +8,11 @@ export interface VaultReader {
   tagsOf?(path: string): Promise<string[] | null>;
 }
 
-/** Thrown by readers for content that must not be sent (binary, over the size limit). */
+/** Thrown by readers for content that must not be sent (binary, over the size limit, outside the vault). */
 export class UnreadableNoteError extends Error {
   constructor(
     readonly path: string,
-    readonly reason: 'binary' | 'too-large' | 'unreadable',
+    readonly reason: 'binary' | 'too-large' | 'unreadable' | 'outside-vault',
     detail: string,
   ) {
     super(`${path}: ${detail}`);

@@ -1,5 +1,6 @@
 import type { ChatArchivePort, ChatSummary, LoadedChat, SaveResult, SearchOptions } from '../ports/chatArchive';
 import { decodeChatNote, encodeChatNote } from './codec';
+import { noteFormat } from './lineEndings';
 import { mergeChatNote } from './merge';
 import { searchableText, summaryOfNote } from './summary';
 import type { Clock, Conversation } from './model';
@@ -62,11 +63,11 @@ export class ChatArchive implements ChatArchivePort {
         const base = this.lastText.get(known);
         if (base === undefined || base === current) {
           result = { path: known, conversation, edited: [], warnings: [] };
-          return encodeChatNote(conversation);
+          return encodeChatNote(conversation, noteFormat(current));
         }
         const merged = mergeChatNote(base, current, conversation);
         result = { path: known, ...merged };
-        return encodeChatNote(merged.conversation);
+        return encodeChatNote(merged.conversation, noteFormat(current));
       });
       this.lastText.set(known, written);
       return result;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/types';
 import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
 import { readMeta, textHash, writeMeta, type TurnMeta } from './meta';
-import type { ChatTurn, Conversation, ItemRef } from './model';
+import { fromLf, isLfNote, LF_NOTE, noteFormat, toLf } from './lineEndings';
+import type { ChatTurn, Conversation, ItemRef, NoteFormat } from './model';
 import { decodeText, encodeText, isStructureLine, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
 
 /**
@@ -18,11 +19,17 @@ export interface DecodedChat {
   readonly conversation: Conversation;
   /** Everything that did not read cleanly, for the user to see. Decoding never throws. */
   readonly warnings: string[];
+  /** The note's line breaks and BOM (also on the conversation when they are not the default). */
+  readonly format: NoteFormat;
 }
 
 // ---------------------------------------------------------------- encode
 
-export function encodeChatNote(conversation: Conversation): string {
+/**
+ * The chat note for a conversation, with the line breaks and BOM of `format`: by default those
+ * the conversation was read with (a note checked out with CRLF stays CRLF), else LF.
+ */
+export function encodeChatNote(conversation: Conversation, format: NoteFormat = conversation.format ?? LF_NOTE): string {
   const yaml = stringifyYaml(writeMeta(conversation), ['library', 'turns']);
   const parts: string[] = [`---\n${yaml}---\n\n${conversation.preamble ?? ''}`];
   const urlByTurn = urlItemsByEnteredTurn(conversation.library);
@@ -44,7 +51,7 @@ export function encodeChatNote(conversation: Conversation): string {
     }
     if (turn.reply !== undefined) parts.push(section(`## Assistant · ${n}`, turn.reply));
   });
-  return parts.join('');
+  return fromLf(parts.join(''), format);
 }
 
 function section(heading: string, text: string): string {
@@ -56,9 +63,9 @@ function failedCallout(turn: ChatTurn): string {
   return `> [!strata-failed] Not answered${reason}\n> This message was not answered. Retry it from the chat.\n\n`;
 }
 
-/** One line of display text: no line breaks, no markup that could open a block. */
+/** One line of display text: no line breaks (or other controls), no markup that could open a block. */
 function oneLine(text: string): string {
-  const flat = text.replace(/[\r\n]+/g, ' ').replace(/[[\]<>`]/g, ' ').trim();
+  const flat = text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').replace(/[[\]<>`]/g, ' ').trim();
   return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
 }
 
@@ -90,19 +97,44 @@ function contextCallout(turn: ChatTurn, library: readonly ItemRef[]): string | n
   }
   for (const id of turn.referenced) {
     const item = latest.get(id);
-    lines.push(item ? contextLine(item, 'again') : `- \`${id.replace(/`/g, "'")}\` · again`);
+    lines.push(item ? contextLine(item, 'again') : `- ${code(id)} · again`);
   }
-  for (const problem of turn.problems) lines.push(`- \`${problem.chipId.replace(/`/g, "'")}\` · not attached (${problem.reason})`);
+  for (const problem of turn.problems) lines.push(`- ${code(problem.chipId)} · not attached (${problem.reason})`);
   if (lines.length === 0) return null;
   return `> [!strata-context]- Context (${lines.length})\n${lines.map((l) => `> ${l}`).join('\n')}\n\n`;
 }
 
+/**
+ * Names shown in the context list (paths, ids, tags) are free text: a file name may hold a line
+ * break (legal on Linux and macOS), which would put a line of its own, a forged heading, into the
+ * note. Line breaks, other control characters and U+2028/U+2029 are shown as `\uXXXX` instead;
+ * refFromContextLine reads them back.
+ */
+const UNSAFE_INLINE = /[\p{Cc}\u2028\u2029]/gu;
+const HAS_UNSAFE = /[\p{Cc}\u2028\u2029]/u;
+
+function inline(text: string): string {
+  return text.replace(UNSAFE_INLINE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function uninline(text: string): string {
+  return text.replace(/\\u([0-9a-f]{4})/g, (escape, hex: string) => {
+    const c = String.fromCharCode(parseInt(hex, 16));
+    return HAS_UNSAFE.test(c) ? c : escape;
+  });
+}
+
+/** A name as inline code (backticks cannot be escaped inside one: they become quotes). */
+function code(text: string): string {
+  return `\`${inline(text).replace(/`/g, "'")}\``;
+}
+
 function link(path: string): string {
-  return /[[\]|#^\n]/.test(path) ? `\`${path.replace(/`/g, "'")}\`` : `[[${path}]]`;
+  return /[[\]|#^]/.test(path) || HAS_UNSAFE.test(path) ? code(path) : `[[${path}]]`;
 }
 
 function contextLine(item: ItemRef, note: string): string {
-  const suffix = [note, item.via ? `via ${item.via}` : ''].filter(Boolean).map((s) => ` · ${s}`).join('');
+  const suffix = [note, item.via ? `via ${inline(item.via)}` : ''].filter(Boolean).map((s) => ` · ${s}`).join('');
   switch (item.kind) {
     case 'note':
       return `- ${link(item.source)}${suffix}`;
@@ -111,11 +143,11 @@ function contextLine(item: ItemRef, note: string): string {
       return `- ${link(item.source)} · lines ${range ? `${range[1]}-${range[2]}` : '?'}${suffix}`;
     }
     case 'folder':
-      return `- Folder: \`${item.source.replace(/`/g, "'")}\`${suffix}`;
+      return `- Folder: ${code(item.source)}${suffix}`;
     case 'tag':
-      return `- Tag: ${item.source}${suffix}`;
+      return `- Tag: ${inline(item.source)}${suffix}`;
     case 'url':
-      return `- URL: <${item.source.replace(/[<>\s]/g, encodeURIComponent)}>${suffix}`;
+      return `- URL: <${item.source.replace(/[<>\s\p{Cc}]/gu, encodeURIComponent)}>${suffix}`;
   }
 }
 
@@ -139,8 +171,10 @@ interface ParsedBody {
 }
 
 /** Read a chat note. Never throws; whatever is missing or garbled is reported and replaced by a safe default. */
-export function decodeChatNote(text: string, fallback: { id: string; now: number }): DecodedChat {
+export function decodeChatNote(note: string, fallback: { id: string; now: number }): DecodedChat {
   const warnings: string[] = [];
+  const format = noteFormat(note);
+  const text = toLf(note);
   const { yaml, body } = splitFrontmatter(text, isStructureLine);
   let data: Record<string, unknown> | null = null;
   if (yaml === null) warnings.push('the chat note has no frontmatter: its metadata is rebuilt from the text');
@@ -191,8 +225,9 @@ export function decodeChatNote(text: string, fallback: { id: string; now: number
     turns,
     library: meta.libraryFromData ? library : libraryFromContext(parsedBody.turns, turns, warnings),
     ...(parsedBody.preamble ? { preamble: parsedBody.preamble } : {}),
+    ...(isLfNote(format) ? {} : { format }),
   };
-  return { conversation, warnings };
+  return { conversation, warnings, format };
 }
 
 /**
@@ -414,19 +449,20 @@ function libraryFromContext(bodyTurns: readonly BodyTurn[], turns: readonly Chat
 
 function refFromContextLine(line: string, turn: number): ItemRef | null {
   const base = { version: 1, hash: '', tokens: 0, enteredTurn: turn };
-  const via = / · via (\S+)/.exec(line)?.[1];
+  const viaText = / · via (\S+)/.exec(line)?.[1];
+  const via = viaText === undefined ? undefined : uninline(viaText);
   const linkMatch = /^- (?:\[\[([^\]]+)\]\]|`([^`]+)`)(?: · lines (\d+)-(\d+))?/.exec(line);
   if (line.startsWith('- Folder: `')) {
-    const path = /`([^`]*)`/.exec(line)?.[1] ?? '';
+    const path = uninline(/`([^`]*)`/.exec(line)?.[1] ?? '');
     return { ...base, id: `folder:${path}`, kind: 'folder', title: path || '/', source: path || '/' };
   }
   if (line.startsWith('- Tag: ')) {
-    const tag = line.slice(7).split(' · ')[0].trim();
+    const tag = uninline(line.slice(7).split(' · ')[0].trim());
     return { ...base, id: `tag:${tag}`, kind: 'tag', title: tag, source: tag };
   }
   if (line.startsWith('- URL: ')) return null; // page text lives with the library item; without it nothing can be rebuilt
   if (!linkMatch || line.includes('· not attached')) return null;
-  const path = linkMatch[1] ?? linkMatch[2];
+  const path = linkMatch[1] ?? uninline(linkMatch[2]);
   const name = (path.split('/').pop() ?? path).replace(/\.md$/i, '');
   if (linkMatch[3]) {
     const id = `${path}#L${linkMatch[3]}-L${linkMatch[4]}`;

@@ -48,7 +48,7 @@ export function parseCopilotChat(text: string): CopilotChat {
   const starts: Array<{ index: number; end: number; sender: 'user' | 'ai' }> = [];
   for (const m of body.matchAll(pattern)) starts.push({ index: m.index ?? 0, end: (m.index ?? 0) + m[0].length, sender: m[1] as 'user' | 'ai' });
   starts.forEach((s, i) => {
-    const chunk = body.slice(s.end, i + 1 < starts.length ? starts[i + 1].index : body.length).replace(/\s+$/, '');
+    const chunk = body.slice(s.end, i + 1 < starts.length ? starts[i + 1].index : body.length).trimEnd();
     const lines = chunk.split('\n');
     let timestamp: string | null = null;
     const context = { notes: [] as string[], urls: [] as string[], tags: [] as string[], folders: [] as string[] };

@@ -7,22 +7,25 @@ export interface SplitNote {
 }
 
 /**
- * Split `---\n…\n---\n` from the body. A note without a closed frontmatter is all body. When
- * `bodyStarts` is given, a closing fence after the first line it accepts does not count (a lost
- * closing fence must not swallow the messages below it).
+ * Split `---\n…\n---\n` from the body. A note without a closed frontmatter is all body. A leading
+ * BOM is skipped, and any line break (LF, CRLF, CR) ends a line. When `bodyStarts` is given, a
+ * closing fence after the first line it accepts does not count (a lost closing fence must not
+ * swallow the messages below it).
  */
 export function splitFrontmatter(text: string, bodyStarts?: (line: string) => boolean): SplitNote {
-  const open = /^---[ \t]*\r?\n/.exec(text);
+  const open = /^\ufeff?---[ \t]*(?:\r\n?|\n)/.exec(text);
   if (!open) return { yaml: null, body: text };
+  const lineBreak = /\r\n?|\n/g;
+  lineBreak.lastIndex = open[0].length;
   let offset = open[0].length;
-  while (offset <= text.length) {
-    const end = text.indexOf('\n', offset);
-    const line = (end < 0 ? text.slice(offset) : text.slice(offset, end)).replace(/\r$/, '');
+  for (;;) {
+    const found = lineBreak.exec(text);
+    const line = text.slice(offset, found ? found.index : text.length);
     if (/^(?:---|\.\.\.)[ \t]*$/.test(line)) {
-      return { yaml: text.slice(open[0].length, offset), body: end < 0 ? '' : text.slice(end + 1) };
+      return { yaml: text.slice(open[0].length, offset), body: found ? text.slice(found.index + found[0].length) : '' };
     }
-    if (bodyStarts?.(line) || end < 0) break;
-    offset = end + 1;
+    if (bodyStarts?.(line) || !found) break;
+    offset = found.index + found[0].length;
   }
   return { yaml: null, body: text };
 }

@@ -91,6 +91,16 @@ export interface ChatTurn {
 export const TITLE_SOURCES = ['first-message', 'generated', 'user'] as const;
 export type TitleSource = (typeof TITLE_SOURCES)[number];
 
+/**
+ * How the note's bytes are laid out: its line breaks and whether it starts with a BOM (an editor
+ * or git's autocrlf may have changed them). Read from the note and written back as found, so a
+ * save does not rewrite every line. Not the frontmatter's `strata.format` (the schema version).
+ */
+export interface NoteFormat {
+  readonly eol: '\n' | '\r\n' | '\r';
+  readonly bom: boolean;
+}
+
 export interface Conversation {
   readonly id: string;
   readonly title: string;
@@ -114,6 +124,8 @@ export interface Conversation {
   readonly propertyOrder?: readonly string[];
   /** Body text before the first message (a hand-written intro): kept as written. */
   readonly preamble?: string;
+  /** The note's line breaks and BOM when they are not LF without a BOM (the codec's default). */
+  readonly format?: NoteFormat;
 }
 
 export const DEFAULT_MODE = 'chat';
@@ -123,7 +135,8 @@ const TITLE_CHARS = 60;
 /** A title from the first words of a message, until a generated or user title replaces it. */
 export function titleFromText(text: string): string {
   const words = text
-    .replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, target: string, alias?: string) => alias ?? target)
+    // No `[` inside a link: a run of `[[` without `]]` is then scanned once, not once per `[[` (quadratic).
+    .replace(/\[\[([^[\]|]*)(?:\|([^[\]]*))?\]\]/g, (_m, target: string, alias?: string) => alias ?? target)
     .replace(/[#*_`>[\]{}<]/g, ' ')
     .split(/\s+/)
     .filter((w) => w.length > 0)

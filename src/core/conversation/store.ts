@@ -1,3 +1,5 @@
+import { trimTrailingSlashes } from '../trim';
+
 /**
  * Where chat notes live. Obsidian implements it over the Vault API (src/obsidian/chatStore.ts),
  * Node over a folder (src/node/fsChatStore.ts); MemoryChatStore serves tests and the inspector.
@@ -22,7 +24,7 @@ export class MemoryChatStore implements ChatStore {
   readonly files = new Map<string, string>();
 
   list(folder: string): Promise<string[]> {
-    const prefix = folder ? `${folder.replace(/\/+$/, '')}/` : '';
+    const prefix = folder ? `${trimTrailingSlashes(folder)}/` : '';
     return Promise.resolve([...this.files.keys()].filter((p) => p.startsWith(prefix) && p.endsWith('.md')).sort());
   }
 

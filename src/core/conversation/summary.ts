@@ -1,5 +1,6 @@
 import type { ChatSummary } from '../ports/chatArchive';
 import { parseYaml, splitFrontmatter } from './frontmatter';
+import { toLf } from './lineEndings';
 import { isStructureLine } from './textBlock';
 
 /**
@@ -10,8 +11,7 @@ import { isStructureLine } from './textBlock';
  * frontmatter; one without a chat id is listed under the id its path gives.
  */
 export function summaryOfNote(path: string, text: string, fallbackId: string): ChatSummary {
-  const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const { yaml, body } = splitFrontmatter(clean, isStructureLine);
+  const { yaml, body } = splitFrontmatter(toLf(text), isStructureLine);
   let problems = yaml === null ? 1 : 0;
   let data: Record<string, unknown> | null = null;
   if (yaml !== null) {
@@ -50,7 +50,7 @@ function headScalars(yaml: string): Record<string, unknown> | null {
   let offset = 0;
   while (offset < yaml.length) {
     const end = yaml.indexOf('\n', offset);
-    const line = (end < 0 ? yaml.slice(offset) : yaml.slice(offset, end)).replace(/\r$/, '');
+    const line = end < 0 ? yaml.slice(offset) : yaml.slice(offset, end);
     offset = end < 0 ? yaml.length : end + 1;
     const top = /^([A-Za-z_][\w-]*):(?: (.*))?$/.exec(line);
     if (top) {
@@ -115,6 +115,5 @@ function countUserMessages(body: string): number {
 
 /** The body of a chat note, lowercased, for a full-text search (frontmatter left out). */
 export function searchableText(text: string): string {
-  const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return splitFrontmatter(clean, isStructureLine).body.toLowerCase();
+  return splitFrontmatter(toLf(text), isStructureLine).body.toLowerCase();
 }

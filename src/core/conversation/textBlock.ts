@@ -13,6 +13,8 @@
  *   file cannot carry exactly (lone surrogates, i.e. invalid UTF-8 once written; CR; other controls).
  */
 
+import { trimEndOf } from '../trim';
+
 export type TextEncoding = 'plain' | 'fenced' | 'json';
 
 /** A role heading: `## User · 3`, `## Assistant · 3` (the number may be missing in hand-written notes). */
@@ -57,7 +59,8 @@ export function chooseEncoding(text: string): TextEncoding {
   if (text.includes('<!--') || text.includes('-->') || countOf(text, '%%') % 2 === 1) return 'fenced';
   let open: { char: string; length: number } | null = null;
   for (const line of text.split('\n')) {
-    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    // `s`: the info string runs to the end of the line even past a U+2028 (`.` stops there, and backtracking over the fence run was quadratic).
+    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/s.exec(line);
     if (!fence) continue;
     const char = fence[1][0];
     if (!open) {
@@ -105,7 +108,7 @@ export function decodeText(block: string): DecodedText {
   const fence = open[1];
   const closing = `\n${fence}`;
   const body = block.slice(firstBreak + 1);
-  const trimmed = body.replace(/[ \t\r]+$/, '');
+  const trimmed = trimEndOf(body, ' \t\r');
   if (!trimmed.endsWith(closing) && trimmed !== fence) {
     return { text: unescapeLines(block), encoding: 'plain', warning: `an encoded message (${fence}strata-${open[2]}) is not closed; its text is kept as written` };
   }

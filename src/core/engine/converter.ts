@@ -1,5 +1,7 @@
 import type { ChatMessage } from './messages';
-import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderProblems, renderReferences, renderTool } from './render';
+import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderProblems, renderReferences, renderTool, renderUserText } from './render';
+import { escapeContent } from './escape';
+import { closeTag, openTag } from './wrappers';
 import type { Envelope, HistoryTurn, LibraryItem } from './types';
 
 /**
@@ -66,7 +68,7 @@ export class LayerToMessagesConverter {
     const current = [
       ...(dynamics.length > 0 ? [renderDynamic(dynamics)] : []),
       ...L3.segments.map((s) => s.text),
-      ...L5.segments.map((s) => s.text),
+      ...L5.segments.map((s) => renderUserText(s.text)),
     ];
     messages.push(message('user', current));
     return messages;
@@ -74,14 +76,16 @@ export class LayerToMessagesConverter {
 
   private seed(envelope: Envelope): RenderedMessage[] {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
-    const system = [...L1.segments.map((s) => s.text), LIBRARY_INSTRUCTION];
+    // Dynamic fragments carry host data (the open note's name): escaped like content. Static ones are the user's own instructions.
+    const system = [...L1.segments.map((s) => (s.lifecycle === 'dynamic' ? escapeContent(s.text) : s.text)), LIBRARY_INSTRUCTION];
     if (L2.segments.length > 0) {
       // One part per item, so each is counted once however often the system message is rebuilt.
-      system.push('<context_library>', ...L2.segments.map((s) => s.text), '</context_library>');
+      system.push(openTag('context_library'), ...L2.segments.map((s) => s.text), closeTag('context_library'));
     }
     const messages: RenderedMessage[] = [message('system', system)];
-    for (const segment of L4.segments) messages.push(message(segment.role, [segment.text]));
-    messages.push(message('user', [...L3.segments.map((s) => s.text), ...L5.segments.map((s) => s.text)]));
+    // Assistant messages go back exactly as the model wrote them (session providers hash them).
+    for (const segment of L4.segments) messages.push(message(segment.role, [segment.role === 'user' ? renderUserText(segment.text) : segment.text]));
+    messages.push(message('user', [...L3.segments.map((s) => s.text), ...L5.segments.map((s) => renderUserText(s.text))]));
     return messages;
   }
 }
@@ -100,7 +104,7 @@ function historyUserBlocks(
   if (refs.length > 0) blocks.push(renderReferences(refs));
   for (const item of entered) blocks.push(renderItem(item));
   if (record && record.problems.length > 0) blocks.push(renderProblems(record.problems));
-  blocks.push(text);
+  blocks.push(renderUserText(text));
   return blocks;
 }
 

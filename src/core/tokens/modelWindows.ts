@@ -47,3 +47,21 @@ export function modelWindow(model: string, overrides: Readonly<Record<string, Pa
   return override ? { ...base, ...override } : base;
 }
 
+
+/**
+ * Window overrides as typed in settings, one `model = tokens` (or `model: tokens`) per line; other
+ * lines are ignored. Parsed without a regex over the whole line: `^\s*(.+?)\s*[=:]\s*(\d+)\s*$`
+ * backtracked cubically on a long run of whitespace.
+ */
+export function parseWindows(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    // The first `=` or `:` followed only by digits: each candidate scans only up to the next one.
+    const at = trimmed.search(/[=:]\s*\d+$/);
+    if (at < 0) continue;
+    const model = trimmed.slice(0, at).trimEnd();
+    if (model) out[model] = Number(trimmed.slice(at + 1).trim());
+  }
+  return out;
+}

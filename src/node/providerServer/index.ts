@@ -11,6 +11,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { trimTrailingSlashes } from '../../core/trim';
 import { AnthropicPromptCache } from './anthropicCacheRule';
 import { handleCountTokens, handleMessages } from './anthropicMessages';
 import { asRecord, type Exchange, type ServerState, type StoredResponse } from './context';
@@ -70,7 +71,7 @@ type Route =
   | { kind: 'unknown' };
 
 function route(method: string, path: string): Route {
-  const p = path.replace(/\/+$/, '').replace(/^\/v1(?=\/|$)/, '') || '/';
+  const p = trimTrailingSlashes(path).replace(/^\/v1(?=\/|$)/, '') || '/';
   if (method === 'POST' && p === '/chat/completions') return { kind: 'generate', api: 'openai-chat', handler: handleChatCompletions };
   if (method === 'POST' && p === '/responses') return { kind: 'generate', api: 'openai-responses', handler: handleResponses };
   if (method === 'POST' && p === '/messages') return { kind: 'generate', api: 'anthropic', handler: handleMessages };

@@ -19,15 +19,24 @@
 const ITEM_TAGS = ['note_context', 'url_context', 'selection_context', 'folder_context', 'tag_context'];
 const BLOCK_TAGS = [...ITEM_TAGS, 'context_refs', 'context_problems', 'context_library', 'tool_output', 'turn_context', 'system-reminder'];
 
-const CONTEXT_PATTERN = new RegExp(
-  `<(?:${ITEM_TAGS.join('|')})\\b[^>]*?\\bid="([^"]*)"|<context_refs>([\\s\\S]*?)</context_refs>`,
-  'g',
-);
+// Attribute values never hold `<` or `>` (escapeAttr), so an opening tag ends at the first of them:
+// scanning only that far keeps matching linear on text full of unclosed tags. Blocks are matched
+// opening tag first, then their closing tag with indexOf (a lazy `[\s\S]*?</tag>` rescanned to the
+// end of the text for every unclosed opening: quadratic).
+const ITEM_OR_REFS = new RegExp(`<(?:${ITEM_TAGS.join('|')})\\b[^<>]*?\\bid="([^"<>]*)"|<context_refs>`, 'g');
 const CLOSING_PATTERN = new RegExp(`</(?:${BLOCK_TAGS.join('|')})>`, 'g');
-const WHOLE_BLOCK_PATTERN = new RegExp(`<(${BLOCK_TAGS.join('|')})\\b[^>]*>[\\s\\S]*?</\\1>`, 'g');
+const BLOCK_OPENING = new RegExp(`<(${BLOCK_TAGS.join('|')})\\b[^<>]*>`, 'g');
+const REFS_CLOSE = '</context_refs>';
 
 function unescapeAttr(value: string): string {
   return value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** A `- id` line of a <context_refs> block: the id, trimmed; null for any other line. */
+function refLine(line: string): string | null {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('-') || !/^\s/.test(trimmed.slice(1))) return null;
+  return trimmed.slice(1).trim() || null;
 }
 
 /** Context item ids found in `texts`, in order of first appearance, each once. */
@@ -37,18 +46,47 @@ export function seenContextIds(texts: readonly string[]): string[] {
     if (id.length > 0) seen.add(id);
   };
   for (const text of texts) {
-    for (const match of text.matchAll(CONTEXT_PATTERN)) {
+    const pattern = new RegExp(ITEM_OR_REFS);
+    let refsCanClose = true;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       if (match[1] !== undefined) {
         add(unescapeAttr(match[1]));
-      } else {
-        for (const line of (match[2] ?? '').split('\n')) {
-          const item = /^\s*-\s+(.+?)\s*$/.exec(line);
-          if (item) add(item[1]);
-        }
+        continue;
       }
+      // No closing tag after this opening means none after any later one either.
+      const close = refsCanClose ? text.indexOf(REFS_CLOSE, pattern.lastIndex) : -1;
+      if (close < 0) {
+        refsCanClose = false;
+        continue;
+      }
+      for (const line of text.slice(pattern.lastIndex, close).split('\n')) {
+        const id = refLine(line);
+        if (id !== null) add(id);
+      }
+      pattern.lastIndex = close + REFS_CLOSE.length;
     }
   }
   return [...seen];
+}
+
+/** `text` without its whole blocks (an opening tag through its matching closing tag). */
+function withoutBlocks(text: string): string {
+  const pattern = new RegExp(BLOCK_OPENING);
+  const unclosed = new Set<string>();
+  let out = '';
+  let kept = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const closing = `</${match[1]}>`;
+    const close = unclosed.has(match[1]) ? -1 : text.indexOf(closing, pattern.lastIndex);
+    if (close < 0) {
+      unclosed.add(match[1]);
+      continue;
+    }
+    out += text.slice(kept, match.index);
+    kept = close + closing.length;
+    pattern.lastIndex = kept;
+  }
+  return out + text.slice(kept);
 }
 
 /** The question in a user message: the text after its last context block, trimmed. */
@@ -57,7 +95,7 @@ export function questionOf(userText: string): string {
   for (const match of userText.matchAll(CLOSING_PATTERN)) end = (match.index ?? 0) + match[0].length;
   const after = end < 0 ? userText.trim() : userText.slice(end).trim();
   if (after.length > 0) return after;
-  return userText.replace(WHOLE_BLOCK_PATTERN, '').trim();
+  return withoutBlocks(userText).trim();
 }
 
 export function deterministicReply(allTexts: readonly string[], lastUserText: string): string {
@@ -68,6 +106,10 @@ export function deterministicReply(allTexts: readonly string[], lastUserText: st
 
 /** Deterministic streaming pieces: one word (with its trailing whitespace) per delta. */
 export function replyChunks(reply: string): string[] {
-  const pieces = reply.match(/\s*\S+\s*/g);
-  return pieces ?? [reply];
+  // `/\s*\S+\s*/g` rescanned a whitespace-only reply from every position (quadratic): words with
+  // their trailing whitespace, and the leading whitespace joined to the first word.
+  const pieces = reply.match(/\S+\s*/g);
+  if (!pieces) return [reply];
+  pieces[0] = reply.slice(0, reply.length - pieces.join('').length) + pieces[0];
+  return pieces;
 }

@@ -33,6 +33,7 @@ import type { ChatController } from '../../core/chat/chatController';
 import { chatListActions } from '../../core/chat/chatList';
 import type { ChatState } from '../../core/chat/chatState';
 import { MODES } from '../../core/chat/modes';
+import { normalizeChatFolder } from '../../core/conversation/archive';
 import type { ChatArchivePort } from '../../core/ports/chatArchive';
 import type { ContextChip } from '../../core/context/items';
 import type { ChatMode, StrataSettings } from '../../core/settings';
@@ -296,7 +297,7 @@ export class ChatView extends ItemView {
     const file = this.app.workspace.getActiveFile();
     const fallback = file instanceof TFile && file.extension === 'md' ? file.path : null;
     const path = markdown?.file?.path ?? (this.lastOpened !== undefined ? this.lastOpened : fallback);
-    if (path && this.host.settings.chatFolder && path.startsWith(`${this.host.settings.chatFolder.replace(/\/+$/, '')}/`)) {
+    if (path && this.host.settings.chatFolder && path.startsWith(`${normalizeChatFolder(this.host.settings.chatFolder)}/`)) {
       // A chat note is not context for itself.
       this.composer.setActiveNote(null);
       return;

@@ -1,12 +1,15 @@
-import { ProviderError, providerLabel, redactSecrets, type ProviderErrorKind } from '../errors';
+import { ProviderError, providerLabel, type ProviderErrorKind } from '../errors';
+import { redactCliText } from './environment';
 import type { ProviderConfig } from '../../core/ports/chatModel';
 import type { CliResult } from './streamJson';
 
 const MAX_DETAIL = 400;
 
-/** The last meaningful lines of the CLI's stderr, secrets removed, bounded. */
-export function summarise(text: string, secrets: readonly (string | undefined)[]): string {
-  const lines = redactSecrets(text, secrets)
+/** The last meaningful lines of the CLI's reports (each redacted on its own), bounded. */
+export function summarise(texts: readonly string[], secrets: readonly string[]): string {
+  const lines = texts
+    .map((text) => redactCliText(text, secrets))
+    .join('\n')
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean);
@@ -54,10 +57,11 @@ export function cliError(
 export function runFailure(
   config: ProviderConfig,
   run: { code: number | null; signal: string | null; stderr: string; result: CliResult | null; stray: readonly string[]; resumed?: string },
-  secrets: readonly (string | undefined)[],
+  secrets: readonly string[],
 ): ProviderError {
-  const reported = [...(run.result?.errors ?? []), run.stderr, ...run.stray].join('\n');
-  const detail = summarise(reported, secrets);
+  const reports = [...(run.result?.errors ?? []), run.stderr, ...run.stray];
+  const reported = reports.join('\n');
+  const detail = summarise(reports, secrets);
   const sessionInvalid = run.resumed !== undefined && /no conversation found/i.test(reported);
   const how = run.signal ? `was stopped by ${run.signal}` : run.result && !run.result.ok ? `failed (${run.result.subtype})` : `exited with code ${run.code ?? '?'}`;
   const status = run.result?.apiErrorStatus;

@@ -1,4 +1,7 @@
+import { escapeContent, escapeTags } from '../../core/engine/escape';
 import type { ChatMessage } from '../../core/engine/messages';
+import { renderSystemContext } from '../../core/engine/render';
+import { closeTag, openTag, type WrapperTag } from '../../core/engine/wrappers';
 
 /** What one CLI run gets: the system prompt for a new session, and the prompt text (sent on stdin). */
 export interface CliPrompt {
@@ -8,6 +11,19 @@ export interface CliPrompt {
 }
 
 const SEP = '\n\n';
+/** The prompt's own wrappers around earlier turns. */
+const HISTORY_TAGS: readonly WrapperTag[] = ['conversation_history', 'user', 'assistant'];
+
+/**
+ * An earlier message inside <conversation_history>. A user message is the engine's rendering (its
+ * context blocks are structure, their contents already escaped): only this prompt's own wrappers
+ * are escaped in it. A reply is the model's text as it wrote it: everything is escaped.
+ */
+function historyMessage(m: ChatMessage): string {
+  const role: WrapperTag = m.role === 'assistant' ? 'assistant' : 'user';
+  const content = m.role === 'assistant' ? escapeContent(m.content) : escapeTags(m.content, HISTORY_TAGS);
+  return `${openTag(role)}\n${content}\n${closeTag(role)}`;
+}
 
 /**
  * Turn a compiled request into one CLI prompt. `claude -p` takes a single user turn, so:
@@ -29,11 +45,11 @@ export function cliPrompt(messages: readonly ChatMessage[], resuming: boolean): 
     rest = rest.slice(1);
   }
   const parts: string[] = [];
-  const system = rest.filter((m) => m.role === 'system').map((m) => `[System Context]: ${m.content}`);
+  const system = rest.filter((m) => m.role === 'system').map((m) => renderSystemContext(m.content));
   const history = rest.filter((m) => m.role !== 'system');
   parts.push(...system);
   if (history.length > 0) {
-    parts.push(['<conversation_history>', ...history.map((m) => `<${m.role}>\n${m.content}\n</${m.role}>`), '</conversation_history>'].join('\n'));
+    parts.push([openTag('conversation_history'), ...history.map(historyMessage), closeTag('conversation_history')].join('\n'));
   }
   parts.push(last.content);
   return { ...(systemPrompt !== undefined ? { systemPrompt } : {}), prompt: parts.join(SEP) };

@@ -3,6 +3,7 @@ import type { ProviderError } from '../errors';
 import { DEFAULT_TIMERS, type Timers } from '../timers';
 import type { ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../../core/ports/chatModel';
 import { cliArgs } from './args';
+import { cliEnvironment, redactCliText, secretValues } from './environment';
 import { cliError, runFailure } from './errors';
 import { cliPrompt } from './prompt';
 import { StreamJsonReader } from './streamJson';
@@ -43,9 +44,11 @@ export interface ClaudeCodeDeps {
   spawn?: SpawnFn;
   /**
    * The CLI's whole environment. Given: used as it is (tests point ANTHROPIC_BASE_URL at the local
-   * server with a temporary HOME). Absent: the CLI inherits this process's environment.
+   * server with a temporary HOME). Absent: the variables of parentEnv the CLI needs (cliEnvironment).
    */
   env?: Record<string, string>;
+  /** The environment Strata runs in. Default: this process's. Its credentials are redacted from every error. */
+  parentEnv?: Readonly<Record<string, string | undefined>>;
   /** Longest silence (no output from the CLI) before the run is stopped as timed out. Default 180 s. */
   inactivityMs?: number;
   timers?: Timers;
@@ -72,11 +75,11 @@ export function createClaudeCodeProvider(config: ProviderConfig, deps: ClaudeCod
 
 function runClaude(config: ProviderConfig, deps: ClaudeCodeDeps, request: ChatRequest): Promise<ChatResult> {
   const executable = config.executable?.trim() || 'claude';
-  const env = deps.env;
-  // Keys the CLI was given (or inherits) are redacted verbatim; redactSecrets also catches key-shaped text.
-  // eslint-disable-next-line no-undef -- desktop only (a spawn exists): the environment the CLI inherits
-  const inherited: Record<string, string | undefined> = typeof process !== 'undefined' ? process.env : {};
-  const secrets = [env?.ANTHROPIC_API_KEY ?? inherited.ANTHROPIC_API_KEY, env?.ANTHROPIC_AUTH_TOKEN ?? inherited.ANTHROPIC_AUTH_TOKEN];
+  // eslint-disable-next-line no-undef -- desktop only (a spawn exists): Strata's own environment
+  const parent = deps.parentEnv ?? (typeof process !== 'undefined' ? process.env : {});
+  const env = deps.env ?? cliEnvironment(parent);
+  // Every credential Strata or the CLI holds is redacted verbatim; redactCliText also catches key-shaped text.
+  const secrets = secretValues(parent, env);
   const timers = deps.timers ?? DEFAULT_TIMERS;
   const inactivityMs = deps.inactivityMs ?? CLAUDE_CODE_INACTIVITY_MS;
   const resumed = request.sessionId;
@@ -123,19 +126,19 @@ function runClaude(config: ProviderConfig, deps: ClaudeCodeDeps, request: ChatRe
     try {
       child = spawn(executable, args, {
         ...(config.cwd ? { cwd: config.cwd } : {}),
-        ...(env ? { env } : {}),
+        env,
         stdio: ['pipe', 'pipe', 'pipe'],
         windowsHide: true,
       });
     } catch (error) {
-      finish({ error: cliError(config, 'unsupported', `cannot start ${executable}: ${(error as Error).message}`) });
+      finish({ error: cliError(config, 'unsupported', `cannot start ${executable}: ${redactCliText((error as Error).message, secrets)}`) });
       return;
     }
     request.signal?.addEventListener('abort', onAbort, { once: true });
     armTimer();
 
     child.on('error', (error) => {
-      const what = error.code === 'ENOENT' ? `${executable} was not found` : `cannot run ${executable}: ${error.message}`;
+      const what = error.code === 'ENOENT' ? `${executable} was not found` : `cannot run ${executable}: ${redactCliText(error.message, secrets)}`;
       finish({ error: cliError(config, error.code === 'ENOENT' ? 'unsupported' : 'server', what) });
     });
     child.stdout?.setEncoding('utf8');
