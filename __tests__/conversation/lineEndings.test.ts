@@ -87,7 +87,7 @@ describe('chat notes with CRLF or CR line endings, or a BOM', () => {
       const fresh = new ChatArchive(new FsChatStore(dir), tickingClock());
       const listed = await fresh.list();
       expect(listed.map((s) => [s.id, s.turns, s.warnings])).toEqual([['chat-eol', 2, 0]]);
-      const loaded = await fresh.load(notePath);
+      const loaded = await fresh.loadPath(notePath);
       expect(loaded.warnings).toEqual([]);
       expect(loaded.conversation.id).toBe('chat-eol');
       expect(loaded.conversation.turns).toHaveLength(2);
@@ -99,11 +99,11 @@ describe('chat notes with CRLF or CR line endings, or a BOM', () => {
       expect(saved).toBe(written(encodeChatNote(withoutFormat(next)), format));
       expect(decodeChatNote(saved, fallback).conversation.turns.map((t) => t.text)).toEqual(['Does it work?', 'And now?', 'Third?']);
 
-      // The chat controller rebuilds the conversation from its own state (no format): the note's own wins.
+      // A conversation without a format (built elsewhere, or an older one) is saved in the note's own.
       const fourth = { ...withoutFormat(next), turns: [...next.turns, { ...next.turns[1], text: 'Fourth?' }] };
       await fresh.save(fourth);
       expect(readFileSync(file, 'utf8')).toBe(written(encodeChatNote(fourth), format));
-      await fresh.rename(notePath, 'Renamed');
+      await fresh.rename('chat-eol', 'Renamed');
       expect(readFileSync(file, 'utf8')).toBe(written(encodeChatNote({ ...fourth, title: 'Renamed', titleSource: 'user' }), format));
     });
   });
