@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { VaultReader } from '../../src/core/context/vaultReader';
+import type { VaultReader } from '../../src/core/ports/vault';
 import type { PromptContextEngine } from '../../src/core/engine/engine';
-import type { Clock, Conversation } from '../../src/core/conversation/model';
+import type { Clock } from '../../src/core/ports/clock';
+import type { Conversation } from '../../src/core/conversation/model';
 import { conversationFromEngine } from '../../src/core/conversation/reload';
 import { replayScenario, type ReplayOptions, type ReplayedTurn } from '../../src/core/scenario/replay';
 import type { Scenario } from '../../src/core/scenario/scenario';

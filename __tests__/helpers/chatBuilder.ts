@@ -1,5 +1,6 @@
 import type { ContextChip } from '../../src/core/context/items';
-import { completedBefore, type Clock, type Conversation, type TitleSource } from '../../src/core/conversation/model';
+import type { Clock } from '../../src/core/ports/clock';
+import { completedBefore, type Conversation, type TitleSource } from '../../src/core/conversation/model';
 import { addUserMessage, completeTurn, failTurn, setTitle, truncateFrom, withEngine, type Answer } from '../../src/core/conversation/transitions';
 import type { PromptContextEngine, TurnAssembly } from '../../src/core/engine/engine';
 

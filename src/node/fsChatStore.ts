@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ChatStore } from '../core/conversation/store';
+import type { ChatNoteStore } from '../core/ports/chatNoteStore';
 import { trimSlashes } from '../core/trim';
 
 /** Chat notes in a folder on disk (tests, the inspector). Not atomic across processes: Node tooling only. */
-export class FsChatStore implements ChatStore {
+export class FsChatStore implements ChatNoteStore {
   constructor(readonly root: string) {}
 
   async list(folder: string): Promise<string[]> {

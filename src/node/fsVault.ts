@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { UnreadableNoteError, type VaultReader } from '../core/context/vaultReader';
+import { type VaultReader } from '../core/ports/vault';
+import { UnreadableNoteError } from '../core/context/vaultReader';
 
 const MAX_BYTES = 8 * 1024 * 1024;
 

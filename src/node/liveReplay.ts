@@ -3,7 +3,7 @@ import type { ProviderSession } from '../core/compiler/session';
 import type { EngineOptions } from '../core/engine/engine';
 import { replayScenario, type ReplayedTurn } from '../core/scenario/replay';
 import type { Scenario } from '../core/scenario/scenario';
-import type { VaultReader } from '../core/context/vaultReader';
+import type { VaultReader } from '../core/ports/vault';
 import type { Usage } from '../core/usage';
 import { costOf, type Cost } from '../providers/pricing';
 import type { ChatProvider, ChatResult } from '../core/ports/chatModel';

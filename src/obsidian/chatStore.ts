@@ -1,5 +1,5 @@
 import { normalizePath, type App, type TFile } from 'obsidian';
-import type { ChatStore } from '../core/conversation/store';
+import type { ChatNoteStore } from '../core/ports/chatNoteStore';
 
 /**
  * Chat notes in the vault, through the Vault API only: `vault.create` for a new chat,
@@ -7,7 +7,7 @@ import type { ChatStore } from '../core/conversation/store';
  * meanwhile), `fileManager.trashFile` for deletion (honours the user's trash setting). The
  * chat logic itself (codec, merge, list) lives in src/core/conversation.
  */
-export class ObsidianChatStore implements ChatStore {
+export class ObsidianChatStore implements ChatNoteStore {
   constructor(private readonly app: App) {}
 
   list(folder: string): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { getAllTags, TFile, type App } from 'obsidian';
-import { UnreadableNoteError, type VaultReader } from '../core/context/vaultReader';
+import type { VaultReader } from '../core/ports/vault';
+import { UnreadableNoteError } from '../core/context/vaultReader';
 
 /** Files larger than this are reported, not read (the resolver's character limit is lower still). */
 const MAX_BYTES = 8 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { ContextChip } from '../context/items';
 import { ChipResolver } from '../context/resolver';
-import type { VaultReader } from '../context/vaultReader';
+import type { VaultReader } from '../ports/vault';
 import { advance } from '../compiler/messageCompiler';
 import { rebaseOnSaved } from '../conversation/merge';
 import { completedBefore, newConversation, type Conversation } from '../conversation/model';

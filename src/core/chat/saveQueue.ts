@@ -1,5 +1,5 @@
 import type { Conversation } from '../conversation/model';
-import type { SaveResult } from '../conversation/archive';
+import type { SaveResult } from '../ports/chatArchive';
 
 export type SaveEvent =
   | { readonly type: 'saved'; readonly sent: Conversation; readonly result: SaveResult }

@@ -12,7 +12,8 @@ import {
   type ContextItem,
 } from './items';
 import { extractTags, tagMatches } from './tags';
-import { looksBinary, UnreadableNoteError, type VaultReader } from './vaultReader';
+import type { VaultReader } from '../ports/vault';
+import { looksBinary, UnreadableNoteError } from './vaultReader';
 
 export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'outside-vault', 'empty', 'bad-range'] as const;
 export type ProblemReason = (typeof PROBLEM_REASONS)[number];

@@ -3,11 +3,10 @@ import { decodeChatNote, encodeChatNote } from './codec';
 import { noteFormat } from './lineEndings';
 import { mergeChatNote } from './merge';
 import { searchableText, summaryOfNote } from './summary';
-import type { Clock, Conversation } from './model';
-import type { ChatStore } from './store';
+import type { Clock } from '../ports/clock';
+import type { Conversation } from './model';
+import type { ChatNoteStore } from '../ports/chatNoteStore';
 import { isoFromEpoch } from './time';
-
-export type { ChatSummary, LoadedChat, SaveResult } from '../ports/chatArchive';
 
 export const DEFAULT_CHAT_FOLDER = 'Strata/Chats';
 
@@ -27,7 +26,7 @@ export class ChatArchive implements ChatArchivePort {
   readonly folder: string;
 
   constructor(
-    private readonly store: ChatStore,
+    private readonly store: ChatNoteStore,
     private readonly clock: Clock,
     folder: string = DEFAULT_CHAT_FOLDER,
   ) {

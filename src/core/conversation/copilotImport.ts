@@ -1,11 +1,12 @@
 import { basename, type ContextChip } from '../context/items';
 import { ChipResolver } from '../context/resolver';
-import type { VaultReader } from '../context/vaultReader';
+import type { VaultReader } from '../ports/vault';
 import { PromptContextEngine, type EngineOptions } from '../engine/engine';
 import type { PromptFragment } from '../engine/types';
 import { promptFragments } from '../prompts';
 import { splitFrontmatter, parseYaml } from './frontmatter';
-import { newConversation, titleFromText, type Clock, type Conversation } from './model';
+import type { Clock } from '../ports/clock';
+import { newConversation, titleFromText, type Conversation } from './model';
 import { addUserMessage, completeTurn, failTurn, setTitle, withEngine } from './transitions';
 import { epochFromFields } from './time';
 

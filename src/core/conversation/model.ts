@@ -1,3 +1,4 @@
+import type { Clock } from '../ports/clock';
 import type { ContextChip } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
@@ -7,11 +8,6 @@ import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 
 export type { ProviderSession } from '../compiler/session';
-
-/** Milliseconds since the epoch. Core code never reads the system clock: the host injects one. */
-export interface Clock {
-  now(): number;
-}
 
 /**
  * A Context Library item version as a chat note records it: everything but the text. Notes,

@@ -1,6 +1,6 @@
 import { basename } from '../context/items';
 import { ChipResolver } from '../context/resolver';
-import type { VaultReader } from '../context/vaultReader';
+import type { VaultReader } from '../ports/vault';
 import { PromptContextEngine, type CompletedTurn, type EngineOptions, type EngineState } from '../engine/engine';
 import type { LibraryItem } from '../engine/types';
 import { sha256Hex } from '../hash';

@@ -1,10 +1,12 @@
-import type { VaultReader } from '../context/vaultReader';
+import type { VaultReader } from '../ports/vault';
 import type { EngineOptions, EngineState, PromptContextEngine, TurnAssembly } from '../engine/engine';
 import { ChatArchive } from './archive';
-import type { ChatTurn, Clock, Conversation, ProviderSession } from './model';
+import type { Clock } from '../ports/clock';
+import type { ChatTurn, Conversation, ProviderSession } from './model';
 import { envelopeRecord, toRef } from './records';
 import { rehydrate, type RehydrationIssue } from './rehydrate';
-import { MemoryChatStore, type ChatStore } from './store';
+import type { ChatNoteStore } from '../ports/chatNoteStore';
+import { MemoryChatStore } from './store';
 
 export interface ConversationFields {
   readonly id: string;
@@ -73,7 +75,7 @@ export async function reloadThroughNote(
   engine: PromptContextEngine,
   vault: VaultReader,
   fields: ConversationFields,
-  options: EngineOptions & { clock?: Clock; store?: ChatStore } = {},
+  options: EngineOptions & { clock?: Clock; store?: ChatNoteStore } = {},
 ): Promise<Reloaded> {
   let tick = 0;
   const clock = options.clock ?? { now: () => 1_700_000_000_000 + 1000 * tick++ };

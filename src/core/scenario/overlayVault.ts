@@ -1,4 +1,4 @@
-import type { VaultReader } from '../context/vaultReader';
+import type { VaultReader } from '../ports/vault';
 import type { ScenarioEdit } from './scenario';
 
 /** A vault with in-memory edits layered over another (scenario edits; nothing is written to disk). */

@@ -3,7 +3,7 @@ import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../e
 import { reReadLibraryNotes } from '../context/libraryNotes';
 import type { PromptFragment } from '../engine/types';
 import { promptFragments } from '../prompts';
-import type { VaultReader } from '../context/vaultReader';
+import type { VaultReader } from '../ports/vault';
 import { OverlayVault } from './overlayVault';
 import { placeholderReply, type Scenario } from './scenario';
 

@@ -1,0 +1,4 @@
+/** Milliseconds since the epoch. Core code never reads the system clock: the host injects one. */
+export interface Clock {
+  now(): number;
+}
