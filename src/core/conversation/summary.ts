@@ -11,13 +11,20 @@ import { isStructureLine } from './textBlock';
  * frontmatter; one without a chat id is listed under the id its path gives.
  */
 export function summaryOfNote(path: string, text: string, fallbackId: string): ChatSummary {
-  const { yaml, body } = splitFrontmatter(toLf(text), isStructureLine);
-  let problems = yaml === null ? 1 : 0;
-  let data: Record<string, unknown> | null = null;
-  if (yaml !== null) {
-    const head = headScalars(yaml);
-    data = head && idOf(head) !== null ? head : parseYaml(yaml).value;
-    if (data === null) problems++;
+  const lf = text.includes('\r') ? toLf(text) : text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const open = /^---[ \t]*\n/.exec(lf);
+  // The usual note: the head alone gives the row, and the body starts at the closing fence.
+  const head = open ? headScalars(lf.slice(open[0].length, open[0].length + HEAD_CHARS)) : null;
+  const close = head ? closingFence(lf, open?.[0].length ?? 0) : -1;
+  let problems = 0;
+  let data: Record<string, unknown> | null = head;
+  let body = close >= 0 ? lf.slice(close) : '';
+  if (!head || close < 0) {
+    const split = splitFrontmatter(lf, isStructureLine);
+    body = split.body;
+    if (split.yaml === null) problems++;
+    data = split.yaml === null ? null : parseYaml(split.yaml).value;
+    if (split.yaml !== null && data === null) problems++;
   }
   const d = data ?? {};
   const created = time(d.created);
@@ -36,6 +43,18 @@ export function summaryOfNote(path: string, text: string, fallbackId: string): C
 }
 
 const LIST_KEYS = ['title', 'created', 'updated', 'model'];
+/** The readable properties and the chat id come first in a note Strata wrote: a few hundred characters. */
+const HEAD_CHARS = 64 * 1024;
+
+/** Where the body starts: after the first `---` line following the opening fence; -1 when there is none. */
+function closingFence(text: string, from: number): number {
+  for (let at = text.indexOf('\n---', from - 1); at >= 0; at = text.indexOf('\n---', at + 4)) {
+    const end = text.indexOf('\n', at + 4);
+    const rest = end < 0 ? text.slice(at + 4) : text.slice(at + 4, end);
+    if (/^[ \t]*$/.test(rest)) return end < 0 ? text.length : end + 1;
+  }
+  return -1;
+}
 
 /**
  * The list's properties read line by line from the head of the frontmatter (top-level title,
@@ -52,6 +71,7 @@ function headScalars(yaml: string): Record<string, unknown> | null {
     const end = yaml.indexOf('\n', offset);
     const line = end < 0 ? yaml.slice(offset) : yaml.slice(offset, end);
     offset = end < 0 ? yaml.length : end + 1;
+    if (/^(?:---|\.\.\.)[ \t]*$/.test(line)) return null;
     const top = /^([A-Za-z_][\w-]*):(?: (.*))?$/.exec(line);
     if (top) {
       inStrata = top[1] === 'strata';
@@ -70,7 +90,7 @@ function headScalars(yaml: string): Record<string, unknown> | null {
       if (LIST_KEYS.every((k) => k in out)) return out;
     }
   }
-  return 'strata' in out ? out : null;
+  return null;
 }
 
 /** A one-line YAML scalar as text; null when it is not one (the caller falls back to a parse). */
