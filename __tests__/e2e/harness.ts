@@ -169,6 +169,9 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
       viewport: options.viewport ?? { width: 1400, height: 900 },
     });
     const page = context.pages()[0] ?? (await context.newPage());
+    // Waits are for events (a reply rendered, a modal closed), not timings: on a loaded 2-core machine
+    // the first reply (which parses the tokenizer's rank tables) can take longer than Playwright's 30 s.
+    page.setDefaultTimeout(90_000);
     page.on('console', (msg) => {
       if (msg.type() === 'error') consoleErrors.push(msg.text());
     });
