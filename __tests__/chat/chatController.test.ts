@@ -26,6 +26,15 @@ function lastBody(): { messages?: { role: string; content: unknown }[]; stream?:
   return generations[generations.length - 1].body as { messages?: { role: string; content: unknown }[]; stream?: boolean };
 }
 
+/** What the third request of One (Plan), Two (Ventilation), Three (Plan) is, in one chat never closed. */
+async function unbrokenThirdRequest(s: StrataSettings) {
+  const unbroken = makeController(s, { ids: ['chat-u'] }).controller;
+  await unbroken.send('One', [{ kind: 'note', path: PLAN }]);
+  await unbroken.send('Two', [{ kind: 'note', path: VENT }]);
+  await unbroken.send('Three', [{ kind: 'note', path: PLAN }]);
+  return lastBody().messages;
+}
+
 describe('ChatController (turn pipeline over HTTP)', () => {
   test('send: resolves chips, streams the reply, commits, reports usage and saves the chat note', async () => {
     const { controller, files } = makeController(settings());
@@ -144,11 +153,7 @@ describe('ChatController (turn pipeline over HTTP)', () => {
     await a.send('One', [{ kind: 'note', path: PLAN }]);
     await a.send('Two', [{ kind: 'note', path: VENT }]);
     await a.flush();
-    const unbroken = makeController(s, { ids: ['chat-u'] }).controller;
-    await unbroken.send('One', [{ kind: 'note', path: PLAN }]);
-    await unbroken.send('Two', [{ kind: 'note', path: VENT }]);
-    await unbroken.send('Three', [{ kind: 'note', path: PLAN }]);
-    const expected = lastBody().messages;
+    const expected = await unbrokenThirdRequest(s);
 
     const { controller: b, archive } = makeController(s, { files, ids: ['unused'] });
     expect((await archive.list()).map((e) => e.id)).toEqual(['chat-a']);
@@ -364,11 +369,7 @@ describe('over chat notes (archive + codec + rehydrate)', () => {
     // No note text in the chat note: the library is kept as refs.
     expect(note).not.toContain('<note_context');
 
-    const unbroken = makeController(s, { ids: ['chat-u'] }).controller;
-    await unbroken.send('One', [{ kind: 'note', path: PLAN }]);
-    await unbroken.send('Two', [{ kind: 'note', path: VENT }]);
-    await unbroken.send('Three', [{ kind: 'note', path: PLAN }]);
-    const expected = lastBody().messages;
+    const expected = await unbrokenThirdRequest(s);
 
     const { controller: b, archive } = makeController(s, { files, ids: ['unused'] });
     const list = await archive.list();

@@ -3,6 +3,7 @@
  * finding 1), and a chat's composer belongs to the chat shown while another one opens (finding 3).
  * Everything runs through the chat controller, the chat-note archive and the codec.
  */
+import type { ChatController } from '../../src/core/chat/chatController';
 import { MemoryChatModel } from '../helpers/memoryChatModel';
 import { makeController, memoryProviders, NoteFiles, PLAN, settingsFor, VENT } from './controllerHarness';
 
@@ -13,20 +14,21 @@ function handEdit(text: string): string {
   return text.replace(/^---\n/, '---\ntags:\n  - research\naliases:\n  - x\nrating: 5\n').replace(/\n## User · 1\n/, '\nMy intro, written by hand.\n\n## User · 1\n');
 }
 
-async function savedChat(files: NoteFiles): Promise<string> {
+/** A chat of one turn, saved, then edited by hand in its note; the controller that wrote it stays open. */
+async function savedChat(files: NoteFiles): Promise<{ path: string; controller: ChatController }> {
   const { providers } = memoryProviders();
   const { controller } = makeController(settings(), { providers, files, ids: ['chat-a'] });
   await controller.send('One', [{ kind: 'note', path: PLAN }]);
   await controller.flush();
   const [path] = [...files.files.keys()];
   files.files.set(path, handEdit(files.files.get(path) ?? ''));
-  return path;
+  return { path, controller };
 }
 
 describe('hand edits survive the save path', () => {
   test('properties and an intro added while the chat was closed survive reopen + send, and every later save', async () => {
     const files = new NoteFiles();
-    const path = await savedChat(files);
+    const { path } = await savedChat(files);
     const { providers } = memoryProviders();
     const { controller } = makeController(settings(), { providers, files, ids: ['x'] });
     await controller.open('chat-a');
@@ -44,7 +46,7 @@ describe('hand edits survive the save path', () => {
 
   test('a no-op open then save keeps the note byte for byte (properties where the user put them)', async () => {
     const files = new NoteFiles();
-    const path = await savedChat(files);
+    const { path } = await savedChat(files);
     const before = files.files.get(path);
     const { providers } = memoryProviders();
     const { controller } = makeController(settings(), { providers, files, ids: ['x'] });
@@ -62,12 +64,7 @@ describe('hand edits survive the save path', () => {
 
   test('properties and an intro added while the chat is open are kept by the next save and by every later one', async () => {
     const files = new NoteFiles();
-    const { providers } = memoryProviders();
-    const { controller } = makeController(settings(), { providers, files, ids: ['chat-a'] });
-    await controller.send('One', [{ kind: 'note', path: PLAN }]);
-    await controller.flush();
-    const [path] = [...files.files.keys()];
-    files.files.set(path, handEdit(files.files.get(path) ?? ''));
+    const { path, controller } = await savedChat(files);
     for (const text of ['Two', 'Three', 'Four']) {
       await controller.send(text, [{ kind: 'note', path: VENT }]);
       await controller.flush();

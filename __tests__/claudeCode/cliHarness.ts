@@ -2,9 +2,25 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ProviderConfig } from '../../src/core/ports/chatModel';
 import type { SpawnFn } from '../../src/providers/claudeCode';
+import { isProviderError, type ProviderError } from '../../src/providers/errors';
 
 export const CLAUDE_BIN = path.resolve(__dirname, '../../node_modules/.bin/claude');
+
+/** The Claude Code provider as the tests configure it: the CLI installed with the dev dependencies. */
+export const CONFIG: ProviderConfig = { id: 'cc', kind: 'claude-code', model: 'claude-sonnet-4-5', executable: CLAUDE_BIN };
+
+/** The ProviderError a call fails with (the test fails if it succeeds or throws anything else). */
+export async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isProviderError(error)) return error;
+    throw new Error('expected a ProviderError', { cause: error });
+  }
+  throw new Error('expected the call to fail');
+}
 
 /** Null when the real CLI runs here; otherwise why not (the tests then skip, loudly). */
 export function claudeUnavailable(): string | null {

@@ -3,22 +3,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { createClaudeCodeProvider } from '../../src/providers/claudeCode';
-import { isProviderError, type ProviderError } from '../../src/providers/errors';
-import type { ProviderConfig } from '../../src/core/ports/chatModel';
-import { CLAUDE_BIN, claudeUnavailable, offlineCli } from './cliHarness';
+import { claudeUnavailable, CONFIG, failure, offlineCli } from './cliHarness';
 
-const CONFIG: ProviderConfig = { id: 'cc', kind: 'claude-code', model: 'claude-sonnet-4-5', executable: CLAUDE_BIN };
 const messages = [{ role: 'user' as const, content: 'Hello?' }];
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProviderError(error)) return error;
-    throw new Error('expected a ProviderError', { cause: error });
-  }
-  throw new Error('expected the call to fail');
-}
 
 // Strata's own environment as a desktop app may have it: what the CLI needs, and credentials of
 // everything else.

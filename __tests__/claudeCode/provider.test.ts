@@ -2,23 +2,11 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isProviderError, type ProviderError } from '../../src/providers/errors';
 import { cliArgs, cliPrompt, createClaudeCodeProvider, StreamJsonReader } from '../../src/providers/claudeCode';
-import type { ProviderConfig } from '../../src/core/ports/chatModel';
 import { runFailure } from '../../src/providers/claudeCode/errors';
-import { CLAUDE_BIN, claudeUnavailable, offlineCli } from './cliHarness';
+import { claudeUnavailable, CONFIG, failure, offlineCli } from './cliHarness';
 
-const CONFIG: ProviderConfig = { id: 'cc', kind: 'claude-code', model: 'claude-sonnet-4-5', executable: CLAUDE_BIN };
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProviderError(error)) return error;
-    throw new Error('expected a ProviderError', { cause: error });
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('prompt and arguments', () => {
   test('a new session: the system message becomes --system-prompt, the user message the prompt', () => {
