@@ -2,8 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { parseScenario, ScenarioError } from '../../src/core/scenario/scenario';
-
-const SHARED = path.join(__dirname, '..', '..', '..', 'shared', 'scenarios');
+import { SCENARIOS } from '../helpers/paths';
 
 const README_EXAMPLE = {
   name: 'short-name',
@@ -51,10 +50,10 @@ describe('scenario schema', () => {
     });
   });
 
-  test('every shared scenario reads', () => {
-    const files = readdirSync(SHARED).filter((f) => f.endsWith('.json'));
+  test('every project scenario reads', () => {
+    const files = readdirSync(SCENARIOS).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);
-    for (const file of files) expect(() => parseScenario(JSON.parse(readFileSync(path.join(SHARED, file), 'utf8')), file)).not.toThrow();
+    for (const file of files) expect(() => parseScenario(JSON.parse(readFileSync(path.join(SCENARIOS, file), 'utf8')), file)).not.toThrow();
   });
 
   test('optional parts: absent lists are empty, a tool without input has an empty one, page text that is not text is ignored', () => {
