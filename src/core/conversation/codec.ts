@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/types';
 import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
-import { readMeta, textHash, writeMeta, type TurnMeta } from './meta';
+import { readMeta, textHash, writeMeta, type TurnRecord } from './meta';
 import { fromLf, isLfNote, LF_NOTE, noteFormat, toLf } from './lineEndings';
 import type { ChatTurn, Conversation, ItemRef, NoteFormat } from './model';
 import { decodeText, encodeText, isStructureLine, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
@@ -234,7 +234,7 @@ export function decodeChatNote(note: string, fallback: { id: string; now: number
  * Library refs count turns the way the engine does (answered turns only). When turns were deleted
  * by hand or lost their reply, map each recorded engine turn to its new number.
  */
-function engineTurnMap(records: readonly TurnMeta[], recordOf: readonly number[], turns: readonly ChatTurn[]): Map<number, number> {
+function engineTurnMap(records: readonly TurnRecord[], recordOf: readonly number[], turns: readonly ChatTurn[]): Map<number, number> {
   const oldNumber = new Map<number, number>();
   let n = 0;
   records.forEach((r, i) => {
@@ -251,7 +251,7 @@ function engineTurnMap(records: readonly TurnMeta[], recordOf: readonly number[]
   return map;
 }
 
-function buildTurn(body: BodyTurn, record: TurnMeta | undefined, label: string, now: number, warnings: string[]): ChatTurn {
+function buildTurn(body: BodyTurn, record: TurnRecord | undefined, label: string, now: number, warnings: string[]): ChatTurn {
   const text = body.text ?? '';
   if (body.text === null) warnings.push(`${label}: the user's text is missing`);
   if (!record) {

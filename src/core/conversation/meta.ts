@@ -2,8 +2,8 @@ import type { ContextChip } from '../context/items';
 import { LAYER_IDS } from '../engine/types';
 import { sha256Hex } from '../hash';
 import { readLenient } from '../lenient';
-import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter } from './metaSchema';
-import type { ChatTurn, Conversation, EnvelopeRecord, ItemRef } from './model';
+import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as SchemaTurnRecord } from './metaSchema';
+import type { Conversation, EnvelopeRecord, ItemRef } from './model';
 import { isoFromEpoch } from './time';
 
 /**
@@ -22,19 +22,16 @@ export function textHash(text: string): string {
 /** Frontmatter keys Strata writes; any other key is the user's and is kept as it is. */
 export const OWNED_KEYS: readonly string[] = Object.keys(Frontmatter.shape);
 
-/** What the frontmatter keeps of a turn: its metadata (the text lives in the body), plus hashes to spot hand edits. */
-export type TurnMeta = Pick<
-  ChatTurn,
-  'status' | 'at' | 'replyAt' | 'provider' | 'model' | 'chips' | 'referenced' | 'problems' | 'envelope' | 'usage' | 'cost' | 'error'
-> & {
-  readonly textHash?: string;
-  readonly replyHash?: string;
-};
+/**
+ * What the frontmatter keeps of a turn, as read: its metadata (the text lives in the body) and the
+ * hashes that tell a hand-edited message, with an unreadable time replaced by the chat's creation.
+ */
+export type TurnRecord = Omit<SchemaTurnRecord, 'at'> & { readonly at: number };
 
 export interface ReadMeta {
   /** The conversation without turns, library or preamble (those need the body). */
   readonly conversation: Conversation;
-  readonly turns: TurnMeta[];
+  readonly turns: TurnRecord[];
   readonly library: ItemRef[];
   /** False when the library could not be read (the codec rebuilds it from the context lists). */
   readonly libraryFromData: boolean;
