@@ -1,6 +1,6 @@
 import { rebaseOnSaved } from '../../src/core/conversation/merge';
 import { newConversation, type Conversation } from '../../src/core/conversation/model';
-import { addUserMessage, failTurn, interrupted, INTERRUPTED, setTitle, truncateFrom } from '../../src/core/conversation/transitions';
+import { addUserMessage, failTurn, interrupted, INTERRUPTED, resendTurn, setTitle, truncateFrom } from '../../src/core/conversation/transitions';
 
 const base = newConversation({ provider: 'p', model: 'm', id: 'c' }, { now: () => 1 });
 
@@ -62,6 +62,10 @@ describe('transitions', () => {
     expect(failed.turns[index]).toEqual(expect.objectContaining({ status: 'stopped', text: 'hello', error: 'Stopped.', partial: 'Hel' }));
     const again = failTurn(failed, index, { status: 'failed', error: 'HTTP 500', at: 7 });
     expect(again.turns[index].partial).toBeUndefined();
+    const retried = resendTurn(failed, index);
+    expect(retried.turns[index]).toEqual(expect.objectContaining({ status: 'sending', text: 'hello' }));
+    expect(retried.turns[index].error).toBeUndefined();
+    expect(retried.turns[index].partial).toBeUndefined();
   });
 
   test('a chat saved mid-request reopens with that message not answered, ready to retry', () => {

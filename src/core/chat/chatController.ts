@@ -10,6 +10,7 @@ import {
   completeTurn,
   failTurn,
   interrupted,
+  resendTurn,
   setMode as withMode,
   setModel as withModel,
   setSession,
@@ -109,7 +110,9 @@ export class ChatController {
   }
 
   private emit(change: ChatChange = 'state'): void {
-    this.cachedState = null;
+    // A streamed token changes only the streaming text: the rest of the state (the whole chat,
+    // derived) is not rebuilt per token.
+    this.cachedState = change === 'stream' && this.cachedState ? { ...this.cachedState, streamingText: this.streamingText } : null;
     for (const listener of [...this.listeners]) listener(change);
   }
 
@@ -210,9 +213,7 @@ export class ChatController {
   private async turn(chat: OpenChat, index: number): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
-    const waiting = chat.conversation.turns[index];
-    const { error: _error, partial: _partial, ...rest } = waiting;
-    chat.conversation = { ...chat.conversation, turns: chat.conversation.turns.map((t, i) => (i === index ? { ...rest, status: 'sending' as const } : t)) };
+    chat.conversation = resendTurn(chat.conversation, index);
     this.streamingText = '';
     this.emit();
     // The user's words are saved before anything can fail (a crash mid-request keeps them).
@@ -426,12 +427,9 @@ export class ChatController {
     const before = chat.conversation;
     chat.conversation = rebaseOnSaved(before, event.sent, event.result.conversation);
     const hadError = this.warnings.some((w) => w.source === 'save');
-    const count = this.warnings.length;
-    this.warnings = withWarnings(
-      withoutSources(this.warnings, 'save'),
-      event.result.warnings.map((w) => ({ source: 'note' as const, text: `Chat note: ${w}` })),
-    );
-    const noted = this.warnings.length > count - (hadError ? 1 : 0);
+    const kept = withoutSources(this.warnings, 'save');
+    this.warnings = withWarnings(kept, event.result.warnings.map((w) => ({ source: 'note' as const, text: `Chat note: ${w}` })));
+    const noted = this.warnings.length > kept.length;
     if (!this.saved || hadError || noted || chat.conversation !== before) {
       this.saved = true;
       this.emit();

@@ -110,6 +110,12 @@ export interface Failure {
   readonly at: number;
 }
 
+/** Send a turn's message (again): it is waiting for its reply, without the last attempt's error or partial reply. */
+export function resendTurn(c: Conversation, index: number): Conversation {
+  const { error: _error, partial: _partial, ...turn } = turnAt(c, index);
+  return { ...c, turns: replaceAt(c.turns, index, { ...turn, status: 'sending' }) };
+}
+
 /** The request failed or was stopped: the user's words stay, marked not answered, with the reason. */
 export function failTurn(c: Conversation, index: number, failure: Failure): Conversation {
   const { partial: _partial, ...turn } = turnAt(c, index);

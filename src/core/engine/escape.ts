@@ -1,8 +1,5 @@
 import { SYSTEM_CONTEXT, WRAPPER_TAGS, type WrapperTag } from './wrappers';
 
-/** Every wrapper name any renderer emits (the registry): all of them are escaped in content. */
-export const RESERVED_TAGS: readonly WrapperTag[] = WRAPPER_TAGS;
-
 // What a model may still read as part of a tag: whitespace and zero-width characters after `<`,
 // around the slash and between the letters of the name; full-width or small `<` and `/`.
 const JUNK = '[\\s\\u200b-\\u200d\\u2060\\ufeff]*';
@@ -46,7 +43,7 @@ export function escapeTags(text: string, tags: readonly WrapperTag[]): string {
 
 /** Escape content placed inside a wrapper: `<note_context` becomes `&lt;note_context`, for every registered wrapper. */
 export function escapeContent(text: string): string {
-  return escapeTags(text, RESERVED_TAGS);
+  return escapeTags(text, WRAPPER_TAGS);
 }
 
 /** Escape an attribute value (paths, titles, tool inputs) for a double-quoted attribute on one line. */
