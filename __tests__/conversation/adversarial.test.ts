@@ -6,6 +6,7 @@ import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/code
 import type { ChatTurn, Conversation } from '../../src/core/conversation/model';
 import { chooseEncoding } from '../../src/core/conversation/textBlock';
 import { FsChatStore } from '../../src/node/fsChatStore';
+import { chatWith } from './arbitraries';
 import { tickingClock } from './helpers';
 
 const MB = 1024 * 1024;
@@ -21,20 +22,7 @@ function chat(messages: Array<[string, string | undefined]>): Conversation {
     referenced: [],
     problems: [],
   }));
-  return {
-    id: 'chat-adversarial',
-    title: 'Adversarial',
-    titleSource: 'user',
-    provider: 'openai',
-    model: 'gpt-4o',
-    mode: 'chat',
-    created: 1_700_000_000_000,
-    updated: 1_700_000_002_000,
-    session: { providerId: 'openai', model: 'gpt-4o', sessionId: 'resp_123', cursor: 4 },
-    turns,
-    library: [],
-    lastRequest: null,
-  };
+  return chatWith({ id: 'chat-adversarial', title: 'Adversarial', session: { providerId: 'openai', model: 'gpt-4o', sessionId: 'resp_123', cursor: 4 }, turns });
 }
 
 const HOSTILE: Array<[string, string]> = [

@@ -78,9 +78,11 @@ const turn: fc.Arbitrary<ChatTurn> = fc
 
 export const conversation: fc.Arbitrary<Conversation> = fc
   .record({ turns: fc.array(turn, { minLength: 1, maxLength: 5 }), title: fc.string({ minLength: 1, maxLength: 20 }) })
-  .map(({ turns, title }) => ({
-    id: 'chat-fuzz',
-    title: title.trim() ? title : 'Untitled chat',
+  .map(({ turns, title }) => chatWith({ id: 'chat-fuzz', title: title.trim() ? title : 'Untitled chat', turns }));
+
+/** A saved chat with fixed times and an OpenAI model around the given turns (and any other fields). */
+export function chatWith(fields: Pick<Conversation, 'id' | 'title' | 'turns'> & Partial<Conversation>): Conversation {
+  return {
     titleSource: 'user',
     provider: 'openai',
     model: 'gpt-4o',
@@ -88,10 +90,11 @@ export const conversation: fc.Arbitrary<Conversation> = fc
     created: 1_700_000_000_000,
     updated: 1_700_000_002_000,
     session: null,
-    turns,
     library: [],
     lastRequest: null,
-  }));
+    ...fields,
+  };
+}
 
 export type Mutation =
   | { op: 'delete'; at: number }

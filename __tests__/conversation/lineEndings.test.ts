@@ -7,7 +7,7 @@ import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/code
 import { splitFrontmatter } from '../../src/core/conversation/frontmatter';
 import type { Conversation, NoteFormat } from '../../src/core/conversation/model';
 import { FsChatStore } from '../../src/node/fsChatStore';
-import { conversation } from './arbitraries';
+import { chatWith, conversation } from './arbitraries';
 import { tickingClock } from './helpers';
 
 const fallback = { id: 'chat-fallback', now: 0 };
@@ -111,21 +111,12 @@ describe('chat notes with CRLF or CR line endings, or a BOM', () => {
 
 function sample(): Conversation {
   const turn = { status: 'complete' as const, at: 1_700_000_000_000, replyAt: 1_700_000_001_000, dynamic: [], tools: [], referenced: [], problems: [] };
-  return {
+  return chatWith({
     id: 'chat-eol',
     title: 'Line endings',
-    titleSource: 'user',
-    provider: 'openai',
-    model: 'gpt-4o',
-    mode: 'chat',
-    created: 1_700_000_000_000,
-    updated: 1_700_000_002_000,
-    session: null,
     turns: [
       { ...turn, text: 'Does it work?', reply: 'Yes.\nIt does.' },
       { ...turn, text: 'And now?', reply: 'Done.' },
     ],
-    library: [],
-    lastRequest: null,
-  };
+  });
 }
