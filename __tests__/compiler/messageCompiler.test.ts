@@ -4,6 +4,7 @@ import { deltaUserMessage, mergeConsecutiveUsers } from '../../src/core/compiler
 import { advance, compile } from '../../src/core/compiler/messageCompiler';
 import { forgetSession, freshSession, parseProviderSession, type ProviderSession } from '../../src/core/compiler/session';
 import { messageHash } from '../../src/core/compiler/sessionRules';
+import { DEFAULT_MASKING } from '../../src/core/engine/masking';
 import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/prompts';
 import { NOTES, noteBody, SCENARIO, TestConversation } from './conversation';
 import { joined, occurrences, SessionMemoryProvider } from './sessionMemory';
@@ -269,7 +270,7 @@ describe('invalidation: each rule sends the full request, starts a new session a
     const convo = new TestConversation();
     const provider = new SessionMemoryProvider(CLAUDE);
     await playTurns(convo, provider, SCENARIO.slice(0, 1));
-    // A note changes between turns: its new version enters; compaction then drops the old one.
+    // A note changes between turns: its new version enters; a compaction then rewrites history.
     const [item] = (await convo.resolver.resolve([{ kind: 'note', path: NOTES[0] }])).items;
     const changed = { ...item, content: `${item.content}\nOne more line.`, hash: 'changed' };
     const a2 = convo.engine.assemble({ userText: 'Changed?', items: [changed], fragments: convo.staticFragments, model: convo.model });
@@ -277,7 +278,7 @@ describe('invalidation: each rule sends the full request, starts a new session a
     expect(c2.mode).toBe('delta');
     convo.session = advance(c2, a2, await provider.send(c2));
     convo.engine.commit(a2, 'Yes.');
-    expect(convo.engine.compact()).toBe(1);
+    convo.engine.condense({ through: 1, kind: 'summary', text: 'They asked about the notes.', maskedThrough: 2, masking: DEFAULT_MASKING });
     await expectFull(convo, convo.session, 'condensed');
   });
 

@@ -1,3 +1,4 @@
+import { DEFAULT_MASKING } from '../../src/core/engine/masking';
 import { makeItem } from '../../src/core/context/items';
 import { PromptContextEngine, type TurnInput } from '../../src/core/engine/engine';
 import type { PromptFragment } from '../../src/core/engine/types';
@@ -58,10 +59,14 @@ describe('prefix changes are named', () => {
     expect(removed.envelope.removed).toEqual(['b.md']);
     expect(removed.messages.map((m) => m.content).join()).not.toContain('\nB\n');
 
-    expect(engine.compact()).toBe(1); // a.md@1 superseded by a.md@2
+    engine.condense({ through: 2, kind: 'summary', text: 'They compared a and b.', maskedThrough: 3, masking: DEFAULT_MASKING });
     const compacted = turn(engine, input('four'));
-    expect(compacted.prefixChange?.reason).toBe('compaction');
-    expect(compacted.envelope.layers.L2.segments.map((s) => `${s.item.id}@${s.item.version}`)).toEqual(['a.md@2']);
+    expect(compacted.prefixChange).toMatchObject({ reason: 'condensed', detail: expect.stringContaining('turns 1-2') });
+    // The library keeps every version; the carried block after L1 holds a.md's latest only (a.md@1 is superseded).
+    expect(compacted.envelope.layers.L2.segments.map((s) => `${s.item.id}@${s.item.version}`)).toEqual(['a.md@1', 'a.md@2']);
+    expect(compacted.messages[0].content).toContain('\nA2\n');
+    expect(compacted.messages.map((m) => m.content).join()).not.toContain('\nA1\n');
+    expect(compacted.messages[1].content).toMatch(/^<conversation_summary turns="2" kind="summary">[\s\S]*They compared a and b\.[\s\S]*three$/);
 
     engine.truncate(2);
     const truncated = engine.assemble(input('three again'));

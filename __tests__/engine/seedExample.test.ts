@@ -40,7 +40,7 @@ describe('the seed example: project-spec then api-docs then project-spec only', 
 
     // L4 is raw: no context blocks in earlier messages.
     for (const s of e3.layers.L4.segments) expect(s.text).not.toMatch(/<(note|url|selection|folder|tag)_context|<context_refs/);
-    expect(e3.layers.L4.segments.map((s) => `${s.role}:${s.text}`)).toEqual([
+    expect(e3.layers.L4.segments.map((s) => `${s.type === 'message' ? s.role : s.type}:${s.text}`)).toEqual([
       'user:Summarize this',
       'assistant:reply 1',
       "user:What's the API?",

@@ -7,6 +7,8 @@ import { PromptContextEngine, type TurnAssembly } from '../../src/core/engine/en
 import { renderDynamic, renderItem, renderProblems, renderReferences, renderTool } from '../../src/core/engine/render';
 import type { LibraryItem, PromptFragment, ToolOutput } from '../../src/core/engine/types';
 import { WRAPPER_TAGS } from '../../src/core/engine/wrappers';
+import { COMPACTION_KINDS, renderCompaction } from '../../src/core/engine/compaction';
+import { DEFAULT_MASKING } from '../../src/core/engine/masking';
 import { cliPrompt } from '../../src/providers/claudeCode/prompt';
 
 // Every wrapper a renderer emits, listed here independently of the code's registry: the oracle.
@@ -22,6 +24,7 @@ const TAGS = [
   'tool_output',
   'turn_context',
   'conversation_history',
+  'conversation_summary',
   'user',
   'assistant',
 ];
@@ -104,6 +107,16 @@ describe('content cannot forge or close a wrapper, in any renderer', () => {
         expect(structure(renderProblems(problems))).toEqual(wrapped('context_problems'));
         const fragments: PromptFragment[] = texts.map((text, i) => ({ id: `d${i}`, lifecycle: 'dynamic', text }));
         expect(structure(renderDynamic(fragments))).toEqual(wrapped('turn_context'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('renderCompaction: a summary the model wrote from hostile turns', () => {
+    fc.assert(
+      fc.property(hostile, fc.constantFrom(...COMPACTION_KINDS), (text, kind) => {
+        const rendered = renderCompaction({ through: 3, kind, text, maskedThrough: 3, masking: DEFAULT_MASKING });
+        expect(structure(rendered)).toEqual(wrapped('conversation_summary'));
       }),
       { numRuns: 300 },
     );

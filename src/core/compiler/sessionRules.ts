@@ -70,11 +70,9 @@ export const cursorBeyondCount: SessionRule = ({ session, assembly }) => {
     : null;
 };
 
-/** Reasons the engine gives when history was condensed or compacted (condense reports through prefixChange too). */
-const CONDENSE_REASONS: ReadonlySet<string> = new Set(['compaction', 'condensed']);
-
+/** A compaction rewrote history: the provider's session holds the old one, so a new session starts from the summary. */
 export const conversationCondensed: SessionRule = ({ assembly }) =>
-  assembly.prefixChange && CONDENSE_REASONS.has(assembly.prefixChange.reason)
+  assembly.prefixChange?.reason === 'condensed'
     ? { code: 'condensed', detail: `the conversation was condensed: ${assembly.prefixChange.detail}` }
     : null;
 
@@ -98,7 +96,7 @@ export const historyDiffersFromSeen: SessionRule = ({ assembly, session }) => {
 /** Any other named prefix break (settings, removed item, edited note, rendering): the provider's memory is stale. */
 export const prefixChanged: SessionRule = ({ assembly }) => {
   const change = assembly.prefixChange;
-  if (!change || change.reason === 'history-edited' || CONDENSE_REASONS.has(change.reason)) return null;
+  if (!change || change.reason === 'history-edited' || change.reason === 'condensed') return null;
   return { code: 'prefix-changed', detail: `${change.reason}: ${change.detail}` };
 };
 

@@ -3,6 +3,7 @@ import { ITEM_KINDS, type ContextChip } from '../context/items';
 import { PROBLEM_REASONS, type ResolutionProblem } from '../context/resolver';
 import { COMPILE_MODES } from '../compiler/messageCompiler';
 import { ProviderSessionSchema } from '../compiler/session';
+import { COMPACTION_KINDS } from '../engine/compaction';
 import { RENDERINGS } from '../engine/converter';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type LayerId } from '../engine/types';
@@ -97,7 +98,7 @@ const ItemRefRecord = z
 
 const PendingEventRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removed'), id: z.string() }),
-  z.object({ type: z.literal('compacted'), dropped: Count }),
+  z.object({ type: z.literal('condensed'), through: Count, kind: z.enum(COMPACTION_KINDS) }),
   z.object({ type: z.literal('truncated'), turns: Count }),
   z.object({ type: z.literal('rendering'), rendering: z.enum(RENDERINGS) }),
   z.object({ type: z.literal('edited'), ids: z.array(z.string()) }),

@@ -2,7 +2,7 @@ import type { ChatMessage } from './messages';
 import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderProblems, renderReferences, renderTool, renderUserText } from './render';
 import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
-import type { Envelope, HistoryTurn, LibraryItem } from './types';
+import type { Envelope, HistoryTurn, ItemSegment, LibraryItem } from './types';
 
 /**
  * How layers become messages.
@@ -46,12 +46,22 @@ export class LayerToMessagesConverter {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
     const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
-    const messages: RenderedMessage[] = [message('system', [...statics, LIBRARY_INSTRUCTION])];
+    const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough);
+    // Items of condensed turns sit right after L1, so this block changes only when the library does.
+    const system = [...statics, LIBRARY_INSTRUCTION];
+    if (carried.length > 0) system.push(openTag('context_library'), ...carried.map((s) => s.text), closeTag('context_library'));
+    const messages: RenderedMessage[] = [message('system', system)];
 
-    const enteredBy = groupByTurn(L2.segments.map((s) => s.item));
+    const enteredBy = groupByTurn(entered.map((s) => s.item));
     const inLibrary = new Set(L2.segments.map((s) => s.item.id));
     const historyByTurn = new Map(envelope.history.map((h) => [h.turn, h]));
+    // The summary opens the first user message after the boundary (a kept turn's, or this turn's).
+    let lead: string[] = [];
     for (const segment of L4.segments) {
+      if (segment.type === 'summary') {
+        lead = [segment.text];
+        continue;
+      }
       if (segment.role === 'assistant') {
         messages.push(message('assistant', [segment.text]));
         continue;
@@ -59,13 +69,15 @@ export class LayerToMessagesConverter {
       let rendered = cache?.get(segment.turn);
       if (rendered === undefined) {
         const record = historyByTurn.get(segment.turn);
-        rendered = message('user', historyUserBlocks(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary));
+        rendered = message('user', [...lead, ...historyUserBlocks(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary)]);
         cache?.set(segment.turn, rendered);
       }
+      lead = [];
       messages.push(rendered);
     }
 
     const current = [
+      ...lead,
       ...(dynamics.length > 0 ? [renderDynamic(dynamics)] : []),
       ...L3.segments.map((s) => s.text),
       ...L5.segments.map((s) => renderUserText(s.text)),
@@ -83,9 +95,19 @@ export class LayerToMessagesConverter {
       system.push(openTag('context_library'), ...L2.segments.map((s) => s.text), closeTag('context_library'));
     }
     const messages: RenderedMessage[] = [message('system', system)];
+    let lead: string[] = [];
     // Assistant messages go back exactly as the model wrote them (session providers hash them).
-    for (const segment of L4.segments) messages.push(message(segment.role, [segment.role === 'user' ? renderUserText(segment.text) : segment.text]));
-    messages.push(message('user', [...L3.segments.map((s) => s.text), ...L5.segments.map((s) => renderUserText(s.text))]));
+    for (const segment of L4.segments) {
+      if (segment.type === 'summary') {
+        lead = [segment.text];
+      } else if (segment.role === 'assistant') {
+        messages.push(message('assistant', [segment.text]));
+      } else {
+        messages.push(message('user', [...lead, renderUserText(segment.text)]));
+        lead = [];
+      }
+    }
+    messages.push(message('user', [...lead, ...L3.segments.map((s) => s.text), ...L5.segments.map((s) => renderUserText(s.text))]));
     return messages;
   }
 }
@@ -106,6 +128,20 @@ function historyUserBlocks(
   if (record && record.problems.length > 0) blocks.push(renderProblems(record.problems));
   blocks.push(renderUserText(text));
   return blocks;
+}
+
+/**
+ * Under a compaction through turn `through`: each id's latest version among those that entered in
+ * condensed turns is carried (superseded ones are dropped), in the order those versions entered, so
+ * a later compaction's block starts with this one's (new items and newer versions join its end).
+ * Items that entered in kept turns render where they entered, a newer version as an update.
+ */
+function splitLibrary(segments: readonly ItemSegment[], through: number): { carried: ItemSegment[]; entered: ItemSegment[] } {
+  if (through <= 0) return { carried: [], entered: [...segments] };
+  const latest = new Map<string, ItemSegment>();
+  for (const s of segments) if (s.item.enteredTurn <= through) latest.set(s.item.id, s);
+  const carried = segments.filter((s) => latest.get(s.item.id) === s);
+  return { carried, entered: segments.filter((s) => s.item.enteredTurn > through) };
 }
 
 function groupByTurn(items: readonly LibraryItem[]): Map<number, LibraryItem[]> {

@@ -1,4 +1,6 @@
 import type { ContextItem } from '../context/items';
+import { renderCompaction, type Compaction } from './compaction';
+import { maskTurn } from './masking';
 import type { ResolutionProblem } from '../context/resolver';
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import { LayerToMessagesConverter, type HistoryCache, type Rendering } from './converter';
@@ -22,6 +24,7 @@ import type {
   ProblemSegment,
   PromptFragment,
   ReferenceSegment,
+  SummarySegment,
   ToolOutput,
   ToolSegment,
 } from './types';
@@ -75,6 +78,13 @@ export interface EngineState {
   readonly lastRequest?: CommittedRequest | null;
   /** Deliberate events since that request (removal, compaction…), so a reload keeps their names. */
   readonly pending?: readonly PendingEvent[];
+  /** The latest compaction: what history renders as a summary, and what is masked. */
+  readonly compaction?: Compaction | null;
+}
+
+/** assemble() for a compaction that is not (yet) the engine's: planning a compaction measures candidates. */
+export interface AssembleOptions {
+  readonly compaction?: Compaction | null;
 }
 
 /**
@@ -87,6 +97,9 @@ export class PromptContextEngine {
   private turns: CompletedTurn[] = [];
   private lastRequest: CommittedRequest | null = null;
   private pending: PendingEvent[] = [];
+  private compaction: Compaction | null = null;
+  /** Masked copies of kept turns, per compaction's limits (stable identity, so their counts stay memoised). */
+  private masked = new WeakMap<CompletedTurn, { key: string; turn: CompletedTurn }>();
   private historyCache: HistoryCache = new Map();
   private measure = new Measure();
   private cacheRendering: Rendering;
@@ -137,14 +150,40 @@ export class PromptContextEngine {
     return removed;
   }
 
-  /** Deliberate compaction: drop superseded versions. Returns how many versions were dropped. */
-  compact(): number {
-    const dropped = this.library.compact();
-    if (dropped > 0) {
-      this.pending.push({ type: 'compacted', dropped });
-      this.historyCache.clear();
+  /** The compaction history renders through (null: none yet). */
+  currentCompaction(): Compaction | null {
+    return this.compaction;
+  }
+
+  /**
+   * A compaction: turns 1..through become the summary, a deliberate prefix break (`condensed`) named
+   * on the next turn. Each compaction covers at least what the previous one did.
+   */
+  condense(compaction: Compaction): void {
+    const previous = this.compaction?.through ?? 0;
+    if (compaction.through < previous || compaction.through > this.turns.length) {
+      throw new Error(`cannot condense through turn ${compaction.through}: the chat has ${this.turns.length} turn(s), ${previous} already condensed`);
     }
-    return dropped;
+    if (compaction.maskedThrough < compaction.through || compaction.maskedThrough > this.turns.length) {
+      throw new Error(`cannot mask through turn ${compaction.maskedThrough}`);
+    }
+    this.compaction = compaction;
+    this.pending.push({ type: 'condensed', through: compaction.through, kind: compaction.kind });
+    this.historyCache.clear();
+  }
+
+  /** History as it renders under a compaction: the kept turns, masked where the compaction says. */
+  private keptTurns(c: Compaction | null): CompletedTurn[] {
+    if (!c) return this.turns;
+    const key = `${c.masking.maxOutputLines}/${c.masking.maxCodeLines}`;
+    return this.turns.slice(c.through).map((t) => {
+      if (t.turn > c.maskedThrough) return t;
+      const memo = this.masked.get(t);
+      if (memo && memo.key === key) return memo.turn;
+      const masked = maskTurn(t, c.masking).turn;
+      this.masked.set(t, { key, turn: masked });
+      return masked;
+    });
   }
 
   setRendering(rendering: Rendering): void {
@@ -153,8 +192,14 @@ export class PromptContextEngine {
     this.pending.push({ type: 'rendering', rendering });
   }
 
-  assemble(input: TurnInput): TurnAssembly {
+  assemble(input: TurnInput, options: AssembleOptions = {}): TurnAssembly {
     const turn = this.turns.length + 1;
+    const compaction = options.compaction !== undefined ? options.compaction : this.compaction;
+    // A candidate compaction (planning): rendered apart from the history cache, named as it would be.
+    const candidate = compaction !== this.compaction;
+    const pending: PendingEvent[] =
+      candidate && compaction ? [...this.pending, { type: 'condensed', through: compaction.through, kind: compaction.kind }] : this.pending;
+    const kept = this.keptTurns(compaction);
     const counter = tokenCounterFor(input.model);
     const { enter, referenced, freshness } = decideItems({
       latest: this.library.latestVersions(),
@@ -172,8 +217,9 @@ export class PromptContextEngine {
     l3.push(...l3Items);
     if (problems.length > 0) l3.push(segment<ProblemSegment>({ type: 'problems', problems }, renderProblems(problems), counter));
 
-    const l4: MessageSegment[] = [];
-    for (const t of this.turns) l4.push(...this.measure.historySegments(t, counter));
+    const l4: Array<SummarySegment | MessageSegment> = [];
+    if (compaction) l4.push(segment<SummarySegment>({ type: 'summary', through: compaction.through }, renderCompaction(compaction), counter));
+    for (const t of kept) l4.push(...this.measure.historySegments(t, counter));
 
     const envelope: Envelope = {
       turn,
@@ -189,8 +235,9 @@ export class PromptContextEngine {
       full: l3Items.map((s) => `${s.item.id}@${s.item.version}`),
       freshness,
       unresolved: problems,
-      removed: this.pending.flatMap((e) => (e.type === 'removed' ? [e.id] : [])),
-      history: this.turns.map(({ turn: n, dynamic, tools: t, referenced: r, problems: p }) => ({
+      removed: pending.flatMap((e) => (e.type === 'removed' ? [e.id] : [])),
+      condensedThrough: compaction?.through ?? 0,
+      history: kept.map(({ turn: n, dynamic, tools: t, referenced: r, problems: p }) => ({
         turn: n,
         dynamic,
         tools: t,
@@ -203,7 +250,7 @@ export class PromptContextEngine {
       this.historyCache.clear();
       this.cacheRendering = this.rendering;
     }
-    const rendered = new LayerToMessagesConverter(this.rendering).render(envelope, this.historyCache);
+    const rendered = new LayerToMessagesConverter(this.rendering).render(envelope, candidate ? undefined : this.historyCache);
     const messages: ChatMessage[] = rendered.map(({ role, content }) => ({ role, content }));
     const messageHashes = messages.map((m) => this.measure.messageHash(m));
     const prefixHash = this.measure.combineMessages(messageHashes.slice(0, -1));
@@ -214,7 +261,7 @@ export class PromptContextEngine {
       model: input.model,
       fragments: input.fragments,
       fragmentHashes: fragments.map((f) => f.hash),
-      pending: this.pending,
+      pending,
       combine: (hashes) => this.measure.combineMessages(hashes),
       rendering: this.rendering,
       libraryGrew: this.lastRequest !== null && this.library.all().length > this.lastRequest.libraryVersions,
@@ -252,12 +299,21 @@ export class PromptContextEngine {
     const keep = Math.max(0, turnCount);
     this.library = new ContextLibrary(this.library.all().filter((item) => item.enteredTurn <= keep));
     this.turns = this.turns.slice(0, keep);
+    // A compaction of turns now gone is undone (history is back to verbatim); masking never reaches turns sent after this.
+    const c = this.compaction;
+    if (c) this.compaction = c.through > keep ? null : { ...c, maskedThrough: Math.min(c.maskedThrough, keep) };
     this.historyCache.clear();
     this.pending.push({ type: 'truncated', turns: keep });
   }
 
   snapshot(): EngineState {
-    return { turns: [...this.turns], library: [...this.library.all()], lastRequest: this.lastRequest, pending: [...this.pending] };
+    return {
+      turns: [...this.turns],
+      library: [...this.library.all()],
+      lastRequest: this.lastRequest,
+      pending: [...this.pending],
+      ...(this.compaction ? { compaction: this.compaction } : {}),
+    };
   }
 
   /**
@@ -270,6 +326,9 @@ export class PromptContextEngine {
     engine.turns = [...state.turns];
     engine.lastRequest = state.lastRequest ?? null;
     engine.pending = [...(state.pending ?? [])];
+    // A compaction past the turns restored (a hand-edited note) cannot be rendered: history goes back to verbatim.
+    const c = state.compaction ?? null;
+    engine.compaction = c && c.through <= engine.turns.length ? { ...c, maskedThrough: Math.min(c.maskedThrough, engine.turns.length) } : null;
     if (edited.length > 0) engine.pending.push({ type: 'edited', ids: [...edited] });
     return engine;
   }

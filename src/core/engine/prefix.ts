@@ -1,4 +1,5 @@
 import { combineHashes } from '../hash';
+import type { CompactionKind } from './compaction';
 import type { Rendering } from './converter';
 import type { PrefixChange, PromptFragment } from './types';
 
@@ -18,7 +19,7 @@ export interface CommittedRequest {
 /** Deliberate events since the last request, each a named reason for a prefix break. */
 export type PendingEvent =
   | { type: 'removed'; id: string }
-  | { type: 'compacted'; dropped: number }
+  | { type: 'condensed'; through: number; kind: CompactionKind }
   | { type: 'rendering'; rendering: Rendering }
   | { type: 'truncated'; turns: number }
   | { type: 'edited'; ids: string[] };
@@ -68,8 +69,14 @@ export function detectPrefixChange(check: PrefixCheck): PrefixChange | null {
           reason: 'library-item-removed',
           detail: `removed from the library: ${check.pending.flatMap((e) => (e.type === 'removed' ? [e.id] : [])).join(', ')}`,
         };
-      case 'compacted':
-        return { reason: 'compaction', detail: `${event.dropped} superseded version(s) dropped` };
+      case 'condensed':
+        return {
+          reason: 'condensed',
+          detail:
+            event.kind === 'summary'
+              ? `the conversation was condensed: turns 1-${event.through} replaced by a summary`
+              : `the conversation was condensed: turns 1-${event.through} dropped (not summarized)`,
+        };
       case 'rendering':
         return { reason: 'rendering-changed', detail: `rendering switched to ${event.rendering}` };
       case 'truncated':

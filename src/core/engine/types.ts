@@ -70,7 +70,14 @@ export interface MessageSegment extends SegmentBase {
   readonly turn: number;
 }
 
-export type Segment = FragmentSegment | ItemSegment | ReferenceSegment | ToolSegment | ProblemSegment | MessageSegment;
+/** The summary (or omission marker) that stands for the turns a compaction dropped. */
+export interface SummarySegment extends SegmentBase {
+  readonly type: 'summary';
+  /** Turns 1..through it stands for. */
+  readonly through: number;
+}
+
+export type Segment = FragmentSegment | ItemSegment | ReferenceSegment | ToolSegment | ProblemSegment | MessageSegment | SummarySegment;
 
 export const LAYER_IDS = ['L1', 'L2', 'L3', 'L4', 'L5'] as const;
 export type LayerId = (typeof LAYER_IDS)[number];
@@ -88,7 +95,7 @@ export const PREFIX_CHANGE_REASONS = [
   'settings-changed',
   'model-switch',
   'library-item-removed',
-  'compaction',
+  'condensed',
   'note-edited',
   'library-grew',
   'history-edited',
@@ -122,7 +129,8 @@ export interface Envelope {
     readonly L1: Layer<FragmentSegment>;
     readonly L2: Layer<ItemSegment>;
     readonly L3: Layer<ToolSegment | ReferenceSegment | ItemSegment | ProblemSegment>;
-    readonly L4: Layer<MessageSegment>;
+    /** The compaction's summary first (when there is one), then the turns kept verbatim. */
+    readonly L4: Layer<SummarySegment | MessageSegment>;
     readonly L5: Layer<MessageSegment>;
   };
   /** Ids attached this turn that were already in the library (sent by reference). */
@@ -133,6 +141,11 @@ export interface Envelope {
   readonly unresolved: readonly ResolutionProblem[];
   /** Ids the user removed from the library before this turn. */
   readonly removed: readonly string[];
+  /**
+   * Turns 1..condensedThrough are replaced by L4's summary (0: none). Library items that entered in
+   * them are carried in a block right after L1.
+   */
+  readonly condensedThrough: number;
   /** Earlier turns rendered in history, with what each one carried besides its text. */
   readonly history: readonly HistoryTurn[];
 }

@@ -15,6 +15,7 @@ export const WRAPPER_TAGS = [
   'context_problems',
   'tool_output',
   'turn_context',
+  'conversation_summary',
   // The Claude Code prompt (one text for the whole history).
   'conversation_history',
   'user',

@@ -1,3 +1,6 @@
+import type { BudgetSettings, InputBudget } from '../budget/budget';
+import { condenseNow, fitTurn, type CompactionEvent } from '../budget/condense';
+import type { Summarizer } from '../budget/summarizer';
 import { ChipResolver } from '../context/resolver';
 import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
 import { reReadLibraryNotes } from '../context/libraryNotes';
@@ -17,12 +20,23 @@ export interface ReplayOptions extends EngineOptions {
   beforeTurn?: (engine: PromptContextEngine, turn: number, vault: VaultReader) => Promise<PromptContextEngine> | PromptContextEngine;
   /** Where replies come from: a live model (the demo), or by default the scenario's canned reply. */
   respond?: (assembly: TurnAssembly, turn: number) => Promise<string>;
+  /** Keep every request inside a budget, condensing as the chat would (without it: no budget). */
+  budget?: ReplayBudget;
+}
+
+export interface ReplayBudget {
+  readonly budget: InputBudget;
+  readonly settings: BudgetSettings;
+  /** Null: summaries off (dropped turns are omitted with a marker). */
+  readonly summarizer: Summarizer | null;
 }
 
 export interface ReplayedTurn {
   readonly turn: number;
   readonly assembly: TurnAssembly;
   readonly reply: string;
+  /** The compactions made before this turn's request (a manual one, then an automatic one). */
+  readonly compactions?: readonly CompactionEvent[];
 }
 
 /** Replay a scenario through the real resolver and engine, offline. */
@@ -45,10 +59,24 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
     for (const id of step.remove) engine.removeFromLibrary(id);
     const { items, problems } = await resolver.resolve(step.context);
     const current = await reReadLibraryNotes(resolver, engine.libraryNotes(), items);
-    const assembly = engine.assemble({ userText: step.user, items, problems, tools: step.tools, fragments, model, current });
+    const input = { userText: step.user, items, problems, tools: step.tools, fragments, model, current };
+    const compactions: CompactionEvent[] = [];
+    let assembly: TurnAssembly;
+    if (options.budget) {
+      const deps = { ...options.budget, signal: new AbortController().signal };
+      if (step.condense) {
+        const manual = await condenseNow(engine, { ...input, userText: '', items: [], problems: [], tools: [] }, deps);
+        if (manual) compactions.push(manual);
+      }
+      const fitted = await fitTurn(engine, input, deps);
+      if (fitted.compaction) compactions.push(fitted.compaction);
+      assembly = fitted.assembly;
+    } else {
+      assembly = engine.assemble(input);
+    }
     const reply = options.respond ? await options.respond(assembly, turn) : (step.reply ?? placeholderReply(turn));
     engine.commit(assembly, reply);
-    out.push({ turn, assembly, reply });
+    out.push({ turn, assembly, reply, ...(compactions.length > 0 ? { compactions } : {}) });
   }
   return { turns: out, engine };
 }

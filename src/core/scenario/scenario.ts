@@ -58,6 +58,8 @@ const Turn = z.object(
     reply: text('must be a string').optional(),
     /** Project extension: ids removed from the Context Library before this turn. */
     remove: list(text('must be a string')),
+    /** Project extension: the user condenses the chat (the button) before this turn. */
+    condense: z.boolean({ error: 'must be true or false' }).optional(),
   },
   { error: 'expected an object' },
 );

@@ -1,0 +1,95 @@
+import { encodingForModel } from '../tokens/encodings';
+import { modelWindow } from '../tokens/modelWindows';
+
+/** The budget settings (seed 001's context settings), as the settings store them. */
+export interface BudgetSettings {
+  /** Most tokens one request may carry, whatever the model's window. */
+  readonly maxContextTokens: number;
+  /** Tokens kept free for the reply. */
+  readonly reservedOutputTokens: number;
+  /** Condense by itself when a request would pass the threshold. */
+  readonly autoCondense: boolean;
+  /** Share of the budget (0.5–0.95) at which a chat condenses. */
+  readonly condenseThreshold: number;
+  /** Newest messages kept verbatim by a compaction when they fit under the threshold. */
+  readonly keepMessages: number;
+  /** Tool outputs in condensed history longer than this are masked (head and tail). */
+  readonly maxOutputLines: number;
+  /** Code blocks in condensed history longer than this are masked (head and tail). */
+  readonly maxCodeLines: number;
+  /** Summarize dropped turns with a model (otherwise they are omitted with a marker). */
+  readonly summarize: boolean;
+  /** `provider-id/model` for summaries; empty: the chat's own model. */
+  readonly summaryModel: string;
+}
+
+export const DEFAULT_BUDGET_SETTINGS: BudgetSettings = {
+  maxContextTokens: 100_000,
+  reservedOutputTokens: 4_096,
+  autoCondense: true,
+  condenseThreshold: 0.8,
+  keepMessages: 4,
+  maxOutputLines: 200,
+  maxCodeLines: 500,
+  summarize: true,
+  summaryModel: '',
+};
+
+/** Share of the budget a compaction aims for, so many turns append before the next one. */
+export const COMPACTION_TARGET = 0.5;
+
+/** Token counts for models without a bundled tokenizer are estimates: this share of the budget is kept as margin. */
+export const ESTIMATE_MARGIN = 0.15;
+
+/** The input budget of one request, and where it comes from. */
+export interface InputBudget {
+  readonly model: string;
+  readonly window: number;
+  /** Tokens kept for the reply (the setting, at most half the window). */
+  readonly reserve: number;
+  readonly maxContextTokens: number;
+  /** Tokens a request may carry: min(max context tokens, window − reserve), less the margin for estimated counts. */
+  readonly tokens: number;
+  /** Over this many tokens, the chat condenses (when auto-condense is on). */
+  readonly threshold: number;
+  /** What a compaction aims for. */
+  readonly target: number;
+  /** The counts are estimates (no bundled tokenizer for this model): the budget keeps a margin. */
+  readonly estimated: boolean;
+  readonly autoCondense: boolean;
+}
+
+export function inputBudget(model: string, settings: BudgetSettings, windows: Readonly<Record<string, number>> = {}): InputBudget {
+  const overrides: Record<string, { contextWindow: number }> = {};
+  for (const [name, contextWindow] of Object.entries(windows)) overrides[name] = { contextWindow };
+  const window = modelWindow(model, overrides).contextWindow;
+  const reserve = Math.min(Math.max(0, settings.reservedOutputTokens), Math.floor(window / 2));
+  const estimated = encodingForModel(model) === 'estimate';
+  const raw = Math.min(Math.max(1, settings.maxContextTokens), window - reserve);
+  const tokens = estimated ? Math.floor(raw * (1 - ESTIMATE_MARGIN)) : raw;
+  const threshold = Math.floor(tokens * Math.min(0.95, Math.max(0.5, settings.condenseThreshold)));
+  return {
+    model,
+    window,
+    reserve,
+    maxContextTokens: settings.maxContextTokens,
+    tokens,
+    threshold,
+    target: Math.floor(tokens * COMPACTION_TARGET),
+    estimated,
+    autoCondense: settings.autoCondense,
+  };
+}
+
+/** Where a request stands against its budget. */
+export type BudgetStatus = 'fits' | 'over-threshold' | 'over-budget';
+
+export function budgetStatus(promptTokens: number, budget: InputBudget): BudgetStatus {
+  if (promptTokens > budget.tokens) return 'over-budget';
+  if (promptTokens > budget.threshold) return 'over-threshold';
+  return 'fits';
+}
+
+export function formatTokens(n: number): string {
+  return n.toLocaleString('en-US');
+}

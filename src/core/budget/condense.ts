@@ -1,0 +1,234 @@
+import { COMPACTION_KINDS, type Compaction, type CompactionKind } from '../engine/compaction';
+import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/engine';
+import type { MaskingLimits } from '../engine/masking';
+import { tokenCounterFor } from '../tokens/tokenCounter';
+import type { Usage } from '../usage';
+import { budgetStatus, formatTokens, type BudgetSettings, type InputBudget } from './budget';
+import { planCompaction, summaryReserve, type CompactionPlan } from './plan';
+import { omissionText, type Summarizer } from './summarizer';
+
+export { COMPACTION_KINDS };
+
+export const COMPACTION_TRIGGERS = ['auto', 'manual'] as const;
+export type CompactionTrigger = (typeof COMPACTION_TRIGGERS)[number];
+
+/** One compaction as the chat records it (the inspector prints it; the chat note saves it). */
+export interface CompactionEvent {
+  readonly trigger: CompactionTrigger;
+  /** Turns 1..through are condensed; previous+1..through were dropped by this one. */
+  readonly through: number;
+  readonly previous: number;
+  readonly kind: CompactionKind;
+  readonly turnsDropped: number;
+  readonly outputsMasked: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** The summarizing calls, when a model wrote the summary. */
+  readonly summary: { readonly provider: string; readonly model: string; readonly usage: Usage; readonly calls: number } | null;
+  /** Why the turns were omitted instead of summarized (summaries off, the model failed…). */
+  readonly fallback?: string;
+}
+
+/** The request cannot be made to fit: what to tell the user (their message is kept). */
+export class BudgetError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'too-large' | 'auto-off',
+  ) {
+    super(message);
+    this.name = 'BudgetError';
+  }
+}
+
+export interface FitDeps {
+  readonly budget: InputBudget;
+  readonly settings: BudgetSettings;
+  /** Null when summaries are off: dropped turns are omitted with a marker. */
+  readonly summarizer: Summarizer | null;
+  /** Aborts everything (the user's stop): nothing is condensed. */
+  readonly signal: AbortSignal;
+  /** Bounds the summary alone: when it fires, the turns are omitted instead. */
+  readonly summaryTimeoutMs?: number;
+  /** A compaction is about to start (the view says "Condensing…"). */
+  readonly onCondensing?: (plan: CompactionPlan) => void;
+}
+
+export interface Fitted {
+  readonly assembly: TurnAssembly;
+  readonly compaction: CompactionEvent | null;
+}
+
+function masking(settings: BudgetSettings): MaskingLimits {
+  return { maxOutputLines: settings.maxOutputLines, maxCodeLines: settings.maxCodeLines };
+}
+
+/**
+ * Assemble this turn inside the budget. Under the threshold: as is (the request extends the last
+ * one). Over it (auto-condense on) or over the budget: one compaction — older history summarized,
+ * the newest turns kept — applied to the engine (a named prefix break, kept even if the request then
+ * fails, so a retry does not pay for the summary again), then assembled again. Throws BudgetError
+ * when even that cannot fit; an abort leaves the engine untouched.
+ */
+export async function fitTurn(engine: PromptContextEngine, input: TurnInput, deps: FitDeps): Promise<Fitted> {
+  const assembly = engine.assemble(input);
+  const status = budgetStatus(assembly.promptTokens, deps.budget);
+  if (status === 'fits' || (status === 'over-threshold' && !deps.budget.autoCondense)) return { assembly, compaction: null };
+  if (!deps.budget.autoCondense) {
+    throw new BudgetError(
+      `This request is ${formatTokens(assembly.promptTokens)} tokens, over the ${formatTokens(deps.budget.tokens)}-token budget, and auto-condense is off. ` +
+        'Condense the chat (the button in the context panel, or the "Condense chat" command), or remove items from the Context Library. Your message is kept.',
+      'auto-off',
+    );
+  }
+  // Over the threshold but inside the budget, a compaction that cannot reach the target (this turn
+  // itself is large) is put off: next turn's compaction can drop this turn too, instead of a second
+  // break right after this one.
+  const defer = status === 'over-threshold' ? (plan: CompactionPlan) => plan.estimatedAfter > deps.budget.target : undefined;
+  const compaction = await condense(engine, input, deps, 'auto', defer);
+  if (!compaction) {
+    if (status === 'over-threshold') return { assembly, compaction: null };
+    throw tooLarge(engine, input, assembly.promptTokens, deps.budget);
+  }
+  return { assembly: engine.assemble(input), compaction };
+}
+
+/**
+ * Condense now (the button, the command): keep the newest messages, summarize the rest. `input` is
+ * the next turn as far as it is known (its context, an empty message). Null when there is nothing to condense.
+ */
+export function condenseNow(engine: PromptContextEngine, input: TurnInput, deps: FitDeps): Promise<CompactionEvent | null> {
+  return condense(engine, input, deps, 'manual');
+}
+
+async function condense(
+  engine: PromptContextEngine,
+  input: TurnInput,
+  deps: FitDeps,
+  trigger: CompactionTrigger,
+  defer?: (plan: CompactionPlan) => boolean,
+): Promise<CompactionEvent | null> {
+  const limits = masking(deps.settings);
+  const reserve = summaryReserve(deps.budget);
+  const outcome = planCompaction(engine, input, {
+    budget: deps.budget,
+    masking: limits,
+    keepMessages: deps.settings.keepMessages,
+    summaryReserve: reserve,
+    trigger,
+  });
+  if (!outcome.ok) {
+    if (outcome.reason === 'too-large') throw tooLarge(engine, input, outcome.minimum, deps.budget);
+    return null;
+  }
+  const { plan } = outcome;
+  if (defer?.(plan)) return null;
+  deps.onCondensing?.(plan);
+  const previous = engine.currentCompaction();
+  const dropped = engine.completedTurns().slice(plan.previous, plan.through);
+  const notes = notesOf(engine, plan.previous, plan.through);
+  let text = '';
+  let kind: CompactionKind = 'summary';
+  let summary: CompactionEvent['summary'] = null;
+  let fallback: string | undefined;
+  if (!deps.summarizer) {
+    fallback = 'summaries are off';
+  } else {
+    try {
+      const out = await summarizeWithin(deps, { previous: previous?.text ?? null, turns: dropped, notes, maxTokens: reserve });
+      text = out.text;
+      summary = { provider: out.provider, model: out.model, usage: out.usage, calls: out.calls };
+    } catch (error) {
+      // The user's stop stops the turn; a failed or slow summary falls back to omitting.
+      if (deps.signal.aborted) throw error;
+      fallback = `the summary failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  if (fallback !== undefined) {
+    kind = 'omitted';
+    text = omissionText(previous?.text ?? null, 2 * (plan.through - plan.previous), notes);
+  }
+  const compaction: Compaction = { through: plan.through, kind, text, maskedThrough: plan.maskedThrough, masking: limits };
+  let after = engine.assemble(input, { compaction }).promptTokens;
+  if (after > deps.budget.tokens) {
+    // The summary outgrew its room: cut it from the end until the request fits.
+    const fitted = shortenToFit(engine, input, compaction, deps.budget.tokens);
+    engine.condense(fitted.compaction);
+    after = fitted.tokens;
+  } else {
+    engine.condense(compaction);
+  }
+  return {
+    trigger,
+    through: plan.through,
+    previous: plan.previous,
+    kind,
+    turnsDropped: plan.through - plan.previous,
+    outputsMasked: plan.outputsMasked,
+    tokensBefore: plan.tokensBefore,
+    tokensAfter: after,
+    summary,
+    ...(fallback !== undefined ? { fallback } : {}),
+  };
+}
+
+async function summarizeWithin(deps: FitDeps, input: Parameters<Summarizer['summarize']>[0]) {
+  const summarizer = deps.summarizer as Summarizer;
+  const local = new AbortController();
+  const onAbort = () => local.abort();
+  deps.signal.addEventListener('abort', onAbort);
+  const timeout = deps.summaryTimeoutMs !== undefined ? setTimeout(() => local.abort(), deps.summaryTimeoutMs) : null;
+  try {
+    const out = await summarizer.summarize(input, local.signal);
+    if (local.signal.aborted) throw new Error('the summary took too long');
+    if (!out.text.trim()) throw new Error('the summary was empty');
+    return out;
+  } catch (error) {
+    if (local.signal.aborted && !deps.signal.aborted) throw new Error(`the summary took longer than ${Math.round((deps.summaryTimeoutMs ?? 0) / 1000)} s`);
+    throw error;
+  } finally {
+    if (timeout !== null) clearTimeout(timeout);
+    deps.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Items that entered or were referred to in turns previous+1..through, as ids (paths for notes), in order. */
+function notesOf(engine: PromptContextEngine, previous: number, through: number): string[] {
+  const ids = new Set<string>();
+  for (const item of engine.libraryItems()) if (item.enteredTurn > previous && item.enteredTurn <= through) ids.add(item.source);
+  const byId = new Map(engine.libraryItems().map((i) => [i.id, i.source]));
+  for (const turn of engine.completedTurns().slice(previous, through)) {
+    for (const id of turn.referenced) {
+      const source = byId.get(id);
+      if (source !== undefined) ids.add(source);
+    }
+  }
+  return [...ids];
+}
+
+function shortenToFit(engine: PromptContextEngine, input: TurnInput, c: Compaction, budget: number): { compaction: Compaction; tokens: number } {
+  let lines = c.text.split('\n');
+  let candidate = c;
+  let tokens = engine.assemble(input, { compaction: candidate }).promptTokens;
+  while (tokens > budget && lines.length > 1) {
+    lines = lines.slice(0, Math.max(1, Math.floor(lines.length * 0.8)));
+    candidate = { ...c, text: `${lines.join('\n')}\n[... summary cut to fit the budget ...]` };
+    tokens = engine.assemble(input, { compaction: candidate }).promptTokens;
+  }
+  return { compaction: candidate, tokens };
+}
+
+/** The largest items, in the library and attached to this message, named so the user knows what to remove. */
+function tooLarge(engine: PromptContextEngine, input: TurnInput, minimum: number, budget: InputBudget): BudgetError {
+  const counter = tokenCounterFor(input.model);
+  const sized = new Map<string, { id: string; title: string; tokens: number }>();
+  for (const item of engine.libraryItems()) sized.set(item.id, { id: item.id, title: item.title, tokens: item.tokens });
+  for (const item of input.items) sized.set(item.id, { id: item.id, title: item.title, tokens: counter.count(item.content) });
+  const largest = [...sized.values()].sort((a, b) => b.tokens - a.tokens || (a.id < b.id ? -1 : 1)).slice(0, 3);
+  const names = largest.map((i) => `"${i.title}" (${formatTokens(i.tokens)})`).join(', ');
+  return new BudgetError(
+    `Even with the whole conversation condensed, this request needs ${formatTokens(minimum)} tokens and the budget is ${formatTokens(budget.tokens)}. ` +
+      (largest.length > 0 ? `The largest items in the Context Library and this message are ${names}. Remove some of them from the library, ` : 'Shorten the message, ') +
+      'attach less, or pick a model with a larger window. Your message is kept.',
+    'too-large',
+  );
+}
