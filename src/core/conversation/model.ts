@@ -1,3 +1,5 @@
+import type { CompactionEvent } from '../budget/condense';
+import type { MaskingLimits } from '../engine/masking';
 import type { Clock } from '../ports/clock';
 import type { ContextChip } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
@@ -84,6 +86,23 @@ export interface ChatTurn {
   readonly partial?: string;
 }
 
+/**
+ * A compaction as the chat keeps it: what happened (the event: trigger, boundary, tokens before and
+ * after, the summarizing calls) and what the engine renders from it (the summary text, masking).
+ * Only the latest one is rendered; earlier ones stay for the record (and the chat's cost).
+ */
+export interface CompactionRecord extends CompactionEvent {
+  /** The summary, or the omission marker. Saved in the note body as a folded callout. */
+  readonly text: string;
+  /** Kept turns up to this one (the chat's turn count when it was made) are masked. */
+  readonly maskedThrough: number;
+  readonly masking: MaskingLimits;
+  /** When it was made (epoch ms). */
+  readonly at: number;
+  /** USD of the summarizing calls (0 without any); null when the summary model has no known price. */
+  readonly cost: number | null;
+}
+
 export const TITLE_SOURCES = ['first-message', 'generated', 'user'] as const;
 export type TitleSource = (typeof TITLE_SOURCES)[number];
 
@@ -114,6 +133,8 @@ export interface Conversation {
   readonly lastRequest: CommittedRequest | null;
   /** Deliberate events since the last request (library removal, compaction), named on the next turn. */
   readonly pending?: readonly PendingEvent[];
+  /** Compactions, oldest first (turn numbers count answered turns, as the engine does). The latest is rendered. */
+  readonly compactions?: readonly CompactionRecord[];
   /** Frontmatter keys this format does not own (tags, aliases, a user's own properties): kept as they are. */
   readonly extra?: Readonly<Record<string, unknown>>;
   /** The frontmatter's keys in the order the note had them, when a user moved them: kept on save. */

@@ -1,7 +1,8 @@
 import type { ContextChip } from '../context/items';
 import type { TurnAssembly } from '../engine/engine';
 import type { LibraryItem } from '../engine/types';
-import type { EnvelopeRecord, ItemRef } from './model';
+import type { Compaction } from '../engine/compaction';
+import type { CompactionRecord, EnvelopeRecord, ItemRef } from './model';
 
 /** A library item as a chat note keeps it: the text only for URLs (not in the vault). */
 export function toRef(item: LibraryItem): ItemRef {
@@ -37,4 +38,9 @@ export function envelopeRecord(assembly: TurnAssembly): EnvelopeRecord {
     freshness: envelope.freshness.map((f) => ({ id: f.id, status: f.status, fromVersion: f.fromVersion, ...(f.toVersion !== undefined ? { toVersion: f.toVersion } : {}) })),
     removed: [...envelope.removed],
   };
+}
+
+/** What the engine renders from a compaction record. */
+export function compactionOf(record: CompactionRecord): Compaction {
+  return { through: record.through, kind: record.kind, text: record.text, maskedThrough: record.maskedThrough, masking: record.masking };
 }

@@ -4,7 +4,7 @@ import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 import { envelopeRecord, savedChip, toRef } from './records';
 import { sentTurnOf } from '../engine/completedTurn';
-import { completedBefore, titleFromText, type ChatTurn, type Conversation, type ProviderSession, type TitleSource } from './model';
+import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleSource } from './model';
 
 /**
  * Turn changes as pure transitions: Conversation in, Conversation out. The chat controller and the
@@ -129,7 +129,16 @@ export function failTurn(c: Conversation, index: number, failure: Failure): Conv
  */
 export function truncateFrom(c: Conversation, index: number, at: number): Conversation {
   turnAt(c, index);
-  return { ...c, turns: c.turns.slice(0, index), updated: at };
+  const { compactions, ...rest } = c;
+  // Compactions of turns now gone are undone, as the engine undoes them; the masking stops where the turns do.
+  const answered = completedBefore(c.turns, index);
+  const kept = (compactions ?? []).filter((r) => r.through <= answered).map((r) => (r.maskedThrough > answered ? { ...r, maskedThrough: answered } : r));
+  return { ...rest, ...(kept.length > 0 ? { compactions: kept } : {}), turns: c.turns.slice(0, index), updated: at };
+}
+
+/** A compaction was made (and applied to the engine): recorded with the chat, its cost counted in the chat's. */
+export function recordCompaction(c: Conversation, record: CompactionRecord): Conversation {
+  return { ...c, compactions: [...(c.compactions ?? []), record], updated: record.at };
 }
 
 /** The library, last request and pending events as the engine now has them (what a save records). */
