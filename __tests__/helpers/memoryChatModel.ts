@@ -18,6 +18,8 @@ export class MemoryChatModel implements ChatProvider {
   constructor(
     readonly config: ProviderConfig,
     window = 128_000,
+    /** A reply of the test's own for some requests (undefined: the server's deterministic reply). */
+    private readonly replyFor?: (request: ChatRequest) => string | undefined,
   ) {
     this.capabilities = { sessionResumption: false, caching: 'automatic-prefix', streaming: true, toolCalling: false, images: false, contextWindow: window, maxOutput: 16_384 };
   }
@@ -47,7 +49,7 @@ export class MemoryChatModel implements ChatProvider {
     }
     const texts = request.messages.map((m) => m.content);
     const lastUser = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-    const reply = deterministicReply(texts, lastUser);
+    const reply = this.replyFor?.(request) ?? deterministicReply(texts, lastUser);
     let text = '';
     for (const piece of replyChunks(reply)) {
       await new Promise((resolve) => setImmediate(resolve));

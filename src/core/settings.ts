@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from './budget/budget';
 import { FRESHNESS_POLICIES } from './engine/freshness';
 import { RENDERINGS } from './engine/converter';
 import { leftOut, NonBlank, orElse, readLenient } from './lenient';
@@ -69,6 +70,17 @@ const SettingsSchema = z.object({
   rendering: orElse(z.enum(RENDERINGS), 'transcript'),
   freshness: orElse(z.enum(FRESHNESS_POLICIES), 'fresh'),
   attachActiveNote: orElse(z.boolean(), true),
+  // Budget and condensing (seed 001's context settings): see src/core/budget/budget.ts.
+  maxContextTokens: orElse(z.int().min(1_000), DEFAULT_BUDGET_SETTINGS.maxContextTokens, 'the default is used'),
+  reservedOutputTokens: orElse(z.int().min(0), DEFAULT_BUDGET_SETTINGS.reservedOutputTokens, 'the default is used'),
+  autoCondense: orElse(z.boolean(), DEFAULT_BUDGET_SETTINGS.autoCondense),
+  condenseThreshold: orElse(z.number().min(0.5).max(0.95), DEFAULT_BUDGET_SETTINGS.condenseThreshold, 'the default is used'),
+  keepMessages: orElse(z.int().min(0).max(200), DEFAULT_BUDGET_SETTINGS.keepMessages, 'the default is used'),
+  maxCodeLines: orElse(z.int().min(10), DEFAULT_BUDGET_SETTINGS.maxCodeLines, 'the default is used'),
+  maxOutputLines: orElse(z.int().min(10), DEFAULT_BUDGET_SETTINGS.maxOutputLines, 'the default is used'),
+  summarize: orElse(z.boolean(), DEFAULT_BUDGET_SETTINGS.summarize),
+  /** `provider-id/model` for summaries; empty: the chat's own model. */
+  summaryModel: orElse(z.string().trim(), DEFAULT_BUDGET_SETTINGS.summaryModel),
   /** User overrides of the model context-window table, by model name (sorted). */
   contextWindows: orElse(z.record(z.string(), leftOut(z.int().positive())), {}, 'ignored').transform((windows) =>
     Object.fromEntries(Object.entries(windows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
@@ -141,4 +153,33 @@ export function adoptProvider(settings: StrataSettings, provider: string, model:
   if (!chosen) return { provider, model };
   const fallback = chosen.id === settings.defaultProviderId ? settings.defaultModel : (chosen.models[0] ?? settings.defaultModel);
   return { provider: chosen.id, model: chosen.models.includes(model) ? model : fallback };
+}
+
+/** The budget settings out of the plugin's. */
+export function budgetSettingsOf(settings: StrataSettings): BudgetSettings {
+  return {
+    maxContextTokens: settings.maxContextTokens,
+    reservedOutputTokens: settings.reservedOutputTokens,
+    autoCondense: settings.autoCondense,
+    condenseThreshold: settings.condenseThreshold,
+    keepMessages: settings.keepMessages,
+    maxCodeLines: settings.maxCodeLines,
+    maxOutputLines: settings.maxOutputLines,
+    summarize: settings.summarize,
+    summaryModel: settings.summaryModel,
+  };
+}
+
+/**
+ * The provider and model summaries are written with: the summary model setting (`provider-id/model`,
+ * or a model name on the chat's provider, which may itself contain a slash, as OpenRouter's do),
+ * else the chat's own.
+ */
+export function summaryTarget(settings: StrataSettings, chatProvider: string, chatModel: string): { provider: string; model: string } {
+  const wanted = settings.summaryModel.trim();
+  if (!wanted) return { provider: chatProvider, model: chatModel };
+  const slash = wanted.indexOf('/');
+  const model = wanted.slice(slash + 1).trim();
+  if (slash > 0 && model && findProvider(settings, wanted.slice(0, slash))) return { provider: wanted.slice(0, slash), model };
+  return { provider: chatProvider, model: wanted };
 }

@@ -123,6 +123,7 @@ async function condense(
   const { plan } = outcome;
   if (defer?.(plan)) return null;
   deps.onCondensing?.(plan);
+  if (deps.signal.aborted) throw new DOMException('Condensing was stopped.', 'AbortError');
   const previous = engine.currentCompaction();
   const dropped = engine.completedTurns().slice(plan.previous, plan.through);
   const notes = notesOf(engine, plan.previous, plan.through);
@@ -175,8 +176,12 @@ async function summarizeWithin(deps: FitDeps, input: Parameters<Summarizer['summ
   const summarizer = deps.summarizer as Summarizer;
   const local = new AbortController();
   const onAbort = () => local.abort();
+  // A stop that came before the listener is heard all the same.
+  if (deps.signal.aborted) local.abort();
   deps.signal.addEventListener('abort', onAbort);
-  const timeout = deps.summaryTimeoutMs !== undefined ? setTimeout(() => local.abort(), deps.summaryTimeoutMs) : null;
+  // AbortSignal.timeout: a timer without the host's timer functions (the core runs in Obsidian and in Node).
+  const timeout = deps.summaryTimeoutMs !== undefined ? AbortSignal.timeout(deps.summaryTimeoutMs) : null;
+  timeout?.addEventListener('abort', onAbort);
   try {
     const out = await summarizer.summarize(input, local.signal);
     if (local.signal.aborted) throw new Error('the summary took too long');
@@ -186,7 +191,7 @@ async function summarizeWithin(deps: FitDeps, input: Parameters<Summarizer['summ
     if (local.signal.aborted && !deps.signal.aborted) throw new Error(`the summary took longer than ${Math.round((deps.summaryTimeoutMs ?? 0) / 1000)} s`);
     throw error;
   } finally {
-    if (timeout !== null) clearTimeout(timeout);
+    timeout?.removeEventListener('abort', onAbort);
     deps.signal.removeEventListener('abort', onAbort);
   }
 }
@@ -225,10 +230,18 @@ function tooLarge(engine: PromptContextEngine, input: TurnInput, minimum: number
   for (const item of input.items) sized.set(item.id, { id: item.id, title: item.title, tokens: counter.count(item.content) });
   const largest = [...sized.values()].sort((a, b) => b.tokens - a.tokens || (a.id < b.id ? -1 : 1)).slice(0, 3);
   const names = largest.map((i) => `"${i.title}" (${formatTokens(i.tokens)})`).join(', ');
+  const lead = engine.turnCount > 0 ? 'Even with the earlier conversation condensed, this request needs' : 'This request needs';
   return new BudgetError(
-    `Even with the whole conversation condensed, this request needs ${formatTokens(minimum)} tokens and the budget is ${formatTokens(budget.tokens)}. ` +
+    `${lead} ${formatTokens(minimum)} tokens; the budget is ${formatTokens(budget.tokens)} (${budgetOrigin(budget)}). ` +
       (largest.length > 0 ? `The largest items in the Context Library and this message are ${names}. Remove some of them from the library, ` : 'Shorten the message, ') +
       'attach less, or pick a model with a larger window. Your message is kept.',
     'too-large',
   );
+}
+
+/** Where a budget comes from, in words: the window and the reply's reserve, or the max context setting. */
+export function budgetOrigin(budget: InputBudget): string {
+  const windowPart = `${budget.model} takes ${formatTokens(budget.window)}, ${formatTokens(budget.reserve)} kept for the reply`;
+  const capped = budget.maxContextTokens < budget.window - budget.reserve;
+  return capped ? `the max context setting; ${windowPart}` : windowPart + (budget.estimated ? '; counts for this model are estimates, so a margin is kept' : '');
 }

@@ -74,7 +74,9 @@ export function planCompaction(engine: PromptContextEngine, input: TurnInput, op
   const keepTurns = Math.ceil(Math.max(0, options.keepMessages) / 2);
   let through: number;
   if (options.trigger === 'manual') {
-    through = Math.max(first, n - keepTurns);
+    // The newest messages always stay (a manual condense is never forced by the budget).
+    if (n - keepTurns < first) return { ok: false, reason: 'nothing-to-drop', tokensBefore };
+    through = n - keepTurns;
     while (through < n && sizeAt(through) > budget.threshold) through++;
   } else {
     // Smallest boundary whose request fits the target.

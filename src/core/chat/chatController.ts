@@ -5,11 +5,14 @@ import { advance } from '../compiler/messageCompiler';
 import { rebaseOnSaved } from '../conversation/merge';
 import { completedBefore, newConversation, type Conversation } from '../conversation/model';
 import { rehydrate } from '../conversation/rehydrate';
+import { condenseNow, type CompactionEvent } from '../budget/condense';
+import { inputBudget } from '../budget/budget';
 import {
   addUserMessage,
   completeTurn,
   failTurn,
   interrupted,
+  recordCompaction,
   resendTurn,
   setMode as withMode,
   setModel as withModel,
@@ -20,13 +23,13 @@ import {
 } from '../conversation/transitions';
 import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
 import type { ChatArchivePort } from '../ports/chatArchive';
-import { CHAT_MODES, type ChatMode, type StrataSettings } from '../settings';
+import { budgetSettingsOf, CHAT_MODES, type ChatMode, type StrataSettings } from '../settings';
 import type { Usage } from '../usage';
 import { chatStateOf, libraryEntry, type ChatPhase, type ChatState } from './chatState';
-import { contextUsageOf } from './contextUsage';
+import { contextUsageOf, type ContextUsage } from './contextUsage';
 import { isAbort, isSessionInvalid, userFacingError } from './errors';
 import { SaveQueue, type SaveEvent } from './saveQueue';
-import { runTurnPipeline, type ProviderFactory } from './turnPipeline';
+import { budgetDeps, runTurnPipeline, turnInput, type ProviderFactory } from './turnPipeline';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 
 export type { ProviderFactory } from './turnPipeline';
@@ -75,6 +78,9 @@ export class ChatController {
   private running: Promise<void> | null = null;
   private streamingText: string | null = null;
   private lastAssembly: TurnAssembly | null = null;
+  /** The next request as it would go now (history, library, the composer's chips): the usage line's figure. */
+  private next: { usage: ContextUsage; chat: OpenChat } | null = null;
+  private condensing = false;
   private warnings: ChatWarning[] = [];
   private saved = false;
   private readonly listeners = new Set<ChatListener>();
@@ -101,7 +107,9 @@ export class ChatController {
       phase,
       busy: this.abort !== null,
       streamingText: this.streamingText,
-      contextUsage: this.lastAssembly ? contextUsageOf(this.lastAssembly, this.deps.settings().contextWindows) : null,
+      contextUsage: this.lastAssembly ? contextUsageOf(this.lastAssembly, this.budgetFor(this.lastAssembly.envelope.model)) : null,
+      nextRequest: this.next && this.next.chat === this.chat ? this.next.usage : null,
+      condensing: this.condensing,
       library: this.chat.engine.libraryItems().map(libraryEntry),
       warnings: [...this.warnings],
       saved: this.saved,
@@ -234,8 +242,14 @@ export class ChatController {
           signal: abort.signal,
           onAssembled: (a) => {
             this.lastAssembly = a;
+            this.condensing = false;
             this.emit();
           },
+          onCondensing: () => {
+            this.condensing = true;
+            this.emit();
+          },
+          onCompacted: (event) => this.compacted(chat, event),
           onToken: (delta) => {
             if (abort.signal.aborted) return;
             partial += delta;
@@ -272,9 +286,95 @@ export class ChatController {
     } finally {
       this.abort = null;
       this.streamingText = null;
+      this.condensing = false;
     }
     this.emit();
+    void this.previewNext();
     await this.save();
+  }
+
+  // ---- budget ------------------------------------------------------------------------------
+
+  /** The input budget for a model under the current settings. */
+  budgetFor(model: string) {
+    const settings = this.deps.settings();
+    return inputBudget(model, budgetSettingsOf(settings), settings.contextWindows);
+  }
+
+  /** A compaction was applied to the chat's engine: record it (with its summary's cost), say how it went, save. */
+  private compacted(chat: OpenChat, event: CompactionEvent): void {
+    const compaction = chat.engine.currentCompaction();
+    if (!compaction) return;
+    const summary = event.summary;
+    const cost = summary ? (this.deps.costOf ? this.deps.costOf(summary.model, summary.usage) : null) : 0;
+    const record = { ...event, text: compaction.text, maskedThrough: compaction.maskedThrough, masking: compaction.masking, at: this.deps.now(), cost };
+    chat.conversation = withEngine(recordCompaction(chat.conversation, record), chat.engine.snapshot());
+    if (chat !== this.chat) return;
+    this.warnings = withoutSources(this.warnings, 'condense');
+    if (event.fallback !== undefined) {
+      const messages = 2 * event.turnsDropped;
+      this.warnings = withWarnings(this.warnings, [
+        {
+          source: 'condense',
+          text: `Condensed without a summary (${event.fallback}): ${messages} earlier messages are omitted from what the model sees. They stay in the chat.`,
+        },
+      ]);
+    }
+    this.emit();
+    void this.save();
+  }
+
+  /**
+   * Condense now (the context panel's button, the "Condense chat" command): the newest messages stay,
+   * the rest is summarized. Stop stops it (nothing changes). Returns what happened, in words.
+   */
+  async condense(): Promise<string> {
+    this.assertIdle();
+    const chat = this.chat;
+    if (chat.engine.turnCount === 0) return 'Nothing to condense yet: the chat has no answered messages.';
+    const abort = new AbortController();
+    this.abort = abort;
+    this.condensing = true;
+    this.emit();
+    const c = chat.conversation;
+    try {
+      const settings = this.deps.settings();
+      const input = await turnInput({ model: c.model, mode: c.mode as ChatMode, userText: '', chips: [] }, chat.engine, this.resolver, settings, false);
+      const event = await condenseNow(chat.engine, input, budgetDeps({ providerId: c.provider, model: c.model }, settings, this.deps.providers, abort.signal));
+      if (!event) return 'Nothing to condense: every earlier message is already condensed, except the newest ones, which always stay.';
+      this.compacted(chat, event);
+      const fmt = (n: number) => n.toLocaleString('en-US');
+      const range = event.through === 1 ? 'turn 1' : `turns 1–${event.through}`;
+      return `Condensed: ${range} ${event.kind === 'summary' ? 'summarized' : 'omitted'}; the next request goes from ${fmt(event.tokensBefore)} to ${fmt(event.tokensAfter)} tokens.`;
+    } catch (error) {
+      if (isAbort(error, abort.signal)) return 'Condense stopped: nothing changed.';
+      throw new Error(`Could not condense: ${userFacingError(error)}`);
+    } finally {
+      this.abort = null;
+      this.condensing = false;
+      this.emit();
+      void this.previewNext();
+    }
+  }
+
+  /**
+   * Measure the next request as it would go now (history, library, L1, and the chips given: what the
+   * composer holds), for the usage line. Cheap: nothing is re-read; a result for a chat no longer
+   * shown, or overtaken by a turn, is dropped.
+   */
+  async previewNext(chips: readonly ContextChip[] = []): Promise<void> {
+    const chat = this.chat;
+    const turns = chat.engine.turnCount;
+    const c = chat.conversation;
+    try {
+      const input = await turnInput({ model: c.model, mode: c.mode as ChatMode, userText: '', chips }, chat.engine, this.resolver, this.deps.settings(), false);
+      if (chat !== this.chat || chat.engine.turnCount !== turns || this.abort) return;
+      const assembly = chat.engine.assemble(input);
+      this.next = { usage: contextUsageOf(assembly, this.budgetFor(c.model)), chat };
+      this.emit();
+    } catch {
+      // A preview is a hint: a note that cannot be read now is reported when the message is sent.
+    }
   }
 
   // ---- library and settings ----------------------------------------------------------------
@@ -293,6 +393,7 @@ export class ChatController {
     this.warnings = withWarnings(this.warnings, [{ source: 'library', text }]);
     this.emit();
     void this.save();
+    void this.previewNext();
     return text;
   }
 
@@ -303,6 +404,7 @@ export class ChatController {
     this.chat.conversation = next;
     this.emit();
     if (this.saved) void this.save();
+    void this.previewNext();
   }
 
   setMode(mode: ChatMode): void {
@@ -351,12 +453,14 @@ export class ChatController {
       const conversation = known ? loaded.conversation : withMode(loaded.conversation, 'chat', loaded.conversation.updated);
       this.chat = { conversation: interrupted(conversation), engine: restored.engine };
       this.lastAssembly = null;
+      this.next = null;
       this.warnings = [...loaded.warnings, ...restored.issues.map((i) => i.message)].map((text) => ({ source: 'reopened' as const, text: `Reopened: ${text}` }));
       this.saved = true;
     } finally {
       this.opening = false;
       this.emit();
     }
+    void this.previewNext();
   }
 
   /** Delete a saved chat; deleting the chat shown starts a new one. */
@@ -384,7 +488,8 @@ export class ChatController {
   private reset(): void {
     this.chat = this.emptyChat();
     this.lastAssembly = null;
-    this.warnings = withoutSources(this.warnings, 'library', 'regenerate', 'reopened', 'note');
+    this.next = null;
+    this.warnings = withoutSources(this.warnings, 'library', 'regenerate', 'reopened', 'note', 'condense');
     this.saved = false;
     this.emit();
   }

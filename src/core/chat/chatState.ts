@@ -36,8 +36,12 @@ export interface ChatState {
   readonly busy: boolean;
   /** Text streamed so far while a reply is coming in; null when no request is running. */
   readonly streamingText: string | null;
-  /** The last request's size by layer against the model window (null before the first request). */
+  /** The last request's size by layer against the input budget (null before the first request). */
   readonly contextUsage: ContextUsage | null;
+  /** The next request as it would go now (null until measured): what the usage line shows. */
+  readonly nextRequest: ContextUsage | null;
+  /** A compaction is running (the turn waits for its summary). */
+  readonly condensing: boolean;
   readonly library: readonly LibraryEntry[];
   readonly warnings: readonly ChatWarning[];
   /** True once the chat has been saved at least once (it then appears in the history). */
@@ -69,6 +73,11 @@ export function chatStateOf(transient: Transient): ChatState {
   for (const t of answered) {
     if (t.usage) totalUsage = addUsage(totalUsage, t.usage);
     if (typeof t.cost === 'number') totalCost = (totalCost ?? 0) + t.cost;
+  }
+  // Summaries are part of what the chat cost.
+  for (const c of transient.conversation.compactions ?? []) {
+    if (c.summary) totalUsage = addUsage(totalUsage, c.summary.usage);
+    if (c.summary && typeof c.cost === 'number') totalCost = (totalCost ?? 0) + c.cost;
   }
   return { ...transient, answered, pending, unanswered, totalUsage, totalCost };
 }

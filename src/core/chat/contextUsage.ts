@@ -1,5 +1,5 @@
+import { budgetStatus, type BudgetStatus, type InputBudget } from '../budget/budget';
 import type { TurnAssembly } from '../engine/engine';
-import { modelWindow } from '../tokens/modelWindows';
 
 export type UsageLayer = 'system' | 'library' | 'turn' | 'history' | 'message';
 
@@ -11,51 +11,34 @@ export const USAGE_LAYERS: readonly { id: UsageLayer; label: string; layer: 'L1'
   { id: 'message', label: 'Message', layer: 'L5' },
 ];
 
-/** Tokens of one request by layer against the model's window. */
+/** Tokens of one request (sent, or the next one as it would go now) by layer, against the input budget. */
 export interface ContextUsage {
   readonly model: string;
+  /** The model's whole window (input and output). */
   readonly window: number;
-  readonly maxOutput: number;
+  readonly budget: InputBudget;
   /** The request as the provider receives it (all messages plus per-message overhead). */
   readonly promptTokens: number;
   readonly layers: Readonly<Record<UsageLayer, number>>;
-  /** promptTokens / window, 0..1 (may exceed 1: the request would not fit). */
+  /** promptTokens / budget, 0..1 (above 1: over the budget; never sent). */
   readonly fraction: number;
+  readonly status: BudgetStatus;
+  /** Tokens until the chat condenses (0 when past the threshold). */
+  readonly untilCondense: number;
 }
 
-export function contextUsageOf(assembly: TurnAssembly, overrides: Readonly<Record<string, number>> = {}): ContextUsage {
+export function contextUsageOf(assembly: TurnAssembly, budget: InputBudget): ContextUsage {
   const { envelope } = assembly;
-  const windowOverrides: Record<string, { contextWindow: number }> = {};
-  for (const [model, contextWindow] of Object.entries(overrides)) windowOverrides[model] = { contextWindow };
-  const window = modelWindow(envelope.model, windowOverrides);
   const layers = {} as Record<UsageLayer, number>;
   for (const { id, layer } of USAGE_LAYERS) layers[id] = envelope.layers[layer].tokens;
   return {
     model: envelope.model,
-    window: window.contextWindow,
-    maxOutput: window.maxOutput,
+    window: budget.window,
+    budget,
     promptTokens: assembly.promptTokens,
     layers,
-    fraction: window.contextWindow > 0 ? assembly.promptTokens / window.contextWindow : 0,
+    fraction: budget.tokens > 0 ? assembly.promptTokens / budget.tokens : 0,
+    status: budgetStatus(assembly.promptTokens, budget),
+    untilCondense: Math.max(0, budget.threshold - assembly.promptTokens),
   };
-}
-
-/** Room kept for the reply when checking that a request fits: the model's max output, at most 8k and a quarter of the window. */
-export const REPLY_RESERVE_CAP = 8_192;
-
-/**
- * Null when the request fits the model's window with room for a reply; otherwise a message that
- * says by how much and what to do. Checked before sending: an over-long request is never sent
- * (the provider would reject it, or worse, cut it silently), and the user's message is kept.
- */
-export function windowOverflow(usage: ContextUsage): string | null {
-  const reserve = Math.min(usage.maxOutput, REPLY_RESERVE_CAP, Math.floor(usage.window / 4));
-  const limit = usage.window - reserve;
-  if (usage.promptTokens <= limit) return null;
-  const fmt = (n: number) => n.toLocaleString('en-US');
-  return (
-    `This request is ${fmt(usage.promptTokens)} tokens; ${usage.model} takes ${fmt(usage.window)}, ` +
-    `of which ${fmt(reserve)} are kept for the reply. Remove large items from the Context Library, ` +
-    `attach less, switch to a model with a larger window, or start a new chat. Your message is kept.`
-  );
 }

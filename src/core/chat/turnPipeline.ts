@@ -3,15 +3,18 @@ import { reReadLibraryNotes } from '../context/libraryNotes';
 import type { ChipResolver } from '../context/resolver';
 import { compile, type CompiledRequest } from '../compiler/messageCompiler';
 import type { ProviderSession } from '../compiler/session';
-import type { PromptContextEngine, TurnAssembly } from '../engine/engine';
+import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/engine';
 import { promptFragments } from '../prompts';
-import { findProvider, type ChatMode, type ProviderSettings, type StrataSettings } from '../settings';
-import type { ChatProvider, ChatResult } from '../ports/chatModel';
-import { contextUsageOf, windowOverflow } from './contextUsage';
+import { budgetSettingsOf, findProvider, type ChatMode, type StrataSettings } from '../settings';
+import type { ChatResult } from '../ports/chatModel';
+import { inputBudget } from '../budget/budget';
+import { fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense';
+import type { CompactionPlan } from '../budget/plan';
 import { modeFragments } from './modes';
+import { SUMMARY_TIMEOUT_MS, summarizerFor } from './summaries';
 
-/** Builds the provider for a configured endpoint and model. May throw (no API key, unknown kind): the turn fails with that message. */
-export type ProviderFactory = (provider: ProviderSettings, model: string) => ChatProvider;
+import type { ProviderFactory } from './providerFactory';
+export type { ProviderFactory } from './providerFactory';
 
 export interface TurnRequest {
   readonly chatId: string;
@@ -28,8 +31,12 @@ export interface TurnPipelineDeps {
   readonly providers: ProviderFactory;
   readonly settings: StrataSettings;
   readonly signal: AbortSignal;
-  /** The request is assembled (before the window check): the view shows its size. */
+  /** The request is assembled inside the budget: the view shows its size. */
   readonly onAssembled?: (assembly: TurnAssembly) => void;
+  /** The chat is over its condense threshold: a compaction starts (the view says so; stop stops it). */
+  readonly onCondensing?: (plan: CompactionPlan) => void;
+  /** A compaction was applied to the engine: recorded and saved even if the request then fails. */
+  readonly onCompacted?: (event: CompactionEvent) => void;
   readonly onToken?: (delta: string) => void;
 }
 
@@ -41,23 +48,25 @@ export interface SentRequest {
 }
 
 /**
- * One turn, in order: resolve the chips → re-read the library's notes (freshness) → assemble L1–L5 →
- * check the window → compile for the provider (full or delta) → send, streaming. Changes nothing:
- * the engine is only read (assemble is pure), so a failure or a stop leaves the chat as it was. Throws
- * on any failure; the caller keeps the user's message.
+ * One turn, in order: resolve the chips → re-read the library's notes (freshness) → assemble L1–L5
+ * inside the input budget (condensing older history first when the request passes the threshold) →
+ * compile for the provider (full or delta) → send, streaming. The only change it makes to the engine
+ * is a compaction (a deliberate event, reported through onCompacted); otherwise a failure or a stop
+ * leaves the chat as it was. Throws on any failure; the caller keeps the user's message.
  */
 export async function runTurnPipeline(request: TurnRequest, engine: PromptContextEngine, deps: TurnPipelineDeps): Promise<SentRequest> {
   const { settings } = deps;
   const providerSettings = findProvider(settings, request.providerId);
   if (!providerSettings) throw new Error(`No provider "${request.providerId}" is configured: pick a model in the chat header or add the provider in settings.`);
   const provider = deps.providers(providerSettings, request.model);
-  const { items, problems } = await deps.resolver.resolve(request.chips);
-  const current = await reReadLibraryNotes(deps.resolver, engine.libraryNotes(), items);
-  const fragments = [...promptFragments({ systemPrompt: settings.systemPrompt, memory: settings.memory }), ...modeFragments(request.mode)];
-  const assembly = engine.assemble({ userText: request.userText, items, problems, fragments, model: request.model, current });
+  const input = await turnInput(request, engine, deps.resolver, settings, true);
+  const { assembly, compaction } = await fitTurn(engine, input, {
+    ...budgetDeps(request, settings, deps.providers, deps.signal),
+    ...(deps.onCondensing ? { onCondensing: deps.onCondensing } : {}),
+  });
+  if (compaction) deps.onCompacted?.(compaction);
   deps.onAssembled?.(assembly);
-  const overflow = windowOverflow(contextUsageOf(assembly, settings.contextWindows));
-  if (overflow) throw new Error(overflow);
+  if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   const compiled = compile({ assembly, capabilities: provider.capabilities, target: provider.config, session: request.session });
   const result = await provider.send({
     messages: compiled.messages,
@@ -69,4 +78,35 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   return { assembly, compiled, result };
+}
+
+/** This turn's engine input: its resolved chips, L1 for its mode, and (for a send) the library's notes re-read. */
+export async function turnInput(
+  request: Pick<TurnRequest, 'model' | 'mode' | 'userText' | 'chips'>,
+  engine: PromptContextEngine,
+  resolver: ChipResolver,
+  settings: StrataSettings,
+  reRead: boolean,
+): Promise<TurnInput> {
+  const { items, problems } = await resolver.resolve(request.chips);
+  const current = reRead ? await reReadLibraryNotes(resolver, engine.libraryNotes(), items) : undefined;
+  const fragments = [...promptFragments({ systemPrompt: settings.systemPrompt, memory: settings.memory }), ...modeFragments(request.mode)];
+  return { userText: request.userText, items, problems, fragments, model: request.model, ...(current ? { current } : {}) };
+}
+
+/** The budget, its settings and the summarizer for a chat's provider and model. */
+export function budgetDeps(
+  request: Pick<TurnRequest, 'providerId' | 'model'>,
+  settings: StrataSettings,
+  providers: ProviderFactory,
+  signal: AbortSignal,
+): FitDeps {
+  const budgetSettings = budgetSettingsOf(settings);
+  return {
+    budget: inputBudget(request.model, budgetSettings, settings.contextWindows),
+    settings: budgetSettings,
+    summarizer: summarizerFor(settings, request.providerId, request.model, providers),
+    signal,
+    summaryTimeoutMs: SUMMARY_TIMEOUT_MS,
+  };
 }

@@ -1,5 +1,5 @@
 /** Where a chat-level notice comes from: each source is cleared by its own event, never by matching text. */
-export const WARNING_SOURCES = ['library', 'regenerate', 'reopened', 'save', 'note'] as const;
+export const WARNING_SOURCES = ['library', 'regenerate', 'reopened', 'save', 'note', 'condense'] as const;
 export type WarningSource = (typeof WARNING_SOURCES)[number];
 
 export interface ChatWarning {

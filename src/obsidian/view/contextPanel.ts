@@ -76,7 +76,7 @@ export class ContextPanel {
     meter.toggleClass('is-high', fraction > 0.8);
     s.createSpan({
       cls: 'strata-context-tokens',
-      text: usage ? `${formatTokens(usage.promptTokens)} / ${formatTokens(usage.window)}` : 'No request yet',
+      text: usage ? `${formatTokens(usage.promptTokens)} / ${formatTokens(usage.budget.tokens)}` : 'No request yet',
     });
     const last = lastUsage(state);
     if (last) s.createSpan({ cls: 'strata-context-cached', text: `${formatPercent(cachedShareOf(last))} cached` });
@@ -93,7 +93,7 @@ export class ContextPanel {
     } else {
       box.createDiv({
         cls: 'strata-usage-total',
-        text: `${usage.promptTokens.toLocaleString()} of ${usage.window.toLocaleString()} tokens (${formatPercent(usage.fraction)}) · ${usage.model}`,
+        text: `${usage.promptTokens.toLocaleString()} of ${usage.budget.tokens.toLocaleString()} tokens (${formatPercent(usage.fraction)}) · ${usage.model}`,
       });
       const bar = box.createDiv({ cls: 'strata-usage-bar' });
       const legend = box.createDiv({ cls: 'strata-usage-legend' });
