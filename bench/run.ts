@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,growth,chats,plugin] [-- --no-profile]
- * Cache efficiency, assembly speed and growth, the chat list, plugin cost, in one run: a markdown report on stdout,
+ * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,plugin] [-- --no-profile]
+ * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, plugin cost, in one run: a markdown report on stdout,
  * the same figures as JSON in bench-results/. Progress goes to stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { measureBudget } from './budget/section';
 import { measureCacheEfficiency } from './cache/efficiency';
 import { measureChatList } from './chats/section';
 import { measureGrowth } from './growth/section';
@@ -15,7 +16,7 @@ import { bundleBreakdown } from './plugin/bundleBreakdown';
 import { measurePluginCost } from './plugin/section';
 import { renderMarkdown, type BenchResults } from './report/markdown';
 
-const SECTIONS = ['cache', 'growth', 'chats', 'plugin'] as const;
+const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'plugin'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -35,7 +36,7 @@ function parseArgs(argv: readonly string[]): Args {
       const bad = list.filter((s) => !(SECTIONS as readonly string[]).includes(s));
       if (list.length === 0 || bad.length > 0) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}`);
       args.only = new Set(list as Section[]);
-    } else throw new Error(`unknown argument ${arg}; usage: bench [--quick] [--only cache,growth,chats,plugin] [--no-profile]`);
+    } else throw new Error(`unknown argument ${arg}; usage: bench [--quick] [--only ${SECTIONS.join(',')}] [--no-profile]`);
   }
   return args;
 }
@@ -56,6 +57,14 @@ async function main(): Promise<void> {
   if (args.only.has('cache')) {
     progress('cache efficiency: replaying scenarios…');
     cache = await measureCacheEfficiency(root);
+  }
+
+  let budget: BenchResults['budget'] = null;
+  if (args.only.has('budget')) {
+    progress('budget: replaying budget scenarios under a 12k budget…');
+    const started = performance.now();
+    const scenarios = await measureBudget(root);
+    budget = { scenarios, ms: performance.now() - started };
   }
 
   let growth: BenchResults['growth'] = null;
@@ -87,6 +96,7 @@ async function main(): Promise<void> {
     startedAt: started.toISOString(),
     durationMs: performance.now() - t0,
     cache,
+    budget,
     growth,
     chats,
     plugin,

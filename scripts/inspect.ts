@@ -5,23 +5,61 @@
  * --reload-every-turn saves the chat as a chat note and opens it again (codec + rehydration) before
  * each turn; its output should equal the normal run's, except where a note changed (note-edited).
  * --save-note FILE writes the replayed chat as a chat note (read it back with `npm run chat-note`).
+ * Budget: every request is kept inside min(max context, window − reserve) as the chat would keep it,
+ * condensing with the offline extractive summarizer (deterministic, no network). The window is the
+ * scenario model's (--window N overrides it), the reserve and max context the settings' defaults
+ * (--reserve N, --max-context N); --no-summary omits condensed turns with a marker instead;
+ * --no-budget replays unbounded, as before budgets existed.
  */
 import { writeFileSync } from 'node:fs';
+import { DEFAULT_BUDGET_SETTINGS, inputBudget, type BudgetSettings } from '../src/core/budget/budget';
+import { ExtractiveSummarizer } from '../src/core/budget/summarizer';
 import { RENDERINGS, type Rendering } from '../src/core/engine/converter';
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../src/core/engine/freshness';
 import { formatJsonl, formatTable } from '../src/core/scenario/inspectFormat';
 import { encodeChatNote } from '../src/core/conversation/codec';
 import { conversationFromEngine, reloadThroughNote } from '../src/core/conversation/reload';
-import { replayWithEngine } from '../src/core/scenario/replay';
+import { replayWithEngine, type ReplayBudget } from '../src/core/scenario/replay';
 import { FsVault } from '../src/node/fsVault';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
 import { parseArgs } from './args';
 
 const USAGE =
-  'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn] [--save-note FILE]';
+  'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn] [--save-note FILE]\n' +
+  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget]';
+
+const BUDGET_OPTIONS = ['window', 'reserve', 'max-context'] as const;
+
+function tokensOption(args: { options: Record<string, string> }, name: string): number | undefined {
+  const text = args.options[name];
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) <= 0) throw new UsageError(`--${name} takes a positive whole number of tokens, not "${text}"\n${USAGE}`);
+  return Number(text);
+}
+
+/** The replay's budget from the options: the settings' defaults, the scenario model's window. */
+function budgetFrom(args: { options: Record<string, string>; flags: Set<string> }, model: string): ReplayBudget | null {
+  if (args.flags.has('no-budget')) {
+    const clash = [...BUDGET_OPTIONS.filter((o) => args.options[o] !== undefined), ...(args.flags.has('no-summary') ? ['no-summary'] : [])];
+    if (clash.length > 0) throw new UsageError(`--no-budget replays without a budget: drop ${clash.map((o) => `--${o}`).join(', ')}\n${USAGE}`);
+    return null;
+  }
+  const window = tokensOption(args, 'window');
+  const reserve = tokensOption(args, 'reserve');
+  const maxContext = tokensOption(args, 'max-context');
+  const summarize = !args.flags.has('no-summary');
+  const settings: BudgetSettings = {
+    ...DEFAULT_BUDGET_SETTINGS,
+    ...(reserve !== undefined ? { reservedOutputTokens: reserve } : {}),
+    ...(maxContext !== undefined ? { maxContextTokens: maxContext } : {}),
+    summarize,
+  };
+  const budget = inputBudget(model, settings, window !== undefined ? { [model]: window } : {});
+  return { budget, settings, summarizer: summarize ? new ExtractiveSummarizer(model) : null };
+}
 
 async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note'], ['reload-every-turn']);
+  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary']);
   const file = args.positional[0];
   if (!file || args.positional.length > 1) throw new UsageError(USAGE);
   const format = args.options.format ?? 'jsonl';
@@ -32,11 +70,13 @@ async function main(argv: string[]): Promise<void> {
   if (!FRESHNESS_POLICIES.includes(freshness)) throw new UsageError(`--freshness must be one of ${FRESHNESS_POLICIES.join(', ')}`);
 
   const { scenario, vaultDir } = loadScenarioFile(file, args.options.vault);
+  const budget = budgetFrom(args, scenario.model);
   const reload = args.flags.has('reload-every-turn');
   const fields = { id: `inspect-${scenario.name}`, provider: 'inspect', model: scenario.model };
   const { turns, engine } = await replayWithEngine(scenario, new FsVault(vaultDir), {
     rendering,
     freshness,
+    ...(budget ? { budget } : {}),
     ...(reload
       ? {
           beforeTurn: async (engine, turn, vault) => {
@@ -53,7 +93,8 @@ async function main(argv: string[]): Promise<void> {
     const clock = { now: () => Date.UTC(2026, 0, 1) + 1000 * tick++ };
     writeFileSync(saveNote, encodeChatNote(conversationFromEngine(engine.snapshot(), fields, clock, turns.map((t) => t.assembly))));
   }
-  process.stdout.write(format === 'jsonl' ? formatJsonl(turns) : formatTable(`${scenario.name} (${rendering} rendering, ${freshness} freshness)`, turns));
+  const options = { budget: budget?.budget ?? null };
+  process.stdout.write(format === 'jsonl' ? formatJsonl(turns, options) : formatTable(`${scenario.name} (${rendering} rendering, ${freshness} freshness)`, turns, options));
 }
 
 class UsageError extends Error {}

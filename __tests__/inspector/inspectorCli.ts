@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { InspectCompaction } from '../../src/core/scenario/inspectFormat';
 import { parseScenario } from '../../src/core/scenario/scenario';
 import { ROOT } from '../helpers/paths';
 
@@ -13,7 +14,30 @@ export async function inspect(args: string[]): Promise<{ stdout: string; stderr:
   return run(TSX, [path.join(ROOT, 'scripts', 'inspect.ts'), ...args], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 });
 }
 
-/** Replays a scenario file through the CLI and checks the stable fields of every JSON line. */
+/** The fields every JSON line has had since the first inspector, in their order: a user-facing contract. */
+export const RECORD_FIELDS = ['turn', 'model', 'messages', 'layers', 'promptTokens', 'prefixHash', 'prefixChange', 'prefixChangeDetail', 'full', 'referenced', 'freshness', 'unresolved', 'removed', 'reply'];
+
+/** One JSON line as the budget adds to it. */
+export interface BudgetedLine {
+  turn: number;
+  messages: Array<{ role: string; content: string }>;
+  promptTokens: number;
+  prefixChange: string | null;
+  budget: { tokens: number; threshold: number } | null;
+  compactions: InspectCompaction[];
+}
+
+export function parseLines(stdout: string): BudgetedLine[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as BudgetedLine);
+}
+
+/**
+ * Replays a scenario file through the CLI (under the default budget) and checks the stable fields
+ * of every JSON line: the record's fields first, in order, then the budget and the compactions.
+ */
 export async function expectStableJsonLines(file: string): Promise<void> {
   const scenario = parseScenario(JSON.parse(readFileSync(file, 'utf8')), path.basename(file));
   const { stdout } = await inspect([file]);
@@ -34,8 +58,11 @@ export async function expectStableJsonLines(file: string): Promise<void> {
     }
     expect(line.promptTokens).toBeGreaterThan(0);
     expect(line).toHaveProperty('prefixChange');
-    // The default rendering never breaks the prefix on these scenarios.
-    expect(line.prefixChange).toBeNull();
+    expect(Object.keys(line)).toEqual([...RECORD_FIELDS, 'budget', 'compactions']);
+    const budget = line.budget as { tokens: number; threshold: number };
+    expect(line.promptTokens).toBeLessThanOrEqual(budget.tokens);
+    // The default rendering never breaks the prefix on these scenarios, but to condense (named).
+    expect(line.prefixChange).toBe((line.compactions as unknown[]).length > 0 ? 'condensed' : null);
   });
 }
 

@@ -74,9 +74,11 @@ export interface LowerBound {
 /**
  * The information lower bound: every distinct piece of input counted once, in tokens: the system
  * prompt, each item version, each user message, each tool output, and each reply that a later
- * request carries (the last reply is output only, never input).
+ * request carries (the last reply is output only, never input). A tool output that recurs word for
+ * word is counted once; `toolsPerTurn` counts it in every turn that produces it (the issue's
+ * append-only reference for budget-chat, 1.21×, matches that count).
  */
-export function lowerBound(turns: readonly ReplayedTurn[], counter: TokenCounter): LowerBound {
+export function lowerBound(turns: readonly ReplayedTurn[], counter: TokenCounter, options: { toolsPerTurn?: boolean } = {}): LowerBound {
   const seen = new Set<string>();
   let tokens = 0;
   const add = (key: string, text: string) => {
@@ -87,7 +89,7 @@ export function lowerBound(turns: readonly ReplayedTurn[], counter: TokenCounter
   turns.forEach((turn, index) => {
     add(`system\u0000${systemText(turn)}`, systemText(turn));
     for (const item of newItems(turn)) add(`item\u0000${item.id}\u0000${item.hash}`, item.content);
-    for (const s of turn.assembly.envelope.layers.L3.segments) if (s.type === 'tool') add(`tool\u0000${s.tool.output}`, s.tool.output);
+    for (const s of turn.assembly.envelope.layers.L3.segments) if (s.type === 'tool') add(`tool\u0000${options.toolsPerTurn ? `${index}\u0000` : ''}${s.tool.output}`, s.tool.output);
     add(`user\u0000${index}`, userText(turn));
     if (index < turns.length - 1) add(`reply\u0000${index}`, turn.reply);
   });

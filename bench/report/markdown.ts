@@ -5,6 +5,7 @@ import type { GrowthSummary } from '../growth/section';
 import type { MachineInfo } from '../lib/machine';
 import type { PluginCost } from '../plugin/section';
 import type { BundlePart } from '../plugin/bundleBreakdown';
+import { budgetSection, type BudgetFigures } from './budget';
 import { exponent, int, kchars, kib, mib, ms, pct, ratio, table } from './format';
 
 export interface BenchResults {
@@ -12,6 +13,7 @@ export interface BenchResults {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly cache: readonly ScenarioEfficiency[] | null;
+  readonly budget: BudgetFigures | null;
   readonly growth: GrowthSummary | null;
   readonly chats: readonly ChatListFigures[] | null;
   readonly plugin: (PluginCost & { readonly breakdown: readonly BundlePart[] }) | null;
@@ -288,6 +290,7 @@ export function renderMarkdown(r: BenchResults): string {
     '',
   ];
   if (r.cache) out.push(cacheSection(r.cache));
+  if (r.budget) out.push(budgetSection(r.budget));
   if (r.growth) out.push(growthSection(r.growth));
   if (r.chats) out.push(chatListSection(r.chats));
   if (r.plugin) out.push(pluginSection(r.plugin));

@@ -1,3 +1,5 @@
+import { formatTokens, type InputBudget } from '../budget/budget';
+import type { CompactionEvent } from '../budget/condense';
 import { LAYER_IDS as LAYERS, type LayerId } from '../engine/types';
 import type { ReplayedTurn } from './replay';
 
@@ -46,13 +48,68 @@ export function toInspectRecord({ turn, assembly, reply }: ReplayedTurn): Inspec
   };
 }
 
-export function formatJsonl(turns: readonly ReplayedTurn[]): string {
-  return turns.map((t) => JSON.stringify(toInspectRecord(t))).join('\n') + '\n';
+/** Why a compaction happened: the user asked, the request passed the threshold, or it did not fit at all. */
+export type CompactionReason = 'manual' | 'threshold' | 'over-budget';
+
+/** A compaction event as the inspector prints it: the event, and why it happened. */
+export type InspectCompaction = { trigger: CompactionEvent['trigger']; reason: CompactionReason } & Omit<CompactionEvent, 'trigger'>;
+
+/**
+ * One JSON line: the record's fields first, unchanged (so lines stay byte-stable up to them), then
+ * the turn's budget (null without one) and the compactions made before its request.
+ */
+export type InspectLine = InspectRecord & {
+  budget: { tokens: number; threshold: number } | null;
+  compactions: InspectCompaction[];
+};
+
+export interface InspectOptions {
+  /** The budget the replay kept to; null or absent: unbounded (--no-budget). */
+  readonly budget?: InputBudget | null;
 }
 
-/** A readable per-turn summary: tokens per layer, what went in full or by reference, prefix changes. */
-export function formatTable(title: string, turns: readonly ReplayedTurn[]): string {
-  const rows = turns.map((t) => toInspectRecord(t));
+export function compactionReason(event: CompactionEvent, budget: InputBudget | null): CompactionReason {
+  if (event.trigger === 'manual') return 'manual';
+  return budget !== null && event.tokensBefore > budget.tokens ? 'over-budget' : 'threshold';
+}
+
+export function toInspectLine(turn: ReplayedTurn, options: InspectOptions = {}): InspectLine {
+  const budget = options.budget ?? null;
+  return {
+    ...toInspectRecord(turn),
+    budget: budget ? { tokens: budget.tokens, threshold: budget.threshold } : null,
+    compactions: (turn.compactions ?? []).map(({ trigger, ...rest }) => ({ trigger, reason: compactionReason({ trigger, ...rest }, budget), ...rest })),
+  };
+}
+
+export function formatJsonl(turns: readonly ReplayedTurn[], options: InspectOptions = {}): string {
+  return turns.map((t) => JSON.stringify(toInspectLine(t, options))).join('\n') + '\n';
+}
+
+/** One compaction in words, for the table. */
+export function describeCompaction(c: InspectCompaction): string {
+  const range = c.through === 1 ? 'turn 1' : `turns 1-${c.through}`;
+  const what = c.kind === 'summary' ? `${range} summarized` : `${range} omitted with a marker${c.fallback ? ` (${c.fallback})` : ''}`;
+  const masked = c.outputsMasked > 0 ? `, ${c.outputsMasked} output${c.outputsMasked === 1 ? '' : 's'} masked` : '';
+  return `condensed (${c.trigger === 'manual' ? 'manual' : `auto, ${c.reason}`}): ${what}, ${c.turnsDropped} newly dropped${masked}; ${formatTokens(c.tokensBefore)} → ${formatTokens(c.tokensAfter)} tokens`;
+}
+
+function budgetLine(budget: InputBudget | null, rows: readonly InspectLine[]): string {
+  const largest = rows.reduce<InspectLine | null>((max, r) => (max === null || r.promptTokens > max.promptTokens ? r : max), null);
+  const peak = largest ? `largest request ${formatTokens(largest.promptTokens)} tokens (turn ${largest.turn})` : 'no requests';
+  if (!budget) return `No budget: ${peak}.`;
+  const count = rows.reduce((n, r) => n + r.compactions.length, 0);
+  const over = rows.filter((r) => r.promptTokens > budget.tokens).length;
+  const limit = budget.maxContextTokens < budget.window - budget.reserve ? `max context ${formatTokens(budget.maxContextTokens)}` : `window ${formatTokens(budget.window)} − ${formatTokens(budget.reserve)} reserved`;
+  return (
+    `Budget ${formatTokens(budget.tokens)} tokens (${limit}), condensing over ${formatTokens(budget.threshold)}: ${peak}, ` +
+    `${over === 0 ? 'none' : over} over the budget, ${count} compaction${count === 1 ? '' : 's'}.`
+  );
+}
+
+/** A readable per-turn summary: tokens per layer, what went in full or by reference, compactions, prefix changes; then the budget. */
+export function formatTable(title: string, turns: readonly ReplayedTurn[], options: InspectOptions = {}): string {
+  const rows = turns.map((t) => toInspectLine(t, options));
   const header = ['turn', 'L1', 'L2', 'L3', 'L4', 'L5', 'prompt', 'full', 'ref', 'prefix'];
   const body = rows.map((r) => [
     String(r.turn),
@@ -67,7 +124,7 @@ export function formatTable(title: string, turns: readonly ReplayedTurn[]): stri
   const out = [title, '', line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line), ''];
   const notes: string[] = [];
   for (const r of rows) {
-    const parts: string[] = [];
+    const parts: string[] = r.compactions.map(describeCompaction);
     if (r.full.length) parts.push(`full: ${r.full.join(', ')}`);
     if (r.referenced.length) parts.push(`by reference: ${r.referenced.join(', ')}`);
     for (const f of r.freshness) parts.push(`freshness: ${f.id} ${f.status}${f.toVersion ? ` (v${f.fromVersion} → v${f.toVersion})` : ''}`);
@@ -77,6 +134,7 @@ export function formatTable(title: string, turns: readonly ReplayedTurn[]): stri
     if (parts.length) notes.push(`turn ${r.turn}: ${parts.join('; ')}`);
   }
   if (notes.length) out.push(...notes, '');
+  if (options.budget !== undefined) out.push(budgetLine(options.budget, rows));
   const total = rows.reduce((sum, r) => sum + r.promptTokens, 0);
   out.push(`${rows.length} turns, ${total} prompt tokens in all (tokenizer for ${rows[0]?.model ?? '?'}).`);
   return out.join('\n') + '\n';
