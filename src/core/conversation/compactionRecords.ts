@@ -44,14 +44,15 @@ export function unrecordedText(through: number): string {
  * completed with what the engine renders. The latest record renders exactly as `current` (its text,
  * kind and masking come from the engine); earlier events keep their figures, and an event without
  * text says its summary was not kept. Events past `current` (undone by a truncation) are left out;
- * without a record for `current`, a neutral one is added. Summarizing calls are not priced here.
+ * without a record for `current`, a neutral one is added. Summarizing calls are not priced here:
+ * without any (omitted, offline summarizer) the cost is 0, else unknown.
  */
 export function recordsFor(current: Compaction | null, events: readonly (CompactionEvent | CompactionRecord)[] | undefined, at: number): CompactionRecord[] {
   if (!current) return [];
   const kept = (events ?? []).filter((e) => e.through <= current.through);
   const out = kept.map((e, i): CompactionRecord => {
     const full: CompactionRecord =
-      'text' in e ? e : { ...e, text: unrecordedText(e.through), maskedThrough: e.through, masking: current.masking, at, cost: e.summary ? null : 0 };
+      'text' in e ? e : { ...e, text: unrecordedText(e.through), maskedThrough: e.through, masking: current.masking, at, cost: e.summary && e.summary.calls > 0 ? null : 0 };
     const latest = i === kept.length - 1 && e.through === current.through;
     return latest ? { ...full, kind: current.kind, text: current.text, maskedThrough: current.maskedThrough, masking: current.masking } : full;
   });
