@@ -1,5 +1,8 @@
 import { omissionText } from '../../src/core/budget/summarizer';
+import type { CompactionEvent } from '../../src/core/budget/condense';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
+import { recordsFor, unrecordedText } from '../../src/core/conversation/compactionRecords';
+import { summaryOfNote } from '../../src/core/conversation/summary';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
 import { conversationFromEngine } from '../../src/core/conversation/reload';
 import type { ChatTurn, CompactionRecord, Conversation } from '../../src/core/conversation/model';
@@ -100,6 +103,11 @@ describe('compactions in the chat note', () => {
     expect(decoded.warnings).toEqual([]);
     expect(decoded.conversation).toEqual(plain);
     expect('compactions' in decoded.conversation).toBe(false);
+  });
+
+  test('the chat list counts the messages, not the lines a summary quotes', () => {
+    const chat = { ...CHAT, compactions: [record(2, 0, { text: '## User · 9\n## User\nquestion 1' })] };
+    expect(summaryOfNote('Strata/Chats/x.md', encodeChatNote(chat), 'x')).toEqual(expect.objectContaining({ turns: 6, warnings: 0 }));
   });
 
   test('summary text that looks like the note\'s structure stays inside its callout and comes back exactly', () => {
@@ -220,6 +228,44 @@ describe('a chat note whose compactions were edited or damaged by hand', () => {
     const records = moved.split('\n').filter((l) => !l.startsWith('    - {trigger: auto, through: 2')).join('\n');
     expect(decode(records).warnings).toEqual([
       'a summary callout ("Condensed: turns 1–2 summarized") stands above every answered message; it condenses nothing and was left out',
+    ]);
+  });
+});
+
+describe('records for an engine\'s compactions (conversationFromEngine)', () => {
+  const current = { through: 4, kind: 'summary' as const, text: 'latest summary', maskedThrough: 5, masking: { maxOutputLines: 10, maxCodeLines: 10 } };
+  const event = (through: number, previous: number): CompactionEvent => ({
+    trigger: 'auto',
+    through,
+    previous,
+    kind: 'summary',
+    turnsDropped: through - previous,
+    outputsMasked: 0,
+    tokensBefore: 100,
+    tokensAfter: 50,
+    summary: { provider: 'openai', model: 'gpt-4o-mini', usage: { inputTokens: 1, outputTokens: 1, cachedReadTokens: 0, cacheWriteTokens: 0 }, calls: 1 },
+  });
+
+  test('no compaction, no records; no events, one neutral record for the latest', () => {
+    expect(recordsFor(null, [event(2, 0)], 7)).toEqual([]);
+    expect(recordsFor(current, undefined, 7)).toEqual([
+      { trigger: 'auto', through: 4, previous: 0, kind: 'summary', turnsDropped: 4, outputsMasked: 0, tokensBefore: 0, tokensAfter: 0, summary: null, text: 'latest summary', maskedThrough: 5, masking: current.masking, at: 7, cost: null },
+    ]);
+  });
+
+  test('events complete the record; the latest renders as the engine does; events a truncation undid are left out', () => {
+    const records = recordsFor(current, [event(2, 0), event(4, 2), event(6, 4)], 7);
+    expect(records.map((r) => [r.through, r.text, r.maskedThrough, r.cost])).toEqual([
+      [2, unrecordedText(2), 2, null],
+      [4, 'latest summary', 5, null],
+    ]);
+    // A stale full record for the latest: what the engine renders wins.
+    const stale = { ...records[1], text: 'old text', maskedThrough: 4 };
+    expect(recordsFor(current, [records[0], stale], 7)[1]).toEqual(records[1]);
+    // No event for the latest (it came after them): a neutral record follows.
+    expect(recordsFor(current, [event(2, 0)], 7).map((r) => [r.through, r.previous, r.text])).toEqual([
+      [2, 0, unrecordedText(2)],
+      [4, 2, 'latest summary'],
     ]);
   });
 });

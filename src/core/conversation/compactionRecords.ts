@@ -5,7 +5,7 @@ import { DEFAULT_MASKING } from '../engine/masking';
 import type { PendingEvent } from '../engine/prefix';
 import { readCompactionTitle, turnRange, type BodyCompaction } from './compactionCallout';
 import { textHash, type CompactionMeta } from './meta';
-import { completedBefore, type ChatTurn, type CompactionRecord } from './model';
+import type { ChatTurn, CompactionRecord } from './model';
 
 /**
  * Compaction records as a chat note gives them back: the frontmatter records paired with the
@@ -114,13 +114,27 @@ interface Entry {
 export function pairCompactions(input: PairInput, warnings: string[]): Paired {
   const { records, callouts, turns } = input;
   if (records.length === 0 && callouts.length === 0) return { compactions: [], pending: input.pending };
-  const answered = completedBefore(turns, turns.length);
+  // Answered turns before each position, counted once (a hand-made note may hold many callouts).
+  const before: number[] = [0];
+  turns.forEach((t, i) => before.push(before[i] + (t.status === 'complete' ? 1 : 0)));
+  const boundary = (position: number) => before[Math.min(position, turns.length)];
+  const answered = boundary(turns.length);
+  // Record indexes by boundary, so pairing stays linear however many callouts a note holds.
+  const byThrough = new Map<number, { indexes: number[]; at: number }>();
+  records.forEach((r, i) => {
+    const list = byThrough.get(r.through);
+    if (list) list.indexes.push(i);
+    else byThrough.set(r.through, { indexes: [i], at: 0 });
+  });
   const entries: Entry[] = [];
   let next = 0;
   for (const callout of callouts) {
     if (callout.warning) warnings.push(callout.warning);
-    const key = readCompactionTitle(callout.title)?.through ?? completedBefore(turns, callout.position);
-    const k = records.findIndex((r, i) => i >= next && r.through === key);
+    const key = readCompactionTitle(callout.title)?.through ?? boundary(callout.position);
+    // The first record with this boundary not passed yet (records before `next` are paired or passed over).
+    const list = byThrough.get(key);
+    while (list && list.at < list.indexes.length && list.indexes[list.at] < next) list.at++;
+    const k = list && list.at < list.indexes.length ? list.indexes[list.at++] : -1;
     if (k < 0) {
       entries.push({ callout });
       continue;
@@ -134,7 +148,7 @@ export function pairCompactions(input: PairInput, warnings: string[]): Paired {
   const out: CompactionRecord[] = [];
   const edited: boolean[] = [];
   let changed = false;
-  const boundaryOf = (e: Entry) => (e.callout ? completedBefore(turns, e.callout.position) : Math.min(e.record?.through ?? 0, answered));
+  const boundaryOf = (e: Entry) => (e.callout ? boundary(e.callout.position) : Math.min(e.record?.through ?? 0, answered));
   // A callout moved by hand above an earlier one: the boundaries decide the order.
   const ordered = entries.map((e, i) => ({ e, i, through: boundaryOf(e) })).sort((a, b) => a.through - b.through || a.i - b.i);
   for (const { e, through } of ordered) {
