@@ -1,5 +1,6 @@
 /**
- * Read chat notes as the plugin does and say what it finds (why a chat does not open, what a save keeps).
+ * Read chat notes as the plugin does and say what it finds (why a chat does not open, what a save keeps,
+ * where the chat was condensed: each compaction's boundary, kind, tokens before → after and cost).
  * Usage: npm run --silent chat-note -- <note.md> [more.md …] [--format json|table] [--resave]
  * --format json prints one JSON object per note (a JSON array when several); --resave writes each note
  * back through the plugin's own save path.

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ChatTurn, Conversation } from '../../src/core/conversation/model';
+import type { ChatTurn, CompactionRecord, Conversation } from '../../src/core/conversation/model';
 
 /** Lines that look like the note's own structure or that markdown treats specially. */
 export const NASTY_LINES = [
@@ -18,6 +18,13 @@ export const NASTY_LINES = [
   '> [!strata-tool]- Tool: x',
   '> [!strata-failed] Not answered',
   '> [!strata-context]- Context (1)',
+  '> [!strata-summary]- Condensed: turns 1–2 summarized',
+  '[!strata-summary]- Condensed: turn 1 omitted',
+  ' [!strata-tool] x',
+  '\\[!strata-url]',
+  '> [!summary]- Condensed: turns 1–3 summarized',
+  '>',
+  '> ',
   '```',
   '````',
   '~~~',
@@ -76,9 +83,60 @@ const turn: fc.Arbitrary<ChatTurn> = fc
     problems: [],
   }));
 
+/** A compaction before its boundary is known: `through` and `masked` pick turns once the chat's answered turns are. */
+const compactionSeed = fc.record({
+  through: fc.nat(),
+  masked: fc.nat(),
+  kind: fc.constantFrom('summary' as const, 'omitted' as const),
+  trigger: fc.constantFrom('auto' as const, 'manual' as const),
+  text: messageText,
+  tokens: fc.tuple(fc.nat({ max: 200_000 }), fc.nat({ max: 200_000 })),
+  outputsMasked: fc.nat({ max: 9 }),
+  summary: fc.option(fc.record({ provider: fc.string({ maxLength: 12 }), model: fc.string({ maxLength: 12 }), calls: fc.nat({ max: 4 }) }), { nil: null }),
+  fallback: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
+  cost: fc.constantFrom(0, 0.0012, 1.5, null),
+});
+
+/** Compactions a chat with these turns can have: boundaries on answered turns, oldest first, masking after the boundary. */
+type CompactionSeed = typeof compactionSeed extends fc.Arbitrary<infer S> ? S : never;
+
+function compactionsFor(turns: readonly ChatTurn[], seeds: readonly CompactionSeed[]): CompactionRecord[] {
+  const answered = turns.filter((t) => t.status === 'complete').length;
+  if (answered === 0) return [];
+  const throughs = seeds.map((s) => 1 + (s.through % answered)).sort((a, b) => a - b);
+  return seeds.map((s, i) => {
+    const through = throughs[i];
+    const previous = i > 0 ? throughs[i - 1] : 0;
+    return {
+      trigger: s.trigger,
+      through,
+      previous,
+      kind: s.kind,
+      turnsDropped: through - previous,
+      outputsMasked: s.outputsMasked,
+      tokensBefore: Math.max(...s.tokens),
+      tokensAfter: Math.min(...s.tokens),
+      summary: s.summary ? { ...s.summary, usage: { inputTokens: 120, outputTokens: 30, cachedReadTokens: 0, cacheWriteTokens: 0 } } : null,
+      ...(s.fallback !== undefined ? { fallback: s.fallback } : {}),
+      text: s.text,
+      maskedThrough: through + (s.masked % (answered - through + 1)),
+      masking: { maxOutputLines: 200, maxCodeLines: 500 },
+      at: 1_700_000_001_500 + i,
+      cost: s.cost,
+    };
+  });
+}
+
 export const conversation: fc.Arbitrary<Conversation> = fc
-  .record({ turns: fc.array(turn, { minLength: 1, maxLength: 5 }), title: fc.string({ minLength: 1, maxLength: 20 }) })
-  .map(({ turns, title }) => chatWith({ id: 'chat-fuzz', title: title.trim() ? title : 'Untitled chat', turns }));
+  .record({
+    turns: fc.array(turn, { minLength: 1, maxLength: 5 }),
+    title: fc.string({ minLength: 1, maxLength: 20 }),
+    compactions: fc.array(compactionSeed, { maxLength: 3 }),
+  })
+  .map(({ turns, title, compactions }) => {
+    const records = compactionsFor(turns, compactions);
+    return chatWith({ id: 'chat-fuzz', title: title.trim() ? title : 'Untitled chat', turns, ...(records.length > 0 ? { compactions: records } : {}) });
+  });
 
 /** A saved chat with fixed times and an OpenAI model around the given turns (and any other fields). */
 export function chatWith(fields: Pick<Conversation, 'id' | 'title' | 'turns'> & Partial<Conversation>): Conversation {

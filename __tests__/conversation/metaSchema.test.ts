@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { readMeta, writeMeta, type ReadMeta } from '../../src/core/conversation/meta';
-import type { Conversation, EnvelopeRecord } from '../../src/core/conversation/model';
+import { readMeta, textHash, writeMeta, type ReadMeta } from '../../src/core/conversation/meta';
+import type { CompactionRecord, Conversation, EnvelopeRecord } from '../../src/core/conversation/model';
 
 const fallback = { id: 'chat-fallback', now: 1_800_000_000_000 };
 const CREATED = Date.UTC(2026, 10, 22, 9, 0, 0);
@@ -21,6 +21,42 @@ const envelope: EnvelopeRecord = {
   removed: ['b.md'],
   compile: { mode: 'delta', reason: 'session-active' },
 };
+
+const COMPACTIONS: CompactionRecord[] = [
+  {
+    trigger: 'auto',
+    through: 1,
+    previous: 0,
+    kind: 'summary',
+    turnsDropped: 1,
+    outputsMasked: 2,
+    tokensBefore: 9000,
+    tokensAfter: 4000,
+    summary: { provider: 'openai', model: 'gpt-4o-mini', usage: { inputTokens: 900, outputTokens: 120, cachedReadTokens: 0, cacheWriteTokens: 0 }, calls: 1 },
+    text: '## Asked and answered\n- first → answer',
+    maskedThrough: 1,
+    masking: { maxOutputLines: 200, maxCodeLines: 500 },
+    at: CREATED + 2500,
+    cost: 0.0004,
+  },
+  {
+    trigger: 'manual',
+    through: 1,
+    previous: 1,
+    kind: 'omitted',
+    turnsDropped: 0,
+    outputsMasked: 0,
+    tokensBefore: 4100,
+    tokensAfter: 3900,
+    summary: null,
+    fallback: 'summaries are off',
+    text: '[2 earlier messages omitted]',
+    maskedThrough: 1,
+    masking: { maxOutputLines: 20, maxCodeLines: 50 },
+    at: CREATED + 2600,
+    cost: null,
+  },
+];
 
 /** A chat with every kind of state the frontmatter can hold. */
 const CHAT: Conversation = {
@@ -71,8 +107,12 @@ const CHAT: Conversation = {
     },
     { status: 'failed', text: 'second', at: CREATED + 3000, dynamic: [], tools: [], referenced: [], problems: [], usage: null, cost: null, error: 'HTTP 500' },
   ],
+  compactions: COMPACTIONS,
   extra: { tags: ['ai'] },
 };
+
+/** What the frontmatter keeps of the compactions: all but the text, and the text's hash. */
+const compactionMeta = (records: readonly CompactionRecord[]) => records.map(({ text, ...r }) => ({ ...r, textHash: textHash(text) }));
 
 type Data = Record<string, unknown>;
 const written = (): Data => JSON.parse(JSON.stringify(writeMeta(CHAT))) as Data;
@@ -98,7 +138,10 @@ describe('chat note frontmatter schema', () => {
   test('what the writer wrote reads back whole, without warnings', () => {
     const { meta, warnings } = read(written());
     expect(warnings).toEqual([]);
-    expect(meta.conversation).toEqual({ ...CHAT, turns: [], library: [] });
+    // Compactions come back apart: their text is in the body (the codec pairs them).
+    const { compactions: _compactions, ...withoutCompactions } = CHAT;
+    expect(meta.conversation).toEqual({ ...withoutCompactions, turns: [], library: [] });
+    expect(meta.compactions).toEqual(compactionMeta(COMPACTIONS));
     expect(meta.library).toEqual(CHAT.library);
     expect(meta.libraryFromData).toBe(true);
     expect(meta.turns.map((t) => t.status)).toEqual(['complete', 'failed']);
@@ -116,6 +159,8 @@ describe('chat note frontmatter schema', () => {
   type Damage = [string, ReadonlyArray<string | number>, unknown, string, (m: ReadMeta) => unknown, unknown];
   const T0 = ['strata', 'turns', 0];
   const ENV = [...T0, 'envelope'];
+  const C0 = ['strata', 'compactions', 0];
+  const LEFT_OUT = 'left out: its summary callout, if any, is read without it';
   const DAMAGES: Damage[] = [
     ['title not text', ['title'], 42, 'title: expected text; "Untitled chat" is used', (m) => m.conversation.title, 'Untitled chat'],
     ['blank title', ['title'], '  ', 'title: expected non-empty text; "Untitled chat" is used', (m) => m.conversation.title, 'Untitled chat'],
@@ -156,6 +201,21 @@ describe('chat note frontmatter schema', () => {
     ['usage garbled', [...T0, 'usage', 'outputTokens'], 1.5, 'strata.turns[0].usage.outputTokens: expected a whole number; ignored', (m) => m.turns[0].usage, undefined],
     ['cost not a number', [...T0, 'cost'], 'cheap', 'strata.turns[0].cost: expected a number; ignored', (m) => m.turns[0].cost, undefined],
     ['error not text', ['strata', 'turns', 1, 'error'], 500, 'strata.turns[1].error: expected text; ignored', (m) => m.turns[1].error, undefined],
+    ['compactions not a list', ['strata', 'compactions'], 'x', 'strata.compactions: expected a list; no compaction records: summary callouts are read without them', (m) => m.compactions, []],
+    ['compaction boundary missing', [...C0, 'through'], undefined, `strata.compactions[0].through: expected a number; ${LEFT_OUT}`, (m) => m.compactions.map((c) => c.kind), ['omitted']],
+    ['compaction boundary 0', [...C0, 'through'], 0, `strata.compactions[0].through: expected a number ≥ 1; ${LEFT_OUT}`, (m) => m.compactions.map((c) => c.kind), ['omitted']],
+    ['compaction boundary not whole', [...C0, 'through'], 1.5, `strata.compactions[0].through: expected a whole number; ${LEFT_OUT}`, (m) => m.compactions.length, 1],
+    ['compaction of unknown kind', [...C0, 'kind'], 'haiku', `strata.compactions[0].kind: expected one of summary, omitted; ${LEFT_OUT}`, (m) => m.compactions.map((c) => c.kind), ['omitted']],
+    ['masking through garbled', ['strata', 'compactions', 1, 'maskedThrough'], 'all', `strata.compactions[1].maskedThrough: expected a number; ${LEFT_OUT}`, (m) => m.compactions.map((c) => c.kind), ['summary']],
+    ['masking limits garbled', [...C0, 'masking', 'maxCodeLines'], -1, `strata.compactions[0].masking.maxCodeLines: expected a number ≥ 0; ${LEFT_OUT}`, (m) => m.compactions.length, 1],
+    ['masking missing', [...C0, 'masking'], undefined, `strata.compactions[0].masking: expected an object; ${LEFT_OUT}`, (m) => m.compactions.length, 1],
+    ['compaction trigger unknown', [...C0, 'trigger'], 'robot', 'strata.compactions[0].trigger: expected one of auto, manual; "auto" is used', (m) => m.compactions[0].trigger, 'auto'],
+    ['compaction tokens garbled', [...C0, 'tokensBefore'], 'many', 'strata.compactions[0].tokensBefore: expected a number; 0 is used', (m) => m.compactions[0].tokensBefore, 0],
+    ['summarizing calls garbled', [...C0, 'summary', 'calls'], -1, 'strata.compactions[0].summary.calls: expected a number ≥ 0; read as no summarizing calls', (m) => m.compactions[0].summary, null],
+    ['compaction time garbled', [...C0, 'at'], 'noon', "strata.compactions[0].at: expected a date and time (ISO 8601); the chat's creation time is used", (m) => m.compactions[0].at, CREATED],
+    ['compaction cost not a number', [...C0, 'cost'], 'cheap', 'strata.compactions[0].cost: expected a number; read as unknown', (m) => m.compactions[0].cost, null],
+    ['compaction fallback not text', ['strata', 'compactions', 1, 'fallback'], 5, 'strata.compactions[1].fallback: expected text; ignored', (m) => m.compactions[1].fallback, undefined],
+    ['compaction text hash not text', [...C0, 'textHash'], 5, 'strata.compactions[0].textHash: expected text; ignored', (m) => m.compactions[0].textHash, undefined],
   ];
 
   test.each(DAMAGES)('%s: a safe default and one warning that says where, what and instead', (_name, path, value, warning, pick, expectedValue) => {
@@ -205,10 +265,12 @@ describe('chat note frontmatter schema', () => {
       fc.property(fc.integer({ min: 1, max: PATHS.length - 1 }), fc.option(fc.jsonValue(), { nil: undefined }), (p, value) => {
         const first = read(setAt(written(), PATHS[p], value)).meta;
         const turns = first.turns.map(({ textHash: _t, replyHash: _r, ...t }, i) => ({ ...t, text: `message ${i}`, reply: 'answer', dynamic: [], tools: [] }));
-        const again = read(JSON.parse(JSON.stringify(writeMeta({ ...first.conversation, turns, library: first.library }))) as Data);
+        const compactions = first.compactions.map(({ textHash: _h, ...c }, i) => ({ ...c, text: `summary ${i}` }));
+        const again = read(JSON.parse(JSON.stringify(writeMeta({ ...first.conversation, turns, library: first.library, compactions }))) as Data);
         expect(again.warnings).toEqual([]);
         expect(again.meta.conversation).toEqual(first.conversation);
         expect(again.meta.library).toEqual(first.library);
+        expect(again.meta.compactions).toEqual(compactionMeta(compactions));
         expect(again.meta.turns.map(({ textHash: _t, replyHash: _r, ...t }) => t)).toEqual(turns.map(({ text: _x, reply: _y, dynamic: _d, tools: _o, ...t }) => t));
       }),
       { numRuns: 500 },

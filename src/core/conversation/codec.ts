@@ -5,12 +5,15 @@ import { readMeta, textHash, writeMeta, type TurnRecord } from './meta';
 import { fromLf, isLfNote, LF_NOTE, noteFormat, toLf } from './lineEndings';
 import type { ChatTurn, Conversation, ItemRef, NoteFormat } from './model';
 import { decodeText, encodeText, isStructureLine, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
+import { calloutPositions, encodeCompactionCallout, readCompactionCallout, SUMMARY_CALLOUT, type BodyCompaction } from './compactionCallout';
+import { pairCompactions } from './compactionRecords';
 
 /**
  * The chat-note codec: Conversation ↔ markdown. Pure and deterministic (encode(decode(x)) is x for
  * any note this module wrote). The body is for people: a heading per message, the context list as
  * wikilinks, the reply as markdown; tool outputs, URL page text and other sent text sit in folded
- * callouts. The frontmatter holds the machine state. Never note contents, never secrets.
+ * callouts; a compaction's summary is a folded callout at its boundary (compactionCallout.ts). The
+ * frontmatter holds the machine state. Never note contents, never secrets.
  */
 
 export { FORMAT_VERSION, textHash } from './meta';
@@ -30,13 +33,21 @@ export interface DecodedChat {
  * the conversation was read with (a note checked out with CRLF stays CRLF), else LF.
  */
 export function encodeChatNote(conversation: Conversation, format: NoteFormat = conversation.format ?? LF_NOTE): string {
-  const yaml = stringifyYaml(writeMeta(conversation), ['library', 'turns']);
+  const yaml = stringifyYaml(writeMeta(conversation), ['library', 'compactions', 'turns']);
   const parts: string[] = [`---\n${yaml}---\n\n${conversation.preamble ?? ''}`];
   const urlByTurn = urlItemsByEnteredTurn(conversation.library);
+  const compactions = conversation.compactions ?? [];
+  const positions = calloutPositions(conversation.turns, compactions);
+  const calloutsBefore = (index: number): void => {
+    compactions.forEach((c, k) => {
+      if (positions[k] === index) parts.push(encodeCompactionCallout(c));
+    });
+  };
   let engineTurn = 0;
   conversation.turns.forEach((turn, index) => {
     const n = index + 1;
     if (turn.status === 'complete') engineTurn++;
+    calloutsBefore(index);
     parts.push(section(`## User · ${n}`, turn.text));
     if (turn.status !== 'complete') parts.push(failedCallout(turn));
     const context = contextCallout(turn, conversation.library);
@@ -51,6 +62,7 @@ export function encodeChatNote(conversation: Conversation, format: NoteFormat = 
     }
     if (turn.reply !== undefined) parts.push(section(`## Assistant · ${n}`, turn.reply));
   });
+  calloutsBefore(conversation.turns.length);
   return fromLf(parts.join(''), format);
 }
 
@@ -168,6 +180,7 @@ interface ParsedBody {
   preamble: string;
   turns: BodyTurn[];
   urls: Map<string, string>;
+  compactions: BodyCompaction[];
 }
 
 /** Read a chat note. Never throws; whatever is missing or garbled is reported and replaced by a safe default. */
@@ -220,10 +233,17 @@ export function decodeChatNote(note: string, fallback: { id: string; now: number
     return [{ ...moved, content }];
   });
 
+  const { pending: _pending, ...rest } = meta.conversation;
+  const paired = pairCompactions(
+    { records: meta.compactions, callouts: parsedBody.compactions, turns, pending: meta.conversation.pending, at: meta.conversation.updated },
+    warnings,
+  );
   const conversation: Conversation = {
-    ...meta.conversation,
+    ...rest,
+    ...(paired.pending && paired.pending.length > 0 ? { pending: paired.pending } : {}),
     turns,
     library: meta.libraryFromData ? library : libraryFromContext(parsedBody.turns, turns, warnings),
+    ...(paired.compactions.length > 0 ? { compactions: paired.compactions } : {}),
     ...(parsedBody.preamble ? { preamble: parsedBody.preamble } : {}),
     ...(isLfNote(format) ? {} : { format }),
   };
@@ -325,7 +345,7 @@ function parseBody(body: string, warnings: string[]): ParsedBody {
     const callout = STRATA_CALLOUT.exec(line);
     if (callout) structure.push({ line: i, kind: 'callout', n: null, callout: callout[1].toLowerCase() });
   });
-  const out: ParsedBody = { preamble: '', turns: [], urls: new Map() };
+  const out: ParsedBody = { preamble: '', turns: [], urls: new Map(), compactions: [] };
   const firstLine = structure.length > 0 ? structure[0].line : lines.length;
   out.preamble = firstLine === 0 ? '' : lines.slice(0, firstLine).join('\n') + (firstLine < lines.length ? '\n' : '');
   let current: BodyTurn | null = null;
@@ -346,6 +366,9 @@ function parseBody(body: string, warnings: string[]): ParsedBody {
         out.turns.push(current);
       }
       (current as BodyTurn).reply = messageText(segment, warnings);
+    } else if (s.callout === SUMMARY_CALLOUT) {
+      // Before the message that follows it: its boundary is the answered messages above it.
+      out.compactions.push(readCompactionCallout(lines[s.line], calloutLines(SUMMARY_CALLOUT, segment, warnings), out.turns.length));
     } else {
       readCallout(s.callout ?? '', segment, current, out, warnings);
     }
@@ -363,7 +386,8 @@ function messageText(segment: string, warnings: string[]): string {
   return decoded.text;
 }
 
-function readCallout(type: string, segment: string, turn: BodyTurn | null, out: ParsedBody, warnings: string[]): void {
+/** A callout's lines without their `> `; text after the callout (not quoted) is reported. */
+function calloutLines(type: string, segment: string, warnings: string[]): string[] {
   const lines = segment.split('\n');
   const inside: string[] = [];
   for (const line of lines) {
@@ -372,6 +396,11 @@ function readCallout(type: string, segment: string, turn: BodyTurn | null, out: 
   }
   const trailing = lines.slice(inside.length).join('\n').trim();
   if (trailing) warnings.push(`text after a ${type} callout is not part of any message and was left out: "${trailing.slice(0, 60)}"`);
+  return inside;
+}
+
+function readCallout(type: string, segment: string, turn: BodyTurn | null, out: ParsedBody, warnings: string[]): void {
+  const inside = calloutLines(type, segment, warnings);
   if (type === 'failed') {
     if (turn) turn.failed = true;
     return;

@@ -3,7 +3,7 @@ import { LAYER_IDS } from '../engine/types';
 import { sha256Hex } from '../hash';
 import { readLenient } from '../lenient';
 import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as SchemaTurnRecord } from './metaSchema';
-import type { Conversation, EnvelopeRecord, ItemRef } from './model';
+import type { CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
 import { isoFromEpoch } from './time';
 
 /**
@@ -28,11 +28,16 @@ export const OWNED_KEYS: readonly string[] = Object.keys(Frontmatter.shape);
  */
 export type TurnRecord = Omit<SchemaTurnRecord, 'at'> & { readonly at: number };
 
+/** What the frontmatter keeps of a compaction: all but its text (the summary callout), and the text's hash. */
+export type CompactionMeta = Omit<CompactionRecord, 'text'> & { readonly textHash?: string };
+
 export interface ReadMeta {
   /** The conversation without turns, library or preamble (those need the body). */
   readonly conversation: Conversation;
   readonly turns: TurnRecord[];
   readonly library: ItemRef[];
+  /** Compaction records, as written (oldest first); the codec pairs them with their summary callouts. */
+  readonly compactions: CompactionMeta[];
   /** False when the library could not be read (the codec rebuilds it from the context lists). */
   readonly libraryFromData: boolean;
 }
@@ -55,6 +60,7 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
       lastRequest: c.lastRequest ? { ...c.lastRequest, staticFragments: [...c.lastRequest.staticFragments] } : null,
       ...(c.pending && c.pending.length > 0 ? { pending: c.pending.map((e) => ({ ...e })) } : {}),
       library: c.library.map(writeRef),
+      ...(c.compactions && c.compactions.length > 0 ? { compactions: c.compactions.map(writeCompaction) } : {}),
       turns: c.turns.map((t) => {
         const record: Record<string, unknown> = { status: t.status, at: isoFromEpoch(t.at) };
         if (t.replyAt !== undefined && t.reply !== undefined) record.replyAt = isoFromEpoch(t.replyAt);
@@ -106,6 +112,26 @@ function writeRef(r: ItemRef): Record<string, unknown> {
     hash: r.hash,
     tokens: r.tokens,
     enteredTurn: r.enteredTurn,
+  };
+}
+
+function writeCompaction(r: CompactionRecord): Record<string, unknown> {
+  return {
+    trigger: r.trigger,
+    through: r.through,
+    previous: r.previous,
+    kind: r.kind,
+    turnsDropped: r.turnsDropped,
+    outputsMasked: r.outputsMasked,
+    tokensBefore: r.tokensBefore,
+    tokensAfter: r.tokensAfter,
+    summary: r.summary ? { provider: r.summary.provider, model: r.summary.model, usage: { ...r.summary.usage }, calls: r.summary.calls } : null,
+    ...(r.fallback !== undefined ? { fallback: r.fallback } : {}),
+    maskedThrough: r.maskedThrough,
+    masking: { maxOutputLines: r.masking.maxOutputLines, maxCodeLines: r.masking.maxCodeLines },
+    at: isoFromEpoch(r.at),
+    cost: r.cost,
+    textHash: textHash(r.text),
   };
 }
 
@@ -171,6 +197,7 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
     conversation,
     turns: (s?.turns ?? []).map(({ at, ...turn }) => ({ ...turn, at: at ?? created })),
     library: s?.library ?? [],
+    compactions: (s?.compactions ?? []).map(({ at, ...record }) => ({ ...record, at: at ?? created })),
     libraryFromData: Boolean(s?.library),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ITEM_KINDS, type ContextChip } from '../context/items';
 import { PROBLEM_REASONS, type ResolutionProblem } from '../context/resolver';
+import { COMPACTION_TRIGGERS } from '../budget/condense';
 import { COMPILE_MODES } from '../compiler/messageCompiler';
 import { ProviderSessionSchema } from '../compiler/session';
 import { COMPACTION_KINDS } from '../engine/compaction';
@@ -104,6 +105,33 @@ const PendingEventRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('edited'), ids: z.array(z.string()) }),
 ]) satisfies z.ZodType<PendingEvent>;
 
+const SummaryCallsRecord = z.object({ provider: z.string(), model: z.string(), usage: UsageRecord, calls: Count });
+
+/**
+ * One compaction (its text is the summary callout in the body, `textHash` tells a hand edit). What
+ * the engine renders from it (boundary, kind, masking) must read, or the record is left out (its
+ * callout, if any, is then read without it); what only reports it falls back to neutral values.
+ */
+const CompactionRecordSchema = z.object({
+  trigger: orElse(z.enum(COMPACTION_TRIGGERS), 'auto'),
+  through: z.int().min(1),
+  previous: orElse(Count, 0),
+  kind: z.enum(COMPACTION_KINDS),
+  turnsDropped: orElse(Count, 0),
+  outputsMasked: orElse(Count, 0),
+  tokensBefore: orElse(Count, 0),
+  tokensAfter: orElse(Count, 0),
+  summary: orElse(SummaryCallsRecord.nullable(), null, 'read as no summarizing calls'),
+  fallback: leftOut(z.string()).optional(),
+  maskedThrough: Count,
+  masking: z.object({ maxOutputLines: Count, maxCodeLines: Count }),
+  at: orElse(Time.nullable(), null, "the chat's creation time is used"),
+  cost: orElse(z.number().nullable(), null, 'read as unknown'),
+  textHash: leftOut(z.string()).optional(),
+});
+
+export type CompactionMetaRecord = z.infer<typeof CompactionRecordSchema>;
+
 const CommittedRequestRecord = z.object({
   count: Count,
   combined: z.string(),
@@ -121,6 +149,11 @@ const StrataRecord = z.object({
   lastRequest: orElse(CommittedRequestRecord.nullable(), null, 'the next request cannot prove it extends the last one'),
   pending: orElse(z.array(leftOut(PendingEventRecord, 'left out: the next prefix break may be named history-edited')), [], 'no pending events'),
   library: orElse(z.array(leftOut(ItemRefRecord, 'left out of the library')).nullable(), null, 'the library is rebuilt from the context lists'),
+  compactions: orElse(
+    z.array(leftOut(CompactionRecordSchema, 'left out: its summary callout, if any, is read without it')),
+    [],
+    'no compaction records: summary callouts are read without them',
+  ),
   turns: orElse(z.array(required(TurnRecord, EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
 });
 

@@ -7,6 +7,9 @@ import { sha256Hex } from '../hash';
 import { renderItem } from '../engine/render';
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import type { Conversation, ItemRef } from './model';
+import { latestCompaction } from './compactionRecords';
+import { compactionOf } from './records';
+import { turnRange } from './compactionCallout';
 
 /**
  * Rebuild the engine for a saved conversation. Chat notes hold no note text, so every library item
@@ -20,9 +23,11 @@ import type { Conversation, ItemRef } from './model';
  *   read any more (the vault only has the current text): they are dropped, and said so.
  * - Gone or ambiguous: left out of the library with a warning listing the candidates; also
  *   reported to the engine as edited, since history no longer carries it.
+ * The chat's latest compaction is what history renders through (its summary, its masking), as it
+ * was when the chat was saved.
  */
 
-export type RehydrationIssueKind = 'moved' | 'edited' | 'missing' | 'ambiguous' | 'version-lost' | 'unreadable';
+export type RehydrationIssueKind = 'moved' | 'edited' | 'missing' | 'ambiguous' | 'version-lost' | 'unreadable' | 'compaction-dropped';
 
 export interface RehydrationIssue {
   readonly kind: RehydrationIssueKind;
@@ -127,8 +132,24 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   for (const id of dropped) {
     if (library.some((item) => item.id === id)) dropped.delete(id);
   }
+  const latest = latestCompaction(conversation.compactions);
+  let compaction = latest ? compactionOf(latest) : null;
+  if (latest && latest.through > turns.length) {
+    issues.push({
+      kind: 'compaction-dropped',
+      id: `compaction:${latest.through}`,
+      message: `the summary of ${turnRange(latest.through)} covers more messages than the chat has answered (${turns.length}); history is sent in full instead`,
+    });
+    compaction = null;
+  }
   // An id may keep only some of its versions; the library needs them in increasing order, which entry order already is.
-  const state: EngineState = { turns, library, lastRequest: conversation.lastRequest, ...(conversation.pending ? { pending: conversation.pending } : {}) };
+  const state: EngineState = {
+    turns,
+    library,
+    lastRequest: conversation.lastRequest,
+    ...(conversation.pending ? { pending: conversation.pending } : {}),
+    ...(compaction ? { compaction } : {}),
+  };
   const engine = PromptContextEngine.restore(state, options, [...edited]);
   return { engine, state, edited: [...edited], dropped: [...dropped], issues };
 }

@@ -2,7 +2,9 @@ import type { VaultReader } from '../ports/vault';
 import type { EngineOptions, EngineState, PromptContextEngine, TurnAssembly } from '../engine/engine';
 import { ChatArchive } from './archive';
 import type { Clock } from '../ports/clock';
-import type { ChatTurn, Conversation, ProviderSession } from './model';
+import type { CompactionEvent } from '../budget/condense';
+import type { ChatTurn, CompactionRecord, Conversation, ProviderSession } from './model';
+import { recordsFor } from './compactionRecords';
 import { envelopeRecord, toRef } from './records';
 import { rehydrate, type RehydrationIssue } from './rehydrate';
 import type { ChatNoteStore } from '../ports/chatNoteStore';
@@ -21,8 +23,17 @@ export interface ConversationFields {
  * A conversation recording an engine's state (tools, scripts and tests: the plugin builds its
  * conversation turn by turn with the transitions). `assemblies[i]`, when given, adds turn i's
  * envelope record. Times come from the clock, one tick per message, so output is reproducible.
+ * The engine keeps only its latest compaction: `compactions` (records, or the events a replay
+ * reported, oldest first) makes the chat's record of them complete (see recordsFor); without them
+ * the latest is recorded with neutral figures.
  */
-export function conversationFromEngine(state: EngineState, fields: ConversationFields, clock: Clock, assemblies: readonly TurnAssembly[] = []): Conversation {
+export function conversationFromEngine(
+  state: EngineState,
+  fields: ConversationFields,
+  clock: Clock,
+  assemblies: readonly TurnAssembly[] = [],
+  compactions?: readonly (CompactionEvent | CompactionRecord)[],
+): Conversation {
   const created = clock.now();
   const turns: ChatTurn[] = state.turns.map((t, i) => {
     const assembly = assemblies[i];
@@ -41,6 +52,8 @@ export function conversationFromEngine(state: EngineState, fields: ConversationF
     };
   });
   const first = turns[0]?.text;
+  const updated = clock.now();
+  const records = recordsFor(state.compaction ?? null, compactions, updated);
   return {
     id: fields.id,
     title: fields.title ?? (first !== undefined ? first.split(/\s+/).slice(0, 8).join(' ') || 'New chat' : 'New chat'),
@@ -49,12 +62,13 @@ export function conversationFromEngine(state: EngineState, fields: ConversationF
     model: fields.model,
     mode: fields.mode ?? 'chat',
     created,
-    updated: clock.now(),
+    updated,
     session: fields.session ?? null,
     turns,
     library: state.library.map(toRef),
     lastRequest: state.lastRequest ?? null,
     ...(state.pending && state.pending.length > 0 ? { pending: state.pending } : {}),
+    ...(records.length > 0 ? { compactions: records } : {}),
   };
 }
 
@@ -75,13 +89,13 @@ export async function reloadThroughNote(
   engine: PromptContextEngine,
   vault: VaultReader,
   fields: ConversationFields,
-  options: EngineOptions & { clock?: Clock; store?: ChatNoteStore } = {},
+  options: EngineOptions & { clock?: Clock; store?: ChatNoteStore; compactions?: readonly (CompactionEvent | CompactionRecord)[] } = {},
 ): Promise<Reloaded> {
   let tick = 0;
   const clock = options.clock ?? { now: () => 1_700_000_000_000 + 1000 * tick++ };
   const store = options.store ?? new MemoryChatStore();
   const archive = new ChatArchive(store, clock);
-  const conversation = conversationFromEngine(engine.snapshot(), fields, clock);
+  const conversation = conversationFromEngine(engine.snapshot(), fields, clock, [], options.compactions);
   const { path } = await archive.save(conversation);
   const loaded = await archive.loadPath(path);
   const restored = await rehydrate(loaded.conversation, vault, {

@@ -11,6 +11,8 @@
  *   Obsidian comment).
  * - json: a ```strata-json fence holding one JSON string, when the text has characters a markdown
  *   file cannot carry exactly (lone surrogates, i.e. invalid UTF-8 once written; CR; other controls).
+ * - quoted (a compaction's summary, inside its folded callout): any of the above with `> ` before
+ *   every line. A line that would open a strata callout once quoted (`[!strata-tool]`) is escaped too.
  */
 
 import { trimEndOf } from '../trim';
@@ -33,23 +35,33 @@ export function isStructureLine(line: string): boolean {
   return ROLE_HEADING.test(line) || STRATA_CALLOUT.test(line);
 }
 
-/** Add one backslash to lines that are, or after their leading backslashes would be, structure lines. */
-export function escapeLines(text: string): string {
+/** A line that, quoted (`> ` before it), would be a strata callout's opening line. */
+const QUOTED_CALLOUT = /^[ \t]*\[!strata-[a-z-]+\]/i;
+
+function needsEscape(bare: string, first: boolean, quoted: boolean): boolean {
+  return isStructureLine(bare) || (first && STRATA_FENCE.test(bare)) || (quoted && QUOTED_CALLOUT.test(bare));
+}
+
+/**
+ * Add one backslash to lines that are, or after their leading backslashes would be, structure lines
+ * (`quoted`: also once a `> ` is put before them).
+ */
+export function escapeLines(text: string, quoted = false): string {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const bare = lines[i].replace(/^\\+/, '');
-    if (isStructureLine(bare) || (i === 0 && STRATA_FENCE.test(bare))) lines[i] = `\\${lines[i]}`;
+    if (needsEscape(bare, i === 0, quoted)) lines[i] = `\\${lines[i]}`;
   }
   return lines.join('\n');
 }
 
 /** Inverse of escapeLines. */
-export function unescapeLines(text: string): string {
+export function unescapeLines(text: string, quoted = false): string {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].startsWith('\\')) continue;
     const bare = lines[i].replace(/^\\+/, '');
-    if (isStructureLine(bare) || (i === 0 && STRATA_FENCE.test(bare))) lines[i] = lines[i].slice(1);
+    if (needsEscape(bare, i === 0, quoted)) lines[i] = lines[i].slice(1);
   }
   return lines.join('\n');
 }
@@ -80,9 +92,9 @@ function countOf(text: string, needle: string): number {
 }
 
 /** The text as it appears in the body (without the blank lines around it). */
-export function encodeText(text: string, encoding: TextEncoding = chooseEncoding(text)): string {
+export function encodeText(text: string, encoding: TextEncoding = chooseEncoding(text), quoted = false): string {
   if (encoding === 'json') return '```strata-json\n' + JSON.stringify(text) + '\n```';
-  const escaped = escapeLines(text);
+  const escaped = escapeLines(text, quoted);
   if (encoding === 'plain') return escaped;
   let longest = 0;
   for (const run of escaped.matchAll(/^ {0,3}(`+)/gm)) longest = Math.max(longest, run[1].length);
@@ -100,25 +112,39 @@ export interface DecodedText {
  * Decode a message block as the body holds it. A block that starts with a strata fence but does not
  * end with its closing line (a hand edit) is kept as plain text, with a warning: nothing is dropped.
  */
-export function decodeText(block: string): DecodedText {
+export function decodeText(block: string, quoted = false): DecodedText {
+  const unescape = (text: string) => unescapeLines(text, quoted);
   const firstBreak = block.indexOf('\n');
   const first = firstBreak < 0 ? block : block.slice(0, firstBreak);
   const open = STRATA_FENCE.exec(first.replace(/\r$/, ''));
-  if (!open || firstBreak < 0) return { text: unescapeLines(block), encoding: 'plain' };
+  if (!open || firstBreak < 0) return { text: unescape(block), encoding: 'plain' };
   const fence = open[1];
   const closing = `\n${fence}`;
   const body = block.slice(firstBreak + 1);
   const trimmed = trimEndOf(body, ' \t\r');
   if (!trimmed.endsWith(closing) && trimmed !== fence) {
-    return { text: unescapeLines(block), encoding: 'plain', warning: `an encoded message (${fence}strata-${open[2]}) is not closed; its text is kept as written` };
+    return { text: unescape(block), encoding: 'plain', warning: `an encoded message (${fence}strata-${open[2]}) is not closed; its text is kept as written` };
   }
   const inner = trimmed === fence ? '' : trimmed.slice(0, trimmed.length - closing.length);
-  if (open[2] === 'text') return { text: unescapeLines(inner), encoding: 'fenced' };
+  if (open[2] === 'text') return { text: unescape(inner), encoding: 'fenced' };
   try {
     const parsed: unknown = JSON.parse(inner);
     if (typeof parsed === 'string') return { text: parsed, encoding: 'json' };
   } catch {
     // fall through: kept as written
   }
-  return { text: unescapeLines(block), encoding: 'plain', warning: 'an encoded message (strata-json) could not be read; its text is kept as written' };
+  return { text: unescape(block), encoding: 'plain', warning: 'an encoded message (strata-json) could not be read; its text is kept as written' };
+}
+
+/** A text inside a callout: encoded as a message would be (quoted escaping), `> ` before every line (`>` alone for an empty one). */
+export function encodeQuoted(text: string): string {
+  return encodeText(text, chooseEncoding(text), true)
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n');
+}
+
+/** Inverse of encodeQuoted, given the callout's lines with their `> ` already taken off. */
+export function decodeQuoted(lines: readonly string[]): DecodedText {
+  return decodeText(lines.join('\n'), true);
 }
