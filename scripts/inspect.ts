@@ -18,6 +18,7 @@ import { RENDERINGS, type Rendering } from '../src/core/engine/converter';
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../src/core/engine/freshness';
 import { formatJsonl, formatTable } from '../src/core/scenario/inspectFormat';
 import { encodeChatNote } from '../src/core/conversation/codec';
+import type { CompactionEvent } from '../src/core/budget/condense';
 import { conversationFromEngine, reloadThroughNote } from '../src/core/conversation/reload';
 import { replayWithEngine, type ReplayBudget } from '../src/core/scenario/replay';
 import { FsVault } from '../src/node/fsVault';
@@ -73,14 +74,17 @@ async function main(argv: string[]): Promise<void> {
   const budget = budgetFrom(args, scenario.model);
   const reload = args.flags.has('reload-every-turn');
   const fields = { id: `inspect-${scenario.name}`, provider: 'inspect', model: scenario.model };
+  // Every compaction so far, so the chat note written keeps each summary's record (the engine keeps the latest only).
+  const compactions: CompactionEvent[] = [];
   const { turns, engine } = await replayWithEngine(scenario, new FsVault(vaultDir), {
     rendering,
     freshness,
     ...(budget ? { budget } : {}),
+    afterTurn: (t) => compactions.push(...(t.compactions ?? [])),
     ...(reload
       ? {
           beforeTurn: async (engine, turn, vault) => {
-            const reloaded = await reloadThroughNote(engine, vault, fields, { rendering, freshness });
+            const reloaded = await reloadThroughNote(engine, vault, fields, { rendering, freshness, compactions: [...compactions] });
             for (const issue of reloaded.issues) process.stderr.write(`inspect: turn ${turn}: reload: ${issue.message}\n`);
             return reloaded.engine;
           },
@@ -91,7 +95,7 @@ async function main(argv: string[]): Promise<void> {
   if (saveNote) {
     let tick = 0;
     const clock = { now: () => Date.UTC(2026, 0, 1) + 1000 * tick++ };
-    writeFileSync(saveNote, encodeChatNote(conversationFromEngine(engine.snapshot(), fields, clock, turns.map((t) => t.assembly))));
+    writeFileSync(saveNote, encodeChatNote(conversationFromEngine(engine.snapshot(), fields, clock, turns.map((t) => t.assembly), compactions)));
   }
   const options = { budget: budget?.budget ?? null };
   process.stdout.write(format === 'jsonl' ? formatJsonl(turns, options) : formatTable(`${scenario.name} (${rendering} rendering, ${freshness} freshness)`, turns, options));

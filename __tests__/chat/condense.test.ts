@@ -162,3 +162,39 @@ describe('a chat over its budget condenses itself and keeps going', () => {
     expect(await controller.condense()).toBe('Nothing to condense: every earlier message is already condensed, except the newest ones, which always stay.');
   });
 });
+
+describe('a condensed chat in its note', () => {
+  test('reopened, it sends exactly what the unbroken chat would have', async () => {
+    const { main, providers } = models();
+    const first = makeController(smallWindow(), { providers });
+    await first.controller.send('Read the plan.', [{ kind: 'note', path: PLAN }]);
+    for (let i = 1; i <= 12; i++) await first.controller.send(long(i));
+    expect(first.controller.state.conversation.compactions?.length).toBeGreaterThanOrEqual(1);
+    await first.controller.flush();
+    // The same chat continued in this controller, and reopened in another one over the same notes.
+    const reopened = makeController(smallWindow(), { providers, files: first.files });
+    await reopened.controller.open(first.controller.chatId);
+    await first.controller.send('And the next step?');
+    const unbroken = main.lastMessages;
+    await reopened.controller.send('And the next step?');
+    expect(main.lastMessages).toEqual(unbroken);
+    expect(reopened.controller.state.answered.at(-1)!.envelope!.prefixChange).toEqual(first.controller.state.answered.at(-1)!.envelope!.prefixChange);
+  });
+
+  test('a summary corrected in the note while the chat is open is what the model gets next, named as a condensed break', async () => {
+    const { main, providers } = models();
+    const { controller, files } = makeController(smallWindow({ contextWindows: {}, keepMessages: 2 }), { providers });
+    for (let i = 1; i <= 4; i++) await controller.send(long(i));
+    await controller.condense();
+    await controller.flush();
+    const [path] = [...files.files.keys()];
+    const text = files.files.get(path)!;
+    expect(text).toContain('[!strata-summary]');
+    files.files.set(path, text.replace('questions about words.', 'questions about words, and the user wants tomatoes.'));
+    await controller.rename('Words and tomatoes');
+    await controller.send('What does the user want?');
+    const sent = main.lastMessages.map((m) => m.content).join('\n');
+    expect(sent).toContain('and the user wants tomatoes.');
+    expect(controller.state.answered.at(-1)!.envelope!.prefixChange?.reason).toBe('condensed');
+  });
+});

@@ -31,7 +31,7 @@ export function budgetScenario(turns = 30): Scenario {
             ? `Here is a sketch for step ${n}:\n\n\`\`\`ts\n${lines(30, 'const line')}\n\`\`\`\n\nRun it once and tell me what it prints.`
             : `Answer ${n}: ${'Keep practising slowly, log each session, and check the notes again before the next lesson. '.repeat(3)}`,
         remove: [],
-        ...(n === 16 ? { condense: true } : {}),
+        ...(n === 17 ? { condense: true } : {}),
       };
     }),
   };

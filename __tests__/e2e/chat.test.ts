@@ -159,7 +159,7 @@ describe('chat sidebar in the browser', () => {
     expect(byLayer.system).toBeGreaterThan(0);
     expect(byLayer.library).toBeGreaterThan(0);
     expect(byLayer.history).toBeGreaterThan(0);
-    expect(await page.textContent('.strata-usage-total')).toMatch(/of 128,000 tokens/);
+    expect(await page.textContent('.strata-usage-total')).toMatch(/of 100,000 tokens/);
     expect(await page.textContent('.strata-usage-cached .strata-usage-value')).toMatch(/^\d+% of [\d,]+$/);
     expect(await page.textContent('.strata-usage-cost .strata-usage-value')).toMatch(/^(\$|<\$)/);
     const library = await page.$$eval('.strata-library-item', (els) => els.map((e) => [e.getAttribute('data-id'), e.querySelector('.strata-library-tokens')?.textContent]));

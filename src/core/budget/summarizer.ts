@@ -132,7 +132,7 @@ export class ExtractiveSummarizer implements Summarizer {
     if (signal.aborted) return Promise.reject(new DOMException('The summary was stopped.', 'AbortError'));
     const counter = tokenCounterFor(this.model);
     const lines: string[] = [];
-    if (input.previous) lines.push('## Earlier', input.previous.replace(/^## (Asked and answered|Notes discussed)\n?/gm, ''));
+    if (input.previous) lines.push('## Earlier', input.previous.replace(/^## (Earlier|Asked and answered|Notes discussed)\n?/gm, ''));
     lines.push('## Asked and answered');
     for (const turn of input.turns) lines.push(`- ${firstWords(turn.userText, 16)} → ${firstWords(turn.reply.replace(/[#>`*_[\]]/g, ''), 14)}`);
     if (input.notes.length > 0) lines.push('## Notes discussed', input.notes.map(wikilink).join(', '));

@@ -2,6 +2,7 @@ import type { ContextChip } from '../context/items';
 import { ChipResolver } from '../context/resolver';
 import type { VaultReader } from '../ports/vault';
 import { advance } from '../compiler/messageCompiler';
+import { compactionToApply } from '../conversation/compactionRecords';
 import { rebaseOnSaved } from '../conversation/merge';
 import { completedBefore, newConversation, type Conversation } from '../conversation/model';
 import { rehydrate } from '../conversation/rehydrate';
@@ -531,6 +532,12 @@ export class ChatController {
     if (!shown) return;
     const before = chat.conversation;
     chat.conversation = rebaseOnSaved(before, event.sent, event.result.conversation);
+    // The user edited the latest summary in the note while the chat is open: their text is what is sent next.
+    const edited = compactionToApply(chat.conversation.compactions, chat.engine.currentCompaction());
+    if (edited) {
+      chat.engine.condense(edited);
+      chat.conversation = withEngine(chat.conversation, chat.engine.snapshot());
+    }
     const hadError = this.warnings.some((w) => w.source === 'save');
     const kept = withoutSources(this.warnings, 'save');
     this.warnings = withWarnings(kept, event.result.warnings.map((w) => ({ source: 'note' as const, text: `Chat note: ${w}` })));

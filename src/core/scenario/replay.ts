@@ -22,6 +22,8 @@ export interface ReplayOptions extends EngineOptions {
   respond?: (assembly: TurnAssembly, turn: number) => Promise<string>;
   /** Keep every request inside a budget, condensing as the chat would (without it: no budget). */
   budget?: ReplayBudget;
+  /** Called after each turn is committed (the inspector keeps the compactions for the chat note). */
+  afterTurn?: (turn: ReplayedTurn) => void;
 }
 
 export interface ReplayBudget {
@@ -76,7 +78,9 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
     }
     const reply = options.respond ? await options.respond(assembly, turn) : (step.reply ?? placeholderReply(turn));
     engine.commit(assembly, reply);
-    out.push({ turn, assembly, reply, ...(compactions.length > 0 ? { compactions } : {}) });
+    const replayed: ReplayedTurn = { turn, assembly, reply, ...(compactions.length > 0 ? { compactions } : {}) };
+    out.push(replayed);
+    options.afterTurn?.(replayed);
   }
   return { turns: out, engine };
 }
