@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { DEFAULT_SETTINGS, loadSettings, type StrataSettings } from '../../src/core/settings';
+import { DEFAULT_BUDGET_SETTINGS } from '../../src/core/budget/budget';
+import { budgetSettingsOf, DEFAULT_SETTINGS, loadSettings, summaryTarget, type StrataSettings } from '../../src/core/settings';
 
 describe('loadSettings', () => {
   test('missing data gives the defaults, with two providers and no warnings', () => {
@@ -72,6 +73,14 @@ describe('settings schema: each kind of damage falls back to a default with a wa
     ['attachActiveNote not a boolean', { attachActiveNote: 'yes' }, ['attachActiveNote: expected true or false; true is used'], (s) => s.attachActiveNote, true],
     ['context windows not an object', { contextWindows: [1] }, ['contextWindows: expected an object; ignored'], (s) => s.contextWindows, {}],
     ['a fractional context window', { contextWindows: { b: 1.5, a: 8000 } }, ['contextWindows.b: expected a whole number; ignored'], (s) => Object.entries(s.contextWindows), [['a', 8000]]],
+    ['max context tokens too small', { maxContextTokens: 10 }, ['maxContextTokens: expected a number ≥ 1000; the default is used'], (s) => s.maxContextTokens, 100_000],
+    ['reserved output negative', { reservedOutputTokens: -1 }, ['reservedOutputTokens: expected a number ≥ 0; the default is used'], (s) => s.reservedOutputTokens, 4_096],
+    ['threshold out of range', { condenseThreshold: 1.2 }, ['condenseThreshold: expected a number ≤ 0.95; the default is used'], (s) => s.condenseThreshold, 0.8],
+    ['threshold as text', { condenseThreshold: '80%' }, ['condenseThreshold: expected a number; the default is used'], (s) => s.condenseThreshold, 0.8],
+    ['kept messages fractional', { keepMessages: 2.5 }, ['keepMessages: expected a whole number; the default is used'], (s) => s.keepMessages, 4],
+    ['max code lines too small', { maxCodeLines: 0 }, ['maxCodeLines: expected a number ≥ 10; the default is used'], (s) => s.maxCodeLines, 500],
+    ['auto-condense not a boolean', { autoCondense: 'on' }, ['autoCondense: expected true or false; true is used'], (s) => s.autoCondense, true],
+    ['summary model not text', { summaryModel: 4 }, ['summaryModel: expected text; "" is used'], (s) => s.summaryModel, ''],
     ['providers not a list', { providers: { id: 'x' } }, ['providers: expected a list; the default providers are used'], (s) => s.providers.map((p) => p.id), ['openai', 'anthropic']],
     ['provider name blank', { providers: [{ id: 'p', kind: 'openai', name: ' ', models: ['m'] }] }, ['providers[0].name: expected non-empty text; the id is used'], (s) => s.providers[0].name, 'p'],
     ['provider models not a list', { providers: [{ id: 'p', kind: 'openai', models: 'm' }] }, ['providers[0].models: expected a list; no models are listed'], (s) => s.providers[0].models, []],
@@ -106,5 +115,29 @@ describe('settings schema: each kind of damage falls back to a default with a wa
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('the summary model', () => {
+  const settings = loadSettings({
+    providers: [
+      { id: 'openai', kind: 'openai', models: ['gpt-4o', 'gpt-4o-mini'] },
+      { id: 'router', kind: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', models: ['openai/gpt-4o-mini'] },
+    ],
+  }).settings;
+
+  test("empty: the chat's own provider and model", () => {
+    expect(summaryTarget({ ...settings, summaryModel: '' }, 'router', 'openai/gpt-4o-mini')).toEqual({ provider: 'router', model: 'openai/gpt-4o-mini' });
+  });
+
+  test('provider/model picks that provider; a model name with a slash stays on the chat\'s provider unless its first part is a configured provider', () => {
+    expect(summaryTarget({ ...settings, summaryModel: 'openai/gpt-4o-mini' }, 'router', 'x')).toEqual({ provider: 'openai', model: 'gpt-4o-mini' });
+    expect(summaryTarget({ ...settings, summaryModel: 'anthropic/claude-haiku' }, 'router', 'x')).toEqual({ provider: 'router', model: 'anthropic/claude-haiku' });
+    expect(summaryTarget({ ...settings, summaryModel: 'gpt-4o-mini' }, 'openai', 'gpt-4o')).toEqual({ provider: 'openai', model: 'gpt-4o-mini' });
+  });
+
+  test('the budget settings are read out of the plugin settings as they are', () => {
+    const s = loadSettings({ maxContextTokens: 50_000, condenseThreshold: 0.7, summarize: false }).settings;
+    expect(budgetSettingsOf(s)).toEqual({ ...DEFAULT_BUDGET_SETTINGS, maxContextTokens: 50_000, condenseThreshold: 0.7, summarize: false });
   });
 });

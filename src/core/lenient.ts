@@ -156,6 +156,12 @@ export function expected(issue: z.core.$ZodRawIssue): string | undefined {
       if (issue.origin === 'array') return `expected at least ${min} item(s)`;
       return `expected a number ${issue.inclusive ? '≥' : '>'} ${min}`;
     }
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.origin === 'string') return `expected at most ${max} characters`;
+      if (issue.origin === 'array') return `expected at most ${max} item(s)`;
+      return `expected a number ${issue.inclusive ? '≤' : '<'} ${max}`;
+    }
     case 'invalid_union':
       return 'options' in issue && Array.isArray(issue.options) ? `expected one of ${issue.options.join(', ')}` : 'expected one of the known forms';
     default:
