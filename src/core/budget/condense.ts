@@ -5,7 +5,7 @@ import { tokenCounterFor } from '../tokens/tokenCounter';
 import type { Usage } from '../usage';
 import { budgetStatus, formatTokens, type BudgetSettings, type InputBudget } from './budget';
 import { planCompaction, summaryReserve, type CompactionPlan } from './plan';
-import { omissionText, type Summarizer } from './summarizer';
+import { omissionText, type Summarizer, type SummaryOutput } from './summarizer';
 
 export { COMPACTION_KINDS };
 
@@ -135,14 +135,20 @@ async function condense(
   if (!deps.summarizer) {
     fallback = 'summaries are off';
   } else {
+    let out: SummaryOutput | null = null;
     try {
-      const out = await summarizeWithin(deps, { previous: previous?.text ?? null, turns: dropped, notes, maxTokens: reserve });
-      text = out.text;
-      summary = { provider: out.provider, model: out.model, usage: out.usage, calls: out.calls };
+      out = await summarizeWithin(deps, { previous: previous?.text ?? null, turns: dropped, notes, maxTokens: reserve });
     } catch (error) {
       // The user's stop stops the turn; a failed or slow summary falls back to omitting.
       if (deps.signal.aborted) throw error;
       fallback = `the summary failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (out) {
+      // A summary far over its room (a model that ignored the length asked for) would leave the chat
+      // near its threshold, condensing again every turn: it is cut to its room.
+      const counter = tokenCounterFor(input.model);
+      text = cutToTokens(out.text, Math.floor(reserve * SUMMARY_OVERRUN), (t) => counter.count(t));
+      summary = { provider: out.provider, model: out.model, usage: out.usage, calls: out.calls };
     }
   }
   if (fallback !== undefined) {
@@ -173,7 +179,7 @@ async function condense(
   };
 }
 
-async function summarizeWithin(deps: FitDeps, input: Parameters<Summarizer['summarize']>[0]) {
+async function summarizeWithin(deps: FitDeps, input: Parameters<Summarizer['summarize']>[0]): Promise<SummaryOutput> {
   const summarizer = deps.summarizer as Summarizer;
   const local = new AbortController();
   const onAbort = () => local.abort();
@@ -209,6 +215,25 @@ function notesOf(engine: PromptContextEngine, previous: number, through: number)
     }
   }
   return [...ids];
+}
+
+/** How far over its reserve a summary may run before it is cut. */
+const SUMMARY_OVERRUN = 1.25;
+const CUT_MARKER = '[... summary cut to fit its room ...]';
+
+/** The text's first lines within `max` tokens, and a marker when any were cut. */
+export function cutToTokens(text: string, max: number, count: (text: string) => number): string {
+  if (count(text) <= max) return text;
+  const lines = text.split('\n');
+  let lo = 0;
+  let hi = lines.length;
+  // The longest run of first lines that fits with the marker.
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (count([...lines.slice(0, mid), CUT_MARKER].join('\n')) <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return [...lines.slice(0, lo), CUT_MARKER].join('\n');
 }
 
 function shortenToFit(engine: PromptContextEngine, input: TurnInput, c: Compaction, budget: number): { compaction: Compaction; tokens: number } {

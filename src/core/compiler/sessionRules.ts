@@ -73,7 +73,7 @@ export const cursorBeyondCount: SessionRule = ({ session, assembly }) => {
 /** A compaction rewrote history: the provider's session holds the old one, so a new session starts from the summary. */
 export const conversationCondensed: SessionRule = ({ assembly }) =>
   assembly.prefixChange?.reason === 'condensed'
-    ? { code: 'condensed', detail: `the conversation was condensed: ${assembly.prefixChange.detail}` }
+    ? { code: 'condensed', detail: assembly.prefixChange.detail }
     : null;
 
 /** The user edited or regenerated an earlier turn (the engine names it): the session remembers the old one. */
