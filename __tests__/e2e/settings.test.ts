@@ -63,7 +63,7 @@ test('settings: providers, API key in secret storage, defaults, context; screens
   expect(JSON.stringify(request?.body.messages)).toContain('You are a careful gardener.');
   expect(request?.headers.authorization).toBeDefined();
   await page.click('.strata-context-summary');
-  expect(await page.textContent('.strata-usage-total')).toMatch(/of 64,000 tokens/);
+  expect(await page.textContent('.strata-usage-total')).toMatch(/of 59,904 tokens/);
   // The chat note holds no key either.
   await wb.flush();
   const notes = await page.evaluate(() => (window as unknown as { workbench: { app: { vault: { getMarkdownFiles(): { path: string }[] } } } }).workbench.app.vault.getMarkdownFiles().map((f) => f.path));
