@@ -150,6 +150,23 @@ describe('condense by hand (wide sidebar)', () => {
     expect(await wb.errors()).toEqual([]);
   }, 180_000);
 
+  test('while a summary is being written the chat says "Condensing…"; the stop button stops it and nothing changes', async () => {
+    wb.providerServer.injectFault({ kind: 'hang', times: 1 });
+    await page.click('.strata-context-summary');
+    await page.click('.strata-condense-button');
+    await page.waitForSelector('.strata-condensing');
+    expect(await page.textContent('.strata-condense-button')).toBe('Condensing…');
+    expect(await page.getAttribute('.strata-condense-button', 'aria-disabled')).toBe('true');
+    expect(await page.textContent('.strata-context-condense')).toBe('condensing…');
+    await shoot(wb, 'budget-condensing-wide');
+    await page.click('.strata-stop');
+    await page.waitForFunction(() => document.querySelector('.strata-condense-result')?.textContent === 'Condense stopped: nothing changed.');
+    expect(await page.$('.strata-condensing')).toBeNull();
+    expect(await page.$$eval('.strata-compaction', (els) => els.length)).toBe(1);
+    expect(await page.textContent('.strata-condense-button')).toBe('Condense');
+    await page.click('.strata-context-summary');
+  }, 180_000);
+
   test('the "Condense chat" command; with summaries off it omits, says so in a warning and in the divider', async () => {
     await wb.openSettings('strata');
     await page.click('.setting-item:has(> .setting-item-info .setting-item-name:text-is("Summaries")) .checkbox-container');
