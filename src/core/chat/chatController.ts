@@ -368,6 +368,8 @@ export class ChatController {
   async previewNext(chips?: readonly ContextChip[]): Promise<void> {
     if (chips) this.nextChips = [...chips];
     chips = this.nextChips;
+    // A turn or a compaction is running: it measures again when it ends (with these chips).
+    if (this.abort) return;
     const chat = this.chat;
     const turns = chat.engine.turnCount;
     const c = chat.conversation;

@@ -164,7 +164,24 @@ export class ChatView extends ItemView {
   }
 
   openHistory(): void {
-    new HistoryModal(this.app, chatListActions(this.controller, this.host.archive)).open();
+    const actions = chatListActions(this.controller, this.host.archive);
+    // The list reads the notes: saves still queued (a rename, the last reply) are written first.
+    new HistoryModal(this.app, {
+      ...actions,
+      list: async () => {
+        await this.controller.flush();
+        return actions.list();
+      },
+      search: async (query, options) => {
+        await this.controller.flush();
+        return actions.search(query, options);
+      },
+    }).open();
+  }
+
+  /** Resolves once the chat's queued saves are written (the workbench's flush waits on it). */
+  flush(): Promise<void> {
+    return this.controller.flush();
   }
 
   /** Open a saved chat by its id (e.g. one just imported). */
