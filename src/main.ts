@@ -80,6 +80,11 @@ export default class StrataPlugin extends Plugin {
       },
     });
     this.addCommand({
+      id: 'condense-chat',
+      name: 'Condense chat',
+      callback: () => void this.openChat().then((view) => view?.condense()),
+    });
+    this.addCommand({
       id: 'open-chat-history',
       name: 'Open chat history',
       callback: () => void this.openChat().then((view) => view?.openHistory()),

@@ -42,7 +42,7 @@
  *   setTheme(theme), openNote(path), selectText(text, occurrence?)
  *   openSettings(tabId?), closeSettings()
  *   setNoteMode('source' | 'preview')  the note pane as a plain-text editor (default) or rendered
- *   flush()         waits until every write the page started is on disk
+ *   flush()         waits until every write the page started is on disk, and the saves a view (the chat) has queued
  *   readVaultFile(path), writeVaultFile(path, text) (an outside edit: the page is told, 'modify' fires)
  *   notices()       every Notice message shown so far
  *   errors()        page errors + console errors seen so far (the smoke test expects none)

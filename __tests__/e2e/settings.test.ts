@@ -24,7 +24,7 @@ test('settings: providers, API key in secret storage, defaults, context; screens
   await wb.openSettings('strata');
   await page.waitForSelector('.strata-settings');
   const headings = await page.$$eval('.strata-settings .setting-item-heading .setting-item-name', (els) => els.map((e) => e.textContent));
-  expect(headings).toEqual(['Providers', 'Chat', 'Context']);
+  expect(headings).toEqual(['Providers', 'Chat', 'Context', 'Context budget']);
   expect(await page.$$eval('.strata-settings-provider', (els) => els.length)).toBe(3);
   await wb.screenshot('settings-light');
   await wb.setTheme('dark');
@@ -71,3 +71,101 @@ test('settings: providers, API key in secret storage, defaults, context; screens
   expect(chat).toBeDefined();
   expect(await wb.readVaultFile(chat ?? '')).not.toContain('sk-');
 });
+
+/** data.json as saved (after every write the page started). */
+async function savedData(): Promise<Record<string, unknown>> {
+  await wb.flush();
+  return JSON.parse(readFileSync(wb.dataJsonPath, 'utf8')) as Record<string, unknown>;
+}
+
+test('context budget settings: numbers are checked (refused with a visible message, not saved), the rest saved; screenshots', async () => {
+  const { page } = wb;
+  await wb.openSettings('strata');
+  await page.waitForSelector('.strata-settings');
+  const names = await page.$$eval('.strata-settings .setting-item:not(.setting-item-heading) .setting-item-name', (els) => els.map((e) => e.textContent));
+  const budget = names.slice(names.indexOf('Max context tokens'));
+  expect(budget).toEqual([
+    'Max context tokens',
+    'Reserved output tokens',
+    'Newest messages always kept',
+    'Auto-condense',
+    'Condense threshold',
+    'Max code lines',
+    'Max output lines',
+    'Summaries',
+    'Summary model',
+  ]);
+  // Each says what it does and its default.
+  const descriptions = await page.$$eval('.strata-settings .setting-item', (els) =>
+    Object.fromEntries(els.map((e) => [e.querySelector('.setting-item-name')?.textContent ?? '', e.querySelector('.setting-item-description')?.textContent ?? ''])),
+  );
+  expect(descriptions['Max context tokens']).toMatch(/Default 100,000\.$/);
+  expect(descriptions['Reserved output tokens']).toMatch(/Default 4,096\.$/);
+  expect(descriptions['Newest messages always kept']).toMatch(/Default 4\.$/);
+  expect(descriptions['Condense threshold']).toMatch(/Default 80 %\.$/);
+  expect(descriptions['Max code lines']).toMatch(/Default 500\.$/);
+  expect(descriptions['Max output lines']).toMatch(/Default 200\.$/);
+  expect(descriptions['Summary model']).toMatch(/Default: the chat's own model\.$/);
+
+  const input = (name: string) => `${settingByName(name)} input[type="text"]`;
+  const error = (name: string) => `${settingByName(name)} .strata-settings-error`;
+  const before = await savedData();
+  // Text, zero and a negative number are refused, said under the setting, and not saved.
+  for (const [value, message] of [
+    ['lots', /^Not saved: "lots" is not a whole number\. Enter a whole number, 1,000 or more\.$/],
+    ['0', /^Not saved: 0 is out of range\. Enter a whole number, 1,000 or more\.$/],
+    ['-5000', /^Not saved: -5000 is out of range\./],
+    ['12.5', /^Not saved: "12\.5" is not a whole number\./],
+  ] as const) {
+    await page.fill(input('Max context tokens'), value);
+    await page.waitForSelector(error('Max context tokens'), { state: 'visible' });
+    expect(await page.textContent(error('Max context tokens'))).toMatch(message);
+    expect(await page.getAttribute(input('Max context tokens'), 'aria-invalid')).toBe('true');
+    expect((await savedData()).maxContextTokens).toBe(before.maxContextTokens);
+  }
+  await page.fill(input('Reserved output tokens'), '0');
+  expect(await page.textContent(error('Reserved output tokens'))).toMatch(/^Not saved: 0 is out of range\. Enter a whole number, 1 or more\.$/);
+  await page.fill(input('Max code lines'), 'ten');
+  expect(await page.isVisible(error('Max code lines'))).toBe(true);
+  await page.fill(input('Newest messages always kept'), '201');
+  expect(await page.textContent(error('Newest messages always kept'))).toMatch(/from 0 to 200/);
+  await wb.screenshot('settings-budget-invalid-light', { selector: '.modal' });
+  let saved = await savedData();
+  for (const key of ['reservedOutputTokens', 'maxCodeLines', 'keepMessages']) expect(saved[key]).toBe(before[key]);
+
+  // Valid numbers (grouped digits too) are saved and the message goes away.
+  await page.fill(input('Max context tokens'), '12,000');
+  await page.fill(input('Reserved output tokens'), '2048');
+  await page.fill(input('Newest messages always kept'), '6');
+  await page.fill(input('Max code lines'), '300');
+  await page.fill(input('Max output lines'), '150');
+  for (const name of ['Max context tokens', 'Reserved output tokens', 'Newest messages always kept', 'Max code lines']) expect(await page.isVisible(error(name))).toBe(false);
+  // The threshold slider (50–95 %), the summary model, and the toggles that disable what depends on them.
+  await page.fill(`${settingByName('Condense threshold')} input[type="range"]`, '70');
+  await page.selectOption(`${settingByName('Summary model')} select`, 'local-openai/gpt-4o-mini');
+  const options = await page.$$eval(`${settingByName('Summary model')} option`, (els) => els.map((e) => [e.getAttribute('value'), e.textContent]));
+  expect(options[0]).toEqual(['', "The chat's model"]);
+  expect(options.map(([v]) => v)).toEqual(expect.arrayContaining(['local-openai/gpt-4o', 'local-responses/gpt-4o', 'local-anthropic/claude-sonnet-4-5']));
+  saved = await savedData();
+  expect(saved).toMatchObject({ maxContextTokens: 12_000, reservedOutputTokens: 2048, keepMessages: 6, maxCodeLines: 300, maxOutputLines: 150, condenseThreshold: 0.7, summaryModel: 'local-openai/gpt-4o-mini' });
+  await page.click(`${settingByName('Auto-condense')} .checkbox-container`);
+  expect(await page.isDisabled(`${settingByName('Condense threshold')} input[type="range"]`)).toBe(true);
+  await page.click(`${settingByName('Summaries')} .checkbox-container`);
+  expect(await page.isDisabled(`${settingByName('Summary model')} select`)).toBe(true);
+  expect(await savedData()).toMatchObject({ autoCondense: false, summarize: false });
+  await page.locator(settingByName('Context budget')).scrollIntoViewIfNeeded();
+  await wb.screenshot('settings-budget-light', { selector: '.modal' });
+  await wb.setTheme('dark');
+  await wb.screenshot('settings-budget-dark', { selector: '.modal' });
+  await wb.setTheme('light');
+
+  // Reopened, the tab shows what was saved.
+  await wb.closeSettings();
+  await wb.openSettings('strata');
+  expect(await page.inputValue(input('Max context tokens'))).toBe('12000');
+  expect(await page.inputValue(`${settingByName('Condense threshold')} input[type="range"]`)).toBe('70');
+  await wb.closeSettings();
+  // The chat uses the new budget: gpt-4o-mini (64,000 window) is capped at 12,000 tokens; auto-condense off.
+  await page.waitForFunction(() => /of 12,000 tokens$/.test(document.querySelector('.strata-context-tokens')?.getAttribute('aria-label') ?? ''));
+  expect(await page.textContent('.strata-context-condense')).toBe('auto-condense off');
+}, 180_000);

@@ -54,6 +54,23 @@ export const DEFAULT_PROVIDERS: readonly ProviderSettings[] = [
   },
 ];
 
+/** The whole-number budget settings and their limits: data.json is read and the settings tab checks input against the same ones. */
+export const BUDGET_COUNT_LIMITS = {
+  maxContextTokens: { min: 1_000, max: null },
+  // No room for the reply is never what anyone wants.
+  reservedOutputTokens: { min: 1, max: null },
+  keepMessages: { min: 0, max: 200 },
+  maxCodeLines: { min: 10, max: null },
+  maxOutputLines: { min: 10, max: null },
+} as const satisfies Record<string, { min: number; max: number | null }>;
+
+export type BudgetCount = keyof typeof BUDGET_COUNT_LIMITS;
+
+function budgetCount(key: BudgetCount) {
+  const { min, max } = BUDGET_COUNT_LIMITS[key];
+  return max === null ? z.int().min(min) : z.int().min(min).max(max);
+}
+
 /**
  * Plugin settings as stored in data.json (it may be missing, hand-edited or corrupted): a bad
  * field falls back to its default with a warning; good fields are kept. Never holds API keys
@@ -71,13 +88,13 @@ const SettingsSchema = z.object({
   freshness: orElse(z.enum(FRESHNESS_POLICIES), 'fresh'),
   attachActiveNote: orElse(z.boolean(), true),
   // Budget and condensing (seed 001's context settings): see src/core/budget/budget.ts.
-  maxContextTokens: orElse(z.int().min(1_000), DEFAULT_BUDGET_SETTINGS.maxContextTokens, 'the default is used'),
-  reservedOutputTokens: orElse(z.int().min(0), DEFAULT_BUDGET_SETTINGS.reservedOutputTokens, 'the default is used'),
+  maxContextTokens: orElse(budgetCount('maxContextTokens'), DEFAULT_BUDGET_SETTINGS.maxContextTokens, 'the default is used'),
+  reservedOutputTokens: orElse(budgetCount('reservedOutputTokens'), DEFAULT_BUDGET_SETTINGS.reservedOutputTokens, 'the default is used'),
   autoCondense: orElse(z.boolean(), DEFAULT_BUDGET_SETTINGS.autoCondense),
   condenseThreshold: orElse(z.number().min(0.5).max(0.95), DEFAULT_BUDGET_SETTINGS.condenseThreshold, 'the default is used'),
-  keepMessages: orElse(z.int().min(0).max(200), DEFAULT_BUDGET_SETTINGS.keepMessages, 'the default is used'),
-  maxCodeLines: orElse(z.int().min(10), DEFAULT_BUDGET_SETTINGS.maxCodeLines, 'the default is used'),
-  maxOutputLines: orElse(z.int().min(10), DEFAULT_BUDGET_SETTINGS.maxOutputLines, 'the default is used'),
+  keepMessages: orElse(budgetCount('keepMessages'), DEFAULT_BUDGET_SETTINGS.keepMessages, 'the default is used'),
+  maxCodeLines: orElse(budgetCount('maxCodeLines'), DEFAULT_BUDGET_SETTINGS.maxCodeLines, 'the default is used'),
+  maxOutputLines: orElse(budgetCount('maxOutputLines'), DEFAULT_BUDGET_SETTINGS.maxOutputLines, 'the default is used'),
   summarize: orElse(z.boolean(), DEFAULT_BUDGET_SETTINGS.summarize),
   /** `provider-id/model` for summaries; empty: the chat's own model. */
   summaryModel: orElse(z.string().trim(), DEFAULT_BUDGET_SETTINGS.summaryModel),

@@ -72,9 +72,18 @@ export function makeWorkbenchApi(app: App, shim: typeof obsidian, errors: string
       const view = app.workspace.getLeaf(false).view;
       if (view instanceof MarkdownView) view.setMode(mode);
     },
-    /** Waits for every write the page started (notes, data.json, secrets) to reach the disk. */
+    /**
+     * Waits for every write the page started (notes, data.json, secrets) to reach the disk, including
+     * saves a view has queued but not begun writing (a view with a flush(), such as the chat's).
+     */
     flush: async () => {
       for (const leaf of app.workspace.getLeavesOfType('markdown')) if (leaf.view instanceof MarkdownView) await leaf.view.flush();
+      const views: { flush(): Promise<unknown> }[] = [];
+      app.workspace.iterateAllLeaves((leaf) => {
+        const view = leaf.view as unknown as { flush?: unknown };
+        if (!(leaf.view instanceof MarkdownView) && typeof view.flush === 'function') views.push(view as { flush(): Promise<unknown> });
+      });
+      for (const view of views) await view.flush();
       await pendingWrites();
     },
     /** Event handlers registered on the app's event sources (compare before load and after unload). */

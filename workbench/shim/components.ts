@@ -188,12 +188,22 @@ export class DropdownComponent extends ValueComponent<string> {
 
 export class SliderComponent extends ValueComponent<number> {
   sliderEl: HTMLInputElement;
+  /** Obsidian 1.13 shows the value inline next to the slider (setDisplayFormat formats it). */
+  private valueEl: HTMLElement;
   private changeCb: ((value: number) => unknown) | null = null;
   private format: (value: number) => string = (v) => String(v);
   constructor(containerEl: HTMLElement) {
     super();
     this.sliderEl = containerEl.createEl('input', { type: 'range', cls: 'slider' });
-    this.sliderEl.addEventListener('input', () => void this.changeCb?.(this.getValue()));
+    this.valueEl = containerEl.createSpan({ cls: 'slider-value' });
+    this.sliderEl.addEventListener('input', () => {
+      this.showValue();
+      void this.changeCb?.(this.getValue());
+    });
+    this.showValue();
+  }
+  private showValue(): void {
+    this.valueEl.setText(this.getValuePretty());
   }
   override setDisabled(disabled: boolean): this {
     super.setDisabled(disabled);
@@ -207,6 +217,7 @@ export class SliderComponent extends ValueComponent<number> {
     if (min !== null) this.sliderEl.min = String(min);
     if (max !== null) this.sliderEl.max = String(max);
     this.sliderEl.step = String(step);
+    this.showValue();
     return this;
   }
   getValue(): number {
@@ -214,6 +225,7 @@ export class SliderComponent extends ValueComponent<number> {
   }
   setValue(value: number): this {
     this.sliderEl.value = String(value);
+    this.showValue();
     return this;
   }
   getValuePretty(): string {
@@ -221,6 +233,7 @@ export class SliderComponent extends ValueComponent<number> {
   }
   setDisplayFormat(format: (value: number) => string): this {
     this.format = format;
+    this.showValue();
     return this;
   }
   setDynamicTooltip(): this {

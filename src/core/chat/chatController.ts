@@ -82,6 +82,8 @@ export class ChatController {
   /** The next request as it would go now (history, library, the composer's chips): the usage line's figure. */
   private next: { usage: ContextUsage; chat: OpenChat } | null = null;
   private condensing = false;
+  /** The composer's chips as last given to previewNext: the controller's own previews count them too. */
+  private nextChips: readonly ContextChip[] = [];
   private warnings: ChatWarning[] = [];
   private saved = false;
   private readonly listeners = new Set<ChatListener>();
@@ -340,7 +342,8 @@ export class ChatController {
     const c = chat.conversation;
     try {
       const settings = this.deps.settings();
-      const input = await turnInput({ model: c.model, mode: c.mode as ChatMode, userText: '', chips: [] }, chat.engine, this.resolver, settings, false);
+      // The next request as the usage line measures it: with the composer's chips.
+      const input = await turnInput({ model: c.model, mode: c.mode as ChatMode, userText: '', chips: this.nextChips }, chat.engine, this.resolver, settings, false);
       const event = await condenseNow(chat.engine, input, budgetDeps({ providerId: c.provider, model: c.model }, settings, this.deps.providers, abort.signal));
       if (!event) return 'Nothing to condense: every earlier message is already condensed, except the newest ones, which always stay.';
       this.compacted(chat, event);
@@ -360,10 +363,14 @@ export class ChatController {
 
   /**
    * Measure the next request as it would go now (history, library, L1, and the chips given: what the
-   * composer holds), for the usage line. Cheap: nothing is re-read; a result for a chat no longer
-   * shown, or overtaken by a turn, is dropped.
+   * composer holds; without chips, the ones given last), for the usage line. Cheap: nothing is
+   * re-read; a result for a chat no longer shown, or overtaken by a turn, is dropped.
    */
-  async previewNext(chips: readonly ContextChip[] = []): Promise<void> {
+  async previewNext(chips?: readonly ContextChip[]): Promise<void> {
+    if (chips) this.nextChips = [...chips];
+    chips = this.nextChips;
+    // A turn or a compaction is running: it measures again when it ends (with these chips).
+    if (this.abort) return;
     const chat = this.chat;
     const turns = chat.engine.turnCount;
     const c = chat.conversation;
@@ -493,6 +500,8 @@ export class ChatController {
     this.warnings = withoutSources(this.warnings, 'library', 'regenerate', 'reopened', 'note', 'condense');
     this.saved = false;
     this.emit();
+    // A new chat's usage line shows its first request (instructions and the composer's notes) at once.
+    void this.previewNext();
   }
 
   private emptyChat(): OpenChat {

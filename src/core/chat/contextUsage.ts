@@ -3,12 +3,13 @@ import type { TurnAssembly } from '../engine/engine';
 
 export type UsageLayer = 'system' | 'library' | 'turn' | 'history' | 'message';
 
-export const USAGE_LAYERS: readonly { id: UsageLayer; label: string; layer: 'L1' | 'L2' | 'L3' | 'L4' | 'L5' }[] = [
-  { id: 'system', label: 'System', layer: 'L1' },
-  { id: 'library', label: 'Library', layer: 'L2' },
-  { id: 'turn', label: 'This turn', layer: 'L3' },
-  { id: 'history', label: 'History', layer: 'L4' },
-  { id: 'message', label: 'Message', layer: 'L5' },
+/** The layers in the user's words (the usage panel's legend); `hint` says what each holds. */
+export const USAGE_LAYERS: readonly { id: UsageLayer; label: string; hint: string; layer: 'L1' | 'L2' | 'L3' | 'L4' | 'L5' }[] = [
+  { id: 'system', label: 'Instructions', hint: 'System prompt, memory and mode', layer: 'L1' },
+  { id: 'library', label: 'Notes in this chat', hint: 'Every note attached so far (the Context Library), each sent once', layer: 'L2' },
+  { id: 'turn', label: 'New this turn', hint: 'Notes attached now that the chat has not seen yet', layer: 'L3' },
+  { id: 'history', label: 'Conversation', hint: 'Earlier messages and replies (after condensing: the summary and the newest messages)', layer: 'L4' },
+  { id: 'message', label: 'Your message', hint: 'The message being sent', layer: 'L5' },
 ];
 
 /** Tokens of one request (sent, or the next one as it would go now) by layer, against the input budget. */

@@ -18,8 +18,15 @@
  *   .strata-error-text, .strata-retry    inline error and its retry button
  *   .strata-warnings .strata-warning     chat-level notices (removed library item, load warnings)
  *   .strata-context-summary              collapsed usage line (click to open the panel)
- *   .strata-usage                        context usage panel; .strata-usage-layer[data-layer=system|library|turn|history|message]
- *                                        .strata-usage-cached, .strata-usage-cost
+ *   .strata-context-tokens, .strata-context-condense   the usage line: next request / budget; distance to condensing
+ *   .strata-meter (.strata-meter-fill, .strata-meter-threshold)   the next request's share of the budget
+ *   .strata-usage                        next-request panel; .strata-usage-total, .strata-usage-threshold,
+ *                                        .strata-usage-layer[data-layer=system|library|turn|history|message]
+ *   .strata-condense-button, .strata-condense-result   condense now, and what it did
+ *   .strata-usage-stats                  .strata-usage-last, .strata-usage-cached, .strata-usage-cost
+ *   .strata-compaction[data-through]     a compaction at its boundary (.is-summary / .is-omitted):
+ *                                        .strata-compaction-label, details.strata-compaction-details
+ *   .strata-condensing                   a compaction is running
  *   .strata-library-item[data-id]        a Context Library item; .strata-library-remove, .strata-library-confirm-remove
  *   .strata-composer textarea            the composer (.strata-input)
  *   .strata-chip (.is-active-note, .is-off), .strata-chip-remove, .strata-chip-toggle
@@ -28,7 +35,7 @@
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
  *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
  */
-import { ItemView, MarkdownView, Notice, setIcon, TFile, type WorkspaceLeaf } from 'obsidian';
+import { debounce, ItemView, MarkdownView, Notice, setIcon, TFile, type WorkspaceLeaf } from 'obsidian';
 import type { ChatController } from '../../core/chat/chatController';
 import { chatListActions } from '../../core/chat/chatList';
 import type { ChatState } from '../../core/chat/chatState';
@@ -61,6 +68,8 @@ export class ChatView extends ItemView {
   private warningsEl!: HTMLElement;
   private unsubscribe: (() => void) | null = null;
   private lastBusy = false;
+  /** Measure the next request again with the composer's chips (they changed), once typing settles. */
+  private readonly schedulePreview = debounce(() => this.previewNext(), 300, true);
   /** Markdown note of the last 'file-open' (null: none open); undefined until the first event. */
   private lastOpened: string | null | undefined = undefined;
 
@@ -91,9 +100,9 @@ export class ChatView extends ItemView {
     this.buildHeader(root);
     this.messages = new MessageList(root, this.app, this, {
       copy: (text) => void this.copy(text),
-      regenerate: () => this.run(() => this.controller.regenerate()),
-      editLast: (text) => this.run(() => this.controller.editLast(text)),
-      retry: () => this.run(() => this.controller.retry()),
+      regenerate: () => this.run(() => this.controller.regenerate(), undefined, true),
+      editLast: (text) => this.run(() => this.controller.editLast(text), undefined, true),
+      retry: () => this.run(() => this.controller.retry(), undefined, true),
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
@@ -107,15 +116,17 @@ export class ChatView extends ItemView {
           new Notice(errorText(error));
         }
       },
+      condense: () => this.condense(),
       resized: () => this.messages.scrollToEnd(),
     });
     this.composer = new Composer(bottom, {
       app: this.app,
       owner: this,
       // A message the controller cannot take (a chat is opening) goes back to the composer, never lost.
-      onSend: (text, chips) => this.run(() => this.controller.send(text, chips), () => this.composer.restore(text, chips)),
+      onSend: (text, chips) => this.run(() => this.controller.send(text, chips), () => this.composer.restore(text, chips), true),
       onStop: () => this.controller.stop(),
       attachActiveNoteDefault: () => this.host.settings.attachActiveNote,
+      onChipsChanged: () => this.schedulePreview(),
     });
     this.unsubscribe = this.controller.subscribe((change) => {
       if (change === 'stream') this.messages.updateStreaming(this.controller.state.streamingText ?? '');
@@ -130,10 +141,12 @@ export class ChatView extends ItemView {
     );
     this.syncActiveNote();
     this.render();
+    this.previewNext();
     await Promise.resolve();
   }
 
   async onClose(): Promise<void> {
+    this.schedulePreview.cancel();
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.controller.stop();
@@ -151,7 +164,24 @@ export class ChatView extends ItemView {
   }
 
   openHistory(): void {
-    new HistoryModal(this.app, chatListActions(this.controller, this.host.archive)).open();
+    const actions = chatListActions(this.controller, this.host.archive);
+    // The list reads the notes: saves still queued (a rename, the last reply) are written first.
+    new HistoryModal(this.app, {
+      ...actions,
+      list: async () => {
+        await this.controller.flush();
+        return actions.list();
+      },
+      search: async (query, options) => {
+        await this.controller.flush();
+        return actions.search(query, options);
+      },
+    }).open();
+  }
+
+  /** Resolves once the chat's queued saves are written (the workbench's flush waits on it). */
+  flush(): Promise<void> {
+    return this.controller.flush();
   }
 
   /** Open a saved chat by its id (e.g. one just imported). */
@@ -162,14 +192,30 @@ export class ChatView extends ItemView {
     });
   }
 
+  /** Condense the chat now (the panel's button, the "Condense chat" command); says what happened. */
+  condense(): void {
+    void (async () => {
+      try {
+        const message = await this.controller.condense();
+        this.panel.showCondenseResult(message);
+        new Notice(message);
+      } catch (error) {
+        this.panel.showCondenseResult(errorText(error), true);
+        new Notice(errorText(error));
+      }
+    })();
+  }
+
   addChip(chip: ContextChip): void {
     this.composer.addChip(chip);
     this.composer.focus();
   }
 
-  /** Settings changed: re-render (model list, active-note default). */
+  /** Settings changed: re-render (model list, active-note default) and measure the next request against the new budget. */
   refresh(): void {
-    if (this.controller) this.render();
+    if (!this.controller) return;
+    this.render();
+    this.schedulePreview();
   }
 
   focusComposer(): void {
@@ -260,7 +306,8 @@ export class ChatView extends ItemView {
     this.composer.setOpening(state.phase === 'opening');
     // The panel and warnings above the composer may have changed height: keep the newest message in view.
     this.messages.scrollToEnd();
-    if (this.lastBusy && !state.busy) this.composer.focus();
+    // A reply is in: back to the composer, unless the user is working in the usage panel (the Condense button).
+    if (this.lastBusy && !state.busy && !this.panel.el.contains(activeDocument.activeElement)) this.composer.focus();
     this.lastBusy = state.busy;
   }
 
@@ -305,7 +352,14 @@ export class ChatView extends ItemView {
     this.composer.setActiveNote(path);
   }
 
-  private run(action: () => Promise<void>, onError?: () => void): void {
+  /** The composer's chips go to the controller even while a reply runs: its own preview after the turn counts them. */
+  private previewNext(): void {
+    void this.controller.previewNext(this.composer.currentChips());
+  }
+
+  /** Run a user action; its error becomes a Notice. `follow`: it adds to the conversation, so show its end. */
+  private run(action: () => Promise<void>, onError?: () => void, follow = false): void {
+    if (follow) this.messages.scrollToEnd(true);
     action().catch((error: unknown) => {
       onError?.();
       new Notice(errorText(error));

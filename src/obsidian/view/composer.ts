@@ -12,6 +12,8 @@ export interface ComposerHost {
   onStop(): void;
   /** Whether the active note is attached by default (settings). */
   attachActiveNoteDefault(): boolean;
+  /** The chips the next message carries changed (the usage line measures them). */
+  onChipsChanged?(): void;
 }
 
 /**
@@ -123,6 +125,7 @@ export class Composer {
       remove.addEventListener('click', () => this.removeChip(chip));
     }
     this.chipsEl.toggleClass('is-empty', this.chipsEl.childElementCount === 0);
+    this.host.onChipsChanged?.();
   }
 
   private chipEl(chip: ContextChip, title: string): HTMLElement {

@@ -1,27 +1,41 @@
 import { setIcon, type Component } from 'obsidian';
 import type { ChatState } from '../../core/chat/chatState';
+import type { ContextUsage } from '../../core/chat/contextUsage';
 import type { Usage } from '../../core/usage';
 import { USAGE_LAYERS } from '../../core/chat/contextUsage';
-import { cachedShareOf, formatPercent, formatTokens, formatUsd } from './format';
+import { budgetText, cachedShareOf, condenseStatus, formatPercent, formatTokens, formatUsd } from './format';
 
 export interface ContextPanelActions {
   removeLibraryItem(id: string): void;
+  /** Condense the chat now (the button). */
+  condense(): void;
   /** The panel opened or closed (the conversation above changed height). */
   resized(): void;
 }
 
 /**
- * Context usage (tokens of the last request out of the model's window, by layer; cached share of
- * the last turn as the provider reported it; the chat's cost) and the Context Library, whose items
- * the user can remove (a deliberate prefix break, said as such).
+ * The usage line and its panel: the NEXT request's size against the input budget (the meter, with a
+ * tick at the condense threshold) and how far it is from condensing; the last turn's cached share
+ * and the chat's cost. Opened: the next request by layer, the Condense button, the chat's totals,
+ * and the Context Library ("Notes in this chat"), whose items the user can remove (a deliberate
+ * prefix break, said as such). Parts that hold focus (the summary, the Condense button) are built
+ * once and updated in place, so a keyboard user keeps their place while the chat changes.
  */
 export class ContextPanel {
   readonly el: HTMLElement;
   private summaryEl: HTMLElement;
   private bodyEl: HTMLElement;
+  private usageEl: HTMLElement;
+  private condenseButton: HTMLButtonElement;
+  private condenseNote: HTMLElement;
+  private condenseResult: HTMLElement;
+  private statsEl: HTMLElement;
+  private libraryEl: HTMLElement;
   private open = false;
   private confirming: string | null = null;
   private last: ChatState | null = null;
+  /** The last Condense result, shown until the chat or its turns change. */
+  private result: { chat: string; turns: number; text: string; error: boolean } | null = null;
 
   constructor(
     parent: HTMLElement,
@@ -31,6 +45,14 @@ export class ContextPanel {
     this.el = parent.createDiv({ cls: 'strata-context-panel' });
     this.summaryEl = this.el.createDiv({ cls: 'strata-context-summary', attr: { role: 'button', tabindex: '0', 'aria-expanded': 'false' } });
     this.bodyEl = this.el.createDiv({ cls: 'strata-context-body' });
+    this.usageEl = this.bodyEl.createDiv({ cls: 'strata-usage' });
+    const condense = this.bodyEl.createDiv({ cls: 'strata-condense' });
+    const row = condense.createDiv({ cls: 'strata-condense-row' });
+    this.condenseButton = row.createEl('button', { cls: 'strata-condense-button', text: 'Condense' });
+    this.condenseNote = row.createDiv({ cls: 'strata-condense-note' });
+    this.condenseResult = condense.createDiv({ cls: 'strata-condense-result', attr: { 'aria-live': 'polite' } });
+    this.statsEl = this.bodyEl.createDiv({ cls: 'strata-usage-stats' });
+    this.libraryEl = this.bodyEl.createDiv({ cls: 'strata-library' });
     this.bodyEl.hide();
     const toggle = () => {
       this.open = !this.open;
@@ -44,11 +66,22 @@ export class ContextPanel {
         toggle();
       }
     });
+    owner.registerDomEvent(this.condenseButton, 'click', () => {
+      if (this.condenseButton.getAttr('aria-disabled') !== 'true') this.actions.condense();
+    });
   }
 
   setOpen(open: boolean): void {
     this.open = open;
     if (this.last) this.render(this.last);
+  }
+
+  /** What the last Condense did (or why it could not), shown under the button. */
+  showCondenseResult(text: string, error = false): void {
+    const state = this.last;
+    if (!state) return;
+    this.result = { chat: state.conversation.id, turns: state.answered.length, text, error };
+    this.render(state);
   }
 
   render(state: ChatState): void {
@@ -57,9 +90,10 @@ export class ContextPanel {
     this.summaryEl.setAttr('aria-expanded', String(this.open));
     this.renderSummary(state);
     this.bodyEl.toggle(this.open);
-    this.bodyEl.empty();
     if (!this.open) return;
     this.renderUsage(state);
+    this.renderCondense(state);
+    this.renderStats(state);
     this.renderLibrary(state);
   }
 
@@ -68,68 +102,117 @@ export class ContextPanel {
     s.empty();
     const chevron = s.createSpan({ cls: 'strata-context-chevron' });
     setIcon(chevron, this.open ? 'chevron-down' : 'chevron-right');
-    const usage = state.contextUsage;
-    const meter = s.createDiv({ cls: 'strata-meter', attr: { 'aria-label': 'Context window used' } });
-    const fill = meter.createDiv({ cls: 'strata-meter-fill' });
-    const fraction = usage ? Math.min(1, usage.fraction) : 0;
-    fill.setCssStyles({ width: `${(fraction * 100).toFixed(1)}%` });
-    meter.toggleClass('is-high', fraction > 0.8);
+    const next = state.nextRequest;
+    const fraction = next ? Math.min(1, next.fraction) : 0;
+    const meter = s.createDiv({
+      cls: 'strata-meter',
+      attr: { 'aria-label': next ? `Next request: ${formatPercent(next.fraction)} of the budget` : 'Next request: not measured yet' },
+    });
+    meter.createDiv({ cls: 'strata-meter-fill' }).setCssStyles({ width: `${(fraction * 100).toFixed(1)}%` });
+    if (next && next.budget.autoCondense && next.budget.tokens > 0) {
+      meter.createDiv({ cls: 'strata-meter-threshold' }).setCssStyles({ left: `${((next.budget.threshold / next.budget.tokens) * 100).toFixed(1)}%` });
+    }
+    meter.toggleClass('is-high', next !== null && next.status === 'over-threshold');
+    meter.toggleClass('is-over', next !== null && next.status === 'over-budget');
     s.createSpan({
       cls: 'strata-context-tokens',
-      text: usage ? `${formatTokens(usage.promptTokens)} / ${formatTokens(usage.budget.tokens)}` : 'No request yet',
+      text: next ? `${formatTokens(next.promptTokens)} / ${formatTokens(next.budget.tokens)}` : 'Measuring…',
+      attr: next ? { 'aria-label': `Next request: ${next.promptTokens.toLocaleString('en-US')} of ${next.budget.tokens.toLocaleString('en-US')} tokens` } : {},
     });
+    const status = state.condensing ? { short: 'condensing…', tone: 'is-condensing' } : next ? condenseStatus(next) : null;
+    if (status) s.createSpan({ cls: `strata-context-condense ${status.tone}`, text: status.short });
     const last = lastUsage(state);
     if (last) s.createSpan({ cls: 'strata-context-cached', text: `${formatPercent(cachedShareOf(last))} cached` });
-    s.createSpan({ cls: 'strata-context-cost', text: state.answered.length > 0 ? formatUsd(state.totalCost) : '' });
-    s.createSpan({ cls: 'strata-context-library-count', text: `${state.library.length} in library` });
+    if (state.answered.length > 0) s.createSpan({ cls: 'strata-context-cost', text: formatUsd(state.totalCost) });
+    s.createSpan({ cls: 'strata-context-library-count', text: `${state.library.length} attached`, attr: { 'aria-label': `${state.library.length} in the notes of this chat` } });
   }
 
   private renderUsage(state: ChatState): void {
-    const box = this.bodyEl.createDiv({ cls: 'strata-usage' });
-    box.createDiv({ cls: 'strata-panel-title', text: 'Context usage' });
-    const usage = state.contextUsage;
-    if (!usage) {
-      box.createDiv({ cls: 'strata-muted', text: 'Send a message to see how the context window is used.' });
-    } else {
-      box.createDiv({
-        cls: 'strata-usage-total',
-        text: `${usage.promptTokens.toLocaleString()} of ${usage.budget.tokens.toLocaleString()} tokens (${formatPercent(usage.fraction)}) · ${usage.model}`,
-      });
-      const bar = box.createDiv({ cls: 'strata-usage-bar' });
-      const legend = box.createDiv({ cls: 'strata-usage-legend' });
-      // The bar shows what the request is made of; the summary meter shows how full the window is.
-      const layerTotal = USAGE_LAYERS.reduce((sum, l) => sum + usage.layers[l.id], 0);
-      for (const layer of USAGE_LAYERS) {
-        const tokens = usage.layers[layer.id];
-        const share = layerTotal > 0 ? tokens / layerTotal : 0;
-        const seg = bar.createDiv({ cls: `strata-usage-segment is-${layer.id}`, attr: { 'aria-label': `${layer.label}: ${tokens} tokens` } });
-        seg.setCssStyles({ width: `${Math.min(100, share * 100).toFixed(2)}%` });
-        const row = legend.createDiv({ cls: `strata-usage-layer is-${layer.id}`, attr: { 'data-layer': layer.id } });
-        row.createSpan({ cls: `strata-usage-swatch is-${layer.id}` });
-        row.createSpan({ cls: 'strata-usage-label', text: layer.label });
-        row.createSpan({ cls: 'strata-usage-value', text: tokens.toLocaleString() });
-      }
+    const box = this.usageEl;
+    box.empty();
+    box.createDiv({ cls: 'strata-panel-title', text: 'Next request' });
+    const next = state.nextRequest;
+    if (!next) {
+      box.createDiv({ cls: 'strata-muted', text: 'Measuring what the next message will send…' });
+      return;
     }
-    const stats = box.createDiv({ cls: 'strata-usage-stats' });
+    const total = box.createDiv({ cls: 'strata-usage-total' });
+    total.createDiv({
+      cls: 'strata-usage-size',
+      text: `${next.promptTokens.toLocaleString('en-US')} of ${next.budget.tokens.toLocaleString('en-US')} tokens (${formatPercent(next.fraction)}) · ${next.model}`,
+    });
+    total.createDiv({ cls: 'strata-usage-budget', text: budgetText(next.budget) });
+    const status = state.condensing ? { long: 'Condensing the earlier conversation…', tone: 'is-condensing' } : condenseStatus(next);
+    box.createDiv({ cls: `strata-usage-threshold ${status.tone}`, text: status.long });
+    layerBar(box, next);
+  }
+
+  private renderCondense(state: ChatState): void {
+    const button = this.condenseButton;
+    const nothing = state.answered.length === 0;
+    button.setText(state.condensing ? 'Condensing…' : 'Condense');
+    // While a reply or a compaction runs the button only looks disabled: a disabled button drops the
+    // keyboard focus, and the user who pressed it would lose their place.
+    button.disabled = nothing || state.phase === 'opening';
+    const waiting = state.busy;
+    button.toggleClass('is-disabled', waiting);
+    button.setAttr('aria-disabled', String(waiting || button.disabled));
+    button.setAttr(
+      'aria-label',
+      state.condensing ? 'Condensing: the stop button stops it' : nothing ? 'Nothing to condense yet' : 'Condense the chat now: summarize older messages',
+    );
+    this.condenseNote.setText(
+      state.condensing
+        ? 'The stop button stops it; nothing changes then.'
+        : nothing
+          ? 'Nothing to condense yet.'
+          : 'Summarize older messages now; the newest stay word for word.',
+    );
+    const result = this.result;
+    const shown = result !== null && result.chat === state.conversation.id && result.turns === state.answered.length;
+    this.condenseResult.toggle(shown);
+    this.condenseResult.toggleClass('is-error', shown && result.error);
+    this.condenseResult.setText(shown ? result.text : '');
+  }
+
+  private renderStats(state: ChatState): void {
+    const stats = this.statsEl;
+    stats.empty();
+    const lastRequest = state.contextUsage;
+    stat(stats, 'Last request', lastRequest ? `${lastRequest.promptTokens.toLocaleString('en-US')} tokens` : '—', 'strata-usage-last');
     const last = lastUsage(state);
-    stat(stats, 'Cached (last turn)', last ? `${formatPercent(cachedShareOf(last))} of ${last.inputTokens.toLocaleString()}` : '—', 'strata-usage-cached');
+    stat(stats, 'Cached (last turn)', last ? `${formatPercent(cachedShareOf(last))} of ${last.inputTokens.toLocaleString('en-US')}` : '—', 'strata-usage-cached');
     stat(stats, 'Chat cost so far', state.answered.length > 0 ? formatUsd(state.totalCost) : '—', 'strata-usage-cost');
     stat(
       stats,
       'Chat tokens',
-      state.answered.length > 0 ? `${state.totalUsage.inputTokens.toLocaleString()} in · ${state.totalUsage.outputTokens.toLocaleString()} out` : '—',
+      state.answered.length > 0 ? `${state.totalUsage.inputTokens.toLocaleString('en-US')} in · ${state.totalUsage.outputTokens.toLocaleString('en-US')} out` : '—',
       'strata-usage-chat-tokens',
     );
+    const compactions = state.conversation.compactions ?? [];
+    if (compactions.length > 0) stat(stats, 'Condensed', compactions.length === 1 ? 'once' : `${compactions.length} times`, 'strata-usage-condensed');
+    stats.createDiv({
+      cls: 'strata-muted strata-usage-explain',
+      text: 'Cached: the part of the last request the provider read from its prompt cache, which costs less and answers faster.',
+    });
   }
 
   private renderLibrary(state: ChatState): void {
-    const box = this.bodyEl.createDiv({ cls: 'strata-library' });
+    const box = this.libraryEl;
+    box.empty();
     const total = state.library.reduce((sum, item) => sum + item.tokens, 0);
-    box.createDiv({ cls: 'strata-panel-title', text: `Context library · ${formatTokens(total)} tokens` });
+    box.createDiv({ cls: 'strata-panel-title', text: `Notes in this chat · ${formatTokens(total)} tokens` });
     if (state.library.length === 0) {
-      box.createDiv({ cls: 'strata-muted', text: 'Empty. Items you attach join the library and are sent once.' });
+      box.createDiv({ cls: 'strata-muted', text: 'Empty. Notes you attach stay with the chat (its Context Library), sent once and cached.' });
       return;
     }
+    const condensed = (state.conversation.compactions ?? []).length > 0;
+    box.createDiv({
+      cls: 'strata-muted strata-library-hint',
+      text: condensed
+        ? 'The Context Library. Since the chat was condensed, notes from condensed messages are sent once right after the instructions.'
+        : 'The Context Library: each item is sent once, then referred to by name.',
+    });
     for (const item of state.library) {
       const row = box.createDiv({ cls: 'strata-library-item', attr: { 'data-id': item.id } });
       const icon = row.createSpan({ cls: 'strata-library-icon' });
@@ -163,6 +246,23 @@ export class ContextPanel {
         });
       }
     }
+  }
+}
+
+/** What the request is made of, by layer in the user's words (the meter above says how full it is). */
+function layerBar(box: HTMLElement, usage: ContextUsage): void {
+  const bar = box.createDiv({ cls: 'strata-usage-bar' });
+  const legend = box.createDiv({ cls: 'strata-usage-legend' });
+  const layerTotal = USAGE_LAYERS.reduce((sum, l) => sum + usage.layers[l.id], 0);
+  for (const layer of USAGE_LAYERS) {
+    const tokens = usage.layers[layer.id];
+    const share = layerTotal > 0 ? tokens / layerTotal : 0;
+    const seg = bar.createDiv({ cls: `strata-usage-segment is-${layer.id}`, attr: { 'aria-label': `${layer.label}: ${tokens} tokens` } });
+    seg.setCssStyles({ width: `${Math.min(100, share * 100).toFixed(2)}%` });
+    const row = legend.createDiv({ cls: `strata-usage-layer is-${layer.id}`, attr: { 'data-layer': layer.id, title: layer.hint } });
+    row.createSpan({ cls: `strata-usage-swatch is-${layer.id}` });
+    row.createSpan({ cls: 'strata-usage-label', text: layer.label });
+    row.createSpan({ cls: 'strata-usage-value', text: tokens.toLocaleString('en-US') });
   }
 }
 

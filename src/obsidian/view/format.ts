@@ -1,3 +1,5 @@
+import type { InputBudget } from '../../core/budget/budget';
+import type { ContextUsage } from '../../core/chat/contextUsage';
 import type { ContextChip } from '../../core/context/items';
 import type { FreshnessStatus } from '../../core/engine/types';
 import type { Usage } from '../../core/usage';
@@ -88,4 +90,36 @@ export function freshnessText(status: FreshnessStatus): string {
     case 'missing-kept':
       return 'the note is no longer in the vault; the library copy is kept';
   }
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** Where the budget comes from, in words: the max context tokens setting, or the window less the reply's reserve. */
+export function budgetText(budget: InputBudget): string {
+  const capped = budget.maxContextTokens < budget.window - budget.reserve;
+  const window = `${budget.model} has a window of ${n(budget.window)} tokens, ${n(budget.reserve)} kept for the reply`;
+  const margin = budget.estimated ? ' Token counts for this model are estimates, so a margin is kept.' : '';
+  return capped ? `Budget: your max context tokens (${n(budget.maxContextTokens)}); ${window}.${margin}` : `Budget: ${window}.${margin}`;
+}
+
+/** Where the next request stands against the condense threshold: a few words for the usage line, a sentence for the panel. */
+export function condenseStatus(usage: ContextUsage): { short: string; long: string; tone: string } {
+  const { budget } = usage;
+  const share = budget.tokens > 0 ? formatPercent(budget.threshold / budget.tokens) : '';
+  if (usage.status === 'over-budget') {
+    return budget.autoCondense
+      ? { short: 'condenses on next send', long: `Over the ${n(budget.tokens)}-token budget: the next send condenses the chat first.`, tone: 'is-over' }
+      : { short: 'over budget', long: `Over the ${n(budget.tokens)}-token budget and auto-condense is off: condense now, or the next send is refused.`, tone: 'is-over' };
+  }
+  if (!budget.autoCondense) {
+    return { short: 'auto-condense off', long: `Auto-condense is off: the chat is condensed only when you ask; a request over the ${n(budget.tokens)}-token budget is refused.`, tone: '' };
+  }
+  if (usage.status === 'over-threshold') {
+    return { short: 'condenses on next send', long: `Past the condense threshold (${n(budget.threshold)} tokens, ${share} of the budget): the next send condenses the chat first.`, tone: 'is-high' };
+  }
+  return {
+    short: `condenses at ${formatTokens(budget.threshold)}`,
+    long: `Condenses at ${n(budget.threshold)} tokens (${share} of the budget): ${n(usage.untilCondense)} to go.`,
+    tone: '',
+  };
 }

@@ -1,7 +1,7 @@
 import { Component, MarkdownRenderer, setIcon, type App } from 'obsidian';
 import type { ChatState } from '../../core/chat/chatState';
 import type { ContextChip } from '../../core/context/items';
-import type { ChatTurn } from '../../core/conversation/model';
+import type { ChatTurn, CompactionRecord } from '../../core/conversation/model';
 import { ZERO_USAGE } from '../../core/usage';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
 
@@ -24,6 +24,9 @@ export class MessageList {
   private streamingEl: HTMLElement | null = null;
   private streamingBody: HTMLElement | null = null;
   private sourcePath = '';
+  /** Follow the newest message (the user is at the end); false while they read further up. */
+  private stick = true;
+  private chatId: string | null = null;
 
   constructor(
     parent: HTMLElement,
@@ -32,6 +35,9 @@ export class MessageList {
     private readonly actions: MessageActions,
   ) {
     this.el = parent.createDiv({ cls: 'strata-messages' });
+    owner.registerDomEvent(this.el, 'scroll', () => {
+      this.stick = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 48;
+    });
     owner.registerDomEvent(this.el, 'click', (event) => {
       const target = event.target instanceof HTMLElement ? event.target.closest('a') : null;
       if (!target) return;
@@ -48,6 +54,7 @@ export class MessageList {
     const nodes: HTMLElement[] = [];
     const id = state.conversation.id;
     const lastIndex = state.answered.length - 1;
+    const compactions = state.conversation.compactions ?? [];
     const unanswered = (after: number) => {
       for (const u of state.unanswered) {
         if (u.afterTurn === after) {
@@ -62,7 +69,14 @@ export class MessageList {
       // Keys name the chat and the turn's time: two chats with the same words never share elements.
       const key = `${id}:${index + 1}:${turn.at}:${last}`;
       nodes.push(this.cached(keep, `u:${key}:${turn.text}`, (el) => this.userMessage(el, turn.text, turn.chips ?? [], last, turn)));
-      nodes.push(this.cached(keep, `a:${key}:${turn.reply ?? ''}`, (el, component) => this.assistantMessage(el, turn, last, component)));
+      // Compactions made just before this turn: their summaries' cost shows on its usage line.
+      const before = compactions.filter((c) => c.maskedThrough === index);
+      const extra = before.map((c) => `${c.at}`).join(',');
+      nodes.push(this.cached(keep, `a:${key}:${extra}:${turn.reply ?? ''}`, (el, component) => this.assistantMessage(el, turn, last, component, before)));
+      // A compaction sits at its boundary: the condensed messages stay above it (in the chat, no longer sent).
+      for (const c of compactions) {
+        if (c.through === index + 1) nodes.push(this.cached(keep, `c:${id}:${c.through}:${c.at}:${c.kind}`, (el, component) => this.compaction(el, c, component)));
+      }
     });
     unanswered(state.answered.length);
     if (state.pending) {
@@ -77,13 +91,19 @@ export class MessageList {
         this.rendered.delete(key);
       }
     }
+    // Another chat opens at its end; the same chat keeps the place the user scrolled to.
+    if (id !== this.chatId) this.stick = true;
+    this.chatId = id;
+    const top = this.el.scrollTop;
     this.el.empty();
     // While a reply is coming in, edit and regenerate are hidden (styles.css), not re-rendered.
     this.el.toggleClass('is-busy', state.busy);
     if (nodes.length === 0) this.emptyState();
     for (const node of nodes) this.el.appendChild(node);
+    if (state.condensing) this.condensing();
     if (state.streamingText !== null) this.showStreaming(state.streamingText);
     else this.streamingEl = this.streamingBody = null;
+    this.el.scrollTop = top;
     this.scrollToEnd();
   }
 
@@ -112,6 +132,26 @@ export class MessageList {
       cls: 'strata-empty-hint',
       text: 'The open note is attached by default. Type @ to add notes, folders or tags. Everything you attach stays in the Context Library, sent once and cached.',
     });
+  }
+
+  private condensing(): void {
+    const el = this.el.createDiv({ cls: 'strata-condensing', attr: { role: 'status' } });
+    setIcon(el.createSpan({ cls: 'strata-condensing-icon' }), 'minimize-2');
+    el.createSpan({ text: 'Condensing the earlier conversation… (the stop button stops it)' });
+  }
+
+  /** A compaction at its boundary: a divider saying what happened, and the summary (or marker) folded under it. */
+  private compaction(el: HTMLElement, c: CompactionRecord, component: Component): void {
+    el.addClass('strata-compaction', c.kind === 'summary' ? 'is-summary' : 'is-omitted');
+    el.setAttr('data-through', String(c.through));
+    const line = el.createDiv({ cls: 'strata-compaction-line' });
+    line.createSpan({ cls: 'strata-compaction-label', text: compactionLabel(c) });
+    const details = el.createEl('details', { cls: 'strata-compaction-details' });
+    details.createEl('summary', { text: c.kind === 'summary' ? 'Summary the model sees instead' : 'What the model sees instead' });
+    const meta = compactionMeta(c);
+    if (meta) details.createDiv({ cls: 'strata-compaction-meta', text: meta });
+    const body = details.createDiv({ cls: 'strata-compaction-text markdown-rendered' });
+    void MarkdownRenderer.render(this.app, c.text, body, this.sourcePath, component);
   }
 
   private cached(keep: Set<string>, key: string, build: (el: HTMLElement, component: Component) => void): HTMLElement {
@@ -182,7 +222,7 @@ export class MessageList {
     input.focus();
   }
 
-  private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component): void {
+  private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component, compactions: readonly CompactionRecord[]): void {
     el.addClass('strata-message', 'is-assistant');
     const reply = turn.reply ?? '';
     const body = el.createDiv({ cls: 'strata-message-body markdown-rendered' });
@@ -191,7 +231,12 @@ export class MessageList {
     const actions = footer.createDiv({ cls: 'strata-message-actions' });
     this.action(actions, 'copy', 'Copy', 'strata-copy', () => this.actions.copy(reply));
     if (last) this.action(actions, 'refresh-cw', 'Regenerate', 'strata-regenerate', () => this.actions.regenerate());
-    footer.createDiv({ cls: 'strata-turn-meta', text: turnSummary(turn), attr: { 'aria-label': turnDetail(turn) } });
+    const meta = footer.createDiv({ cls: 'strata-turn-meta', attr: { 'aria-label': turnDetail(turn, compactions) } });
+    // One span per figure: a narrow sidebar wraps between them, never inside one.
+    turnSummary(turn, compactions).forEach((part, i) => {
+      if (i > 0) meta.appendText(' · ');
+      meta.createSpan({ cls: 'strata-turn-meta-part', text: part });
+    });
     const change = turn.envelope?.prefixChange;
     if (change) el.createDiv({ cls: 'strata-prefix-change', text: `Cache prefix restarted (${change.reason}): ${change.detail}` });
     for (const event of turn.envelope?.freshness ?? []) {
@@ -219,8 +264,10 @@ export class MessageList {
     });
   }
 
-  scrollToEnd(): void {
-    this.el.scrollTop = this.el.scrollHeight;
+  /** Keep the newest message in view, if the user is following it (or `follow`: they just sent one). */
+  scrollToEnd(follow = false): void {
+    if (follow) this.stick = true;
+    if (this.stick) this.el.scrollTop = this.el.scrollHeight;
   }
 
   destroy(): void {
@@ -232,21 +279,58 @@ export class MessageList {
   }
 }
 
-function turnSummary(turn: ChatTurn): string {
+function turnSummary(turn: ChatTurn, compactions: readonly CompactionRecord[]): string[] {
   const usage = turn.usage ?? ZERO_USAGE;
   const parts = [`${formatTokens(usage.inputTokens)} in`, `${formatTokens(usage.outputTokens)} out`, `${formatPercent(cachedShareOf(usage))} cached`];
   if (typeof turn.cost === 'number') parts.push(formatUsd(turn.cost));
   if (turn.envelope?.compile?.mode === 'delta') parts.push('session resumed');
-  return parts.join(' · ');
+  const summary = summaryCost(compactions);
+  if (summary) parts.push(`+ summary ${formatTokens(summary.input)} in`, formatUsd(summary.cost));
+  return parts;
 }
 
-function turnDetail(turn: ChatTurn): string {
+function turnDetail(turn: ChatTurn, compactions: readonly CompactionRecord[]): string {
   const usage = turn.usage ?? ZERO_USAGE;
   const compile = turn.envelope?.compile;
+  const summary = summaryCost(compactions);
   return [
     `Model: ${turn.model ?? 'unknown'}${turn.provider ? ` (${turn.provider})` : ''}`,
     `Prompt: ${usage.inputTokens} tokens, ${usage.cachedReadTokens} read from cache, ${usage.cacheWriteTokens} written to cache`,
     `Reply: ${usage.outputTokens} tokens`,
     ...(compile ? [`Request: ${compile.mode} (${compile.reason})`] : []),
+    ...(summary ? [`Summary before this turn: ${summary.input} tokens in, ${summary.output} out, ${formatUsd(summary.cost)}`] : []),
   ].join('\n');
+}
+
+/** What the summaries written just before a turn used (null when none was written by a model). */
+function summaryCost(compactions: readonly CompactionRecord[]): { input: number; output: number; cost: number | null } | null {
+  const written = compactions.filter((c) => c.summary !== null);
+  if (written.length === 0) return null;
+  let input = 0;
+  let output = 0;
+  let cost: number | null = 0;
+  for (const c of written) {
+    input += c.summary?.usage.inputTokens ?? 0;
+    output += c.summary?.usage.outputTokens ?? 0;
+    cost = cost === null || c.cost === null ? null : cost + c.cost;
+  }
+  return { input, output, cost };
+}
+
+/** "Condensed · turns 1–40 summarized · 9.9k → 4.8k tokens" (or omitted, with the reason). */
+export function compactionLabel(c: CompactionRecord): string {
+  const range = c.through === 1 ? 'turn 1' : `turns 1–${c.through}`;
+  const what = c.kind === 'summary' ? `${range} summarized` : `${range} omitted${c.fallback ? ` (${c.fallback})` : ''}`;
+  return `Condensed · ${what} · ${formatTokens(c.tokensBefore)} → ${formatTokens(c.tokensAfter)} tokens`;
+}
+
+function compactionMeta(c: CompactionRecord): string {
+  const how = c.trigger === 'auto' ? 'Condensed automatically' : 'Condensed by hand';
+  const parts = [how];
+  if (c.summary) {
+    parts.push(`written by ${c.summary.provider}/${c.summary.model}`, `${formatTokens(c.summary.usage.inputTokens)} in · ${formatTokens(c.summary.usage.outputTokens)} out`);
+    if (c.cost !== null) parts.push(formatUsd(c.cost));
+  }
+  if (c.outputsMasked > 0) parts.push(`${c.outputsMasked} long output${c.outputsMasked === 1 ? '' : 's'} shortened`);
+  return parts.join(' · ');
 }

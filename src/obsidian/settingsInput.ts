@@ -1,0 +1,22 @@
+import { BUDGET_COUNT_LIMITS, type BudgetCount } from '../core/settings';
+
+export type Parsed = { readonly ok: true; readonly value: number } | { readonly ok: false; readonly error: string };
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * A whole-number budget setting as typed: digits, optionally grouped ("100,000", "100 000"),
+ * inside the limits data.json is read with. Anything else is refused with a sentence saying what
+ * is expected.
+ */
+export function parseBudgetCount(key: BudgetCount, text: string): Parsed {
+  const { min, max } = BUDGET_COUNT_LIMITS[key];
+  const range = max === null ? `${fmt(min)} or more` : `from ${fmt(min)} to ${fmt(max)}`;
+  const expected = `Enter a whole number, ${range}.`;
+  const compact = text.trim().replace(/(\d)[,_ ](?=\d{3}(?!\d))/g, '$1');
+  if (/^-\d+$/.test(compact)) return { ok: false, error: `${compact} is out of range. ${expected}` };
+  if (!/^\d+$/.test(compact)) return { ok: false, error: compact ? `"${text.trim()}" is not a whole number. ${expected}` : expected };
+  const value = Number(compact);
+  if (!Number.isSafeInteger(value) || value < min || (max !== null && value > max)) return { ok: false, error: `${fmt(value)} is out of range. ${expected}` };
+  return { ok: true, value };
+}
