@@ -215,6 +215,21 @@ describe('summaries', () => {
     expect(tokenCounterFor(MODEL).count(text)).toBeGreaterThan(summaryReserve(d.budget));
   });
 
+  test('condensing never makes the request grow: a summary longer than the turns it replaces is cut; too little to condense is left alone', async () => {
+    const echo: Summarizer = {
+      summarize: (i) =>
+        Promise.resolve({ text: i.turns.map((t) => `${t.userText}\n${t.reply}`).join('\n').repeat(3), usage: { inputTokens: 9, outputTokens: 9, cachedReadTokens: 0, cacheWriteTokens: 0 }, calls: 1, model: MODEL, provider: 'p' }),
+    };
+    const engine = chat([120, 120, 120]);
+    const event = await condenseNow(engine, input(''), deps(100_000, { summarizer: echo }, { keepMessages: 2 }));
+    expect(event).not.toBeNull();
+    expect(event!.tokensAfter).toBeLessThanOrEqual(event!.tokensBefore);
+    expect(engine.currentCompaction()!.text).toContain('[... summary cut to fit its room ...]');
+    const tiny = chat([5, 5, 5]);
+    expect(await condenseNow(tiny, input(''), deps(100_000, { summarizer: echo }, { keepMessages: 2 }))).toBeNull();
+    expect(tiny.currentCompaction()).toBeNull();
+  });
+
   test('the summary request carries the seed focus', () => {
     expect(SUMMARY_INSTRUCTIONS).toMatch(/What the user asked for[\s\S]*What was done[\s\S]*current state[\s\S]*Pending tasks[\s\S]*\[\[wikilinks\]\]/);
   });

@@ -159,7 +159,7 @@ describe('a chat over its budget condenses itself and keeps going', () => {
       ['manual', 0, 3],
       ['manual', 3, 4],
     ]);
-    expect(await controller.condense()).toBe('Nothing to condense: every earlier message is already condensed, except the newest ones, which always stay.');
+    expect(await controller.condense()).toBe('Nothing to condense: the earlier messages are already condensed or too short to be worth a summary, and the newest ones always stay.');
   });
 });
 

@@ -90,7 +90,9 @@ describe('condense by hand (wide sidebar)', () => {
   }, 180_000);
 
   test('the Condense button (Tab, Enter) condenses; the divider shows before → after; the next send says condensed', async () => {
-    for (const q of ['What goes in the greenhouse first?', 'How warm must it stay at night?', 'When do the seedlings move?', 'What about watering?']) await send(page, q);
+    // Questions long enough that two turns are worth a summary (a condense replacing under 200 tokens is declined).
+    const lead = 'Thinking of the south bed, the late frosts we had last spring, the budget in the plan and the two rain barrels by the shed, and keeping it to a few practical sentences I can follow this weekend:';
+    for (const q of ['What goes in the greenhouse first?', 'How warm must it stay at night?', 'When do the seedlings move?', 'What about watering?']) await send(page, `${lead} ${q}`);
     const before = await nextRequest(page);
     // Keyboard only: focus the usage line, open it with Enter, Tab to Condense, Enter.
     await page.focus('.strata-context-summary');

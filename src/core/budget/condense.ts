@@ -4,7 +4,7 @@ import type { MaskingLimits } from '../engine/masking';
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import type { Usage } from '../usage';
 import { budgetStatus, formatTokens, type BudgetSettings, type InputBudget } from './budget';
-import { planCompaction, summaryReserve, type CompactionPlan } from './plan';
+import { MIN_CONDENSE_TOKENS, planCompaction, summaryReserve, type CompactionPlan } from './plan';
 import { omissionText, type Summarizer, type SummaryOutput } from './summarizer';
 
 export { COMPACTION_KINDS };
@@ -145,9 +145,11 @@ async function condense(
     }
     if (out) {
       // A summary far over its room (a model that ignored the length asked for) would leave the chat
-      // near its threshold, condensing again every turn: it is cut to its room.
+      // near its threshold, condensing again every turn; one longer than what it replaces would make
+      // the request grow. It is cut to fit both.
       const counter = tokenCounterFor(input.model);
-      text = cutToTokens(out.text, Math.floor(reserve * SUMMARY_OVERRUN), (t) => counter.count(t));
+      const room = Math.min(Math.floor(reserve * SUMMARY_OVERRUN), Math.max(MIN_CONDENSE_TOKENS, plan.replaced));
+      text = cutToTokens(out.text, room, (t) => counter.count(t));
       summary = { provider: out.provider, model: out.model, usage: out.usage, calls: out.calls };
     }
   }

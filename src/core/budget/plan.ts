@@ -18,7 +18,12 @@ export interface CompactionPlan {
   readonly tokensBefore: number;
   /** The request with it, the summary counted at its reserve. */
   readonly estimatedAfter: number;
+  /** Tokens the condensed turns take in the request now: a summary longer than that would make it grow. */
+  readonly replaced: number;
 }
+
+/** A manual condense that would replace fewer tokens than this is not worth a summary call. */
+export const MIN_CONDENSE_TOKENS = 200;
 
 export type PlanOutcome =
   | { readonly ok: true; readonly plan: CompactionPlan }
@@ -96,10 +101,12 @@ export function planCompaction(engine: PromptContextEngine, input: TurnInput, op
       }
     }
   }
+  const replaced = tokensBefore - (sizeAt(through) - reserve);
+  if (options.trigger === 'manual' && replaced < MIN_CONDENSE_TOKENS) return { ok: false, reason: 'nothing-to-drop', tokensBefore };
   let outputsMasked = 0;
   for (const turn of engine.completedTurns().slice(through)) outputsMasked += maskTurn(turn, masking).masked;
   return {
     ok: true,
-    plan: { through, previous, maskedThrough: n, keptTurns: n - through, outputsMasked, tokensBefore, estimatedAfter: sizeAt(through) },
+    plan: { through, previous, maskedThrough: n, keptTurns: n - through, outputsMasked, tokensBefore, estimatedAfter: sizeAt(through), replaced },
   };
 }

@@ -345,7 +345,7 @@ export class ChatController {
       // The next request as the usage line measures it: with the composer's chips.
       const input = await turnInput({ model: c.model, mode: c.mode as ChatMode, userText: '', chips: this.nextChips }, chat.engine, this.resolver, settings, false);
       const event = await condenseNow(chat.engine, input, budgetDeps({ providerId: c.provider, model: c.model }, settings, this.deps.providers, abort.signal));
-      if (!event) return 'Nothing to condense: every earlier message is already condensed, except the newest ones, which always stay.';
+      if (!event) return 'Nothing to condense: the earlier messages are already condensed or too short to be worth a summary, and the newest ones always stay.';
       this.compacted(chat, event);
       const fmt = (n: number) => n.toLocaleString('en-US');
       const range = event.through === 1 ? 'turn 1' : `turns 1–${event.through}`;
