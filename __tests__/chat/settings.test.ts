@@ -74,7 +74,7 @@ describe('settings schema: each kind of damage falls back to a default with a wa
     ['context windows not an object', { contextWindows: [1] }, ['contextWindows: expected an object; ignored'], (s) => s.contextWindows, {}],
     ['a fractional context window', { contextWindows: { b: 1.5, a: 8000 } }, ['contextWindows.b: expected a whole number; ignored'], (s) => Object.entries(s.contextWindows), [['a', 8000]]],
     ['max context tokens too small', { maxContextTokens: 10 }, ['maxContextTokens: expected a number ≥ 1000; the default is used'], (s) => s.maxContextTokens, 100_000],
-    ['reserved output negative', { reservedOutputTokens: -1 }, ['reservedOutputTokens: expected a number ≥ 0; the default is used'], (s) => s.reservedOutputTokens, 4_096],
+    ['reserved output negative', { reservedOutputTokens: -1 }, ['reservedOutputTokens: expected a number ≥ 1; the default is used'], (s) => s.reservedOutputTokens, 4_096],
     ['threshold out of range', { condenseThreshold: 1.2 }, ['condenseThreshold: expected a number ≤ 0.95; the default is used'], (s) => s.condenseThreshold, 0.8],
     ['threshold as text', { condenseThreshold: '80%' }, ['condenseThreshold: expected a number; the default is used'], (s) => s.condenseThreshold, 0.8],
     ['kept messages fractional', { keepMessages: 2.5 }, ['keepMessages: expected a whole number; the default is used'], (s) => s.keepMessages, 4],
