@@ -295,7 +295,7 @@ describe('ChatController (in-memory chat model)', () => {
     const state = controller.state;
     expect(state.pending?.status).toBe('failed');
     expect(state.pending?.text).toBe('What is in the climate log?');
-    expect(state.pending?.error).toMatch(/^This request needs [\d,]+ tokens; the budget is 1,500 \(gpt-4o takes 3,000, 1,500 kept for the reply\)\. The largest items .* are "Climate log" \([\d,]+\)/);
+    expect(state.pending?.error).toMatch(/^This request needs [\d,]+ tokens; the budget is 1,500 \(gpt-4o has a window of 3,000 tokens, 1,500 kept for the reply\)\. The largest items .* are "Climate log" \([\d,]+\)/);
     expect(model.requests).toHaveLength(0);
     // With a larger window the same message goes through on retry.
     s.contextWindows = {};

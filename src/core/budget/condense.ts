@@ -1,4 +1,4 @@
-import { COMPACTION_KINDS, type Compaction, type CompactionKind } from '../engine/compaction';
+import type { Compaction, CompactionKind } from '../engine/compaction';
 import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/engine';
 import type { MaskingLimits } from '../engine/masking';
 import { tokenCounterFor } from '../tokens/tokenCounter';
@@ -6,8 +6,6 @@ import type { Usage } from '../usage';
 import { budgetStatus, formatTokens, type BudgetSettings, type InputBudget } from './budget';
 import { MIN_CONDENSE_TOKENS, planCompaction, summaryReserve, type CompactionPlan } from './plan';
 import { omissionText, type Summarizer, type SummaryOutput } from './summarizer';
-
-export { COMPACTION_KINDS };
 
 export const COMPACTION_TRIGGERS = ['auto', 'manual'] as const;
 export type CompactionTrigger = (typeof COMPACTION_TRIGGERS)[number];
@@ -267,9 +265,10 @@ function tooLarge(engine: PromptContextEngine, input: TurnInput, minimum: number
   );
 }
 
-/** Where a budget comes from, in words: the window and the reply's reserve, or the max context setting. */
+/** Where a budget comes from, in words: the max context tokens setting, or the window less the reply's reserve (the error text and the usage panel). */
 export function budgetOrigin(budget: InputBudget): string {
-  const windowPart = `${budget.model} takes ${formatTokens(budget.window)}, ${formatTokens(budget.reserve)} kept for the reply`;
+  const window = `${budget.model} has a window of ${formatTokens(budget.window)} tokens, ${formatTokens(budget.reserve)} kept for the reply`;
   const capped = budget.maxContextTokens < budget.window - budget.reserve;
-  return capped ? `the max context setting; ${windowPart}` : windowPart + (budget.estimated ? '; counts for this model are estimates, so a margin is kept' : '');
+  const margin = budget.estimated ? '; token counts for this model are estimates, so a margin is kept' : '';
+  return capped ? `your max context tokens (${formatTokens(budget.maxContextTokens)}); ${window}${margin}` : `${window}${margin}`;
 }

@@ -1,3 +1,4 @@
+import { budgetOrigin } from '../../core/budget/condense';
 import type { InputBudget } from '../../core/budget/budget';
 import type { ContextUsage } from '../../core/chat/contextUsage';
 import type { ContextChip } from '../../core/context/items';
@@ -94,12 +95,9 @@ export function freshnessText(status: FreshnessStatus): string {
 
 const n = (x: number) => x.toLocaleString('en-US');
 
-/** Where the budget comes from, in words: the max context tokens setting, or the window less the reply's reserve. */
+/** Where the budget comes from, in words. */
 export function budgetText(budget: InputBudget): string {
-  const capped = budget.maxContextTokens < budget.window - budget.reserve;
-  const window = `${budget.model} has a window of ${n(budget.window)} tokens, ${n(budget.reserve)} kept for the reply`;
-  const margin = budget.estimated ? ' Token counts for this model are estimates, so a margin is kept.' : '';
-  return capped ? `Budget: your max context tokens (${n(budget.maxContextTokens)}); ${window}.${margin}` : `Budget: ${window}.${margin}`;
+  return `Budget: ${budgetOrigin(budget)}.`;
 }
 
 /** Where the next request stands against the condense threshold: a few words for the usage line, a sentence for the panel. */
