@@ -3,7 +3,23 @@ import type { ChatListActions } from '../../core/chat/chatList';
 import { fuzzyFilter } from '../../core/chat/fuzzy';
 import type { ChatSummary } from '../../core/ports/chatArchive';
 
-/** Saved chats: search, open, rename, delete (to the trash, through the chat store). */
+let modalCount = 0;
+
+/** The keys of the history list, shown in the footer as Obsidian's suggest modals show theirs. */
+const INSTRUCTIONS: readonly [string, string][] = [
+  ['↑↓', 'to navigate'],
+  ['↵', 'to open'],
+  ['F2', 'to rename'],
+  ['Shift+Del', 'to delete'],
+  ['esc', 'to dismiss'],
+];
+
+/**
+ * Saved chats: search, open, rename, delete (to the trash, through the chat store). Keyboard like
+ * Obsidian's SuggestModal (the search keeps focus, arrows move the selected row, Enter opens it,
+ * Escape closes), plus F2 and Shift+Delete for the selected row. Not a SuggestModal because a row
+ * turns into a rename field or a delete confirmation in place, and message search reports progress.
+ */
 export class HistoryModal extends Modal {
   private entries: ChatSummary[] = [];
   /** Full-text hits for the current query (null: filter titles locally). */
@@ -12,37 +28,120 @@ export class HistoryModal extends Modal {
   /** While a search reads message bodies: how far it got. */
   private progress: string | null = null;
   private query = '';
+  private searchEl!: HTMLInputElement;
   private listEl!: HTMLElement;
   private renaming: string | null = null;
   private deleting: string | null = null;
+  /** The rows shown, in order, and the selected one (kept by id across re-renders). */
+  private shown: ChatSummary[] = [];
+  private selectedId: string | null = null;
+  private readonly idPrefix = `strata-history-${++modalCount}`;
 
   constructor(
     app: App,
     private readonly actions: ChatListActions,
   ) {
     super(app);
+    this.scope.register([], 'ArrowDown', (evt) => this.onListKey(evt, () => this.move(1)));
+    this.scope.register([], 'ArrowUp', (evt) => this.onListKey(evt, () => this.move(-1)));
+    this.scope.register([], 'Enter', (evt) => this.onListKey(evt, (entry) => this.openEntry(entry)));
+    this.scope.register([], 'F2', (evt) => this.onListKey(evt, (entry) => this.startRename(entry.id)));
+    this.scope.register(['Shift'], 'Delete', (evt) => this.onListKey(evt, (entry) => this.askDelete(entry.id)));
   }
 
   onOpen(): void {
     this.modalEl.addClass('strata-history-modal');
     this.titleEl.setText('Chat history');
-    const search = this.contentEl.createEl('input', {
+    const listId = `${this.idPrefix}-list`;
+    this.searchEl = this.contentEl.createEl('input', {
       cls: 'strata-history-search',
-      attr: { type: 'search', placeholder: 'Search chats', 'aria-label': 'Search chats' },
+      attr: { type: 'search', placeholder: 'Search chats', 'aria-label': 'Search chats', role: 'combobox', 'aria-controls': listId, 'aria-expanded': 'true', 'aria-autocomplete': 'list' },
     });
-    search.addEventListener('input', () => {
-      this.query = search.value;
+    this.searchEl.addEventListener('input', () => {
+      this.query = this.searchEl.value;
       void this.runSearch();
     });
-    this.listEl = this.contentEl.createDiv({ cls: 'strata-history-list' });
+    this.listEl = this.contentEl.createDiv({ cls: 'strata-history-list', attr: { id: listId, role: 'listbox', 'aria-label': 'Saved chats' } });
     this.listEl.createDiv({ cls: 'strata-muted', text: 'Loading…' });
+    const help = this.contentEl.createDiv({ cls: 'prompt-instructions strata-history-keys' });
+    for (const [command, purpose] of INSTRUCTIONS) {
+      const el = help.createDiv({ cls: 'prompt-instruction' });
+      el.createSpan({ cls: 'prompt-instruction-command', text: command });
+      el.createSpan({ text: purpose });
+    }
     void this.reload();
-    search.focus();
+    this.searchEl.focus();
   }
 
   onClose(): void {
     this.searching?.abort();
     this.contentEl.empty();
+  }
+
+  /**
+   * A list key acts on the selected row, unless focus is in a rename field or on a button (their
+   * own Enter and arrows win). Returning false makes the keymap prevent the default.
+   */
+  private onListKey(evt: KeyboardEvent, act: (entry: ChatSummary) => void): boolean {
+    const target = evt.target;
+    const elsewhere = target instanceof HTMLElement && target !== this.searchEl && (target.tagName === 'INPUT' || target.tagName === 'BUTTON' || target.tagName === 'TEXTAREA');
+    if (elsewhere || this.renaming !== null) return true;
+    const entry = this.selected();
+    if (entry) act(entry);
+    return false;
+  }
+
+  private selected(): ChatSummary | undefined {
+    return this.shown.find((e) => e.id === this.selectedId);
+  }
+
+  private move(step: number): void {
+    if (this.shown.length === 0) return;
+    const at = this.shown.findIndex((e) => e.id === this.selectedId);
+    const next = (at + step + this.shown.length) % this.shown.length;
+    this.select(this.shown[next].id);
+  }
+
+  private select(id: string): void {
+    this.selectedId = id;
+    let active: HTMLElement | null = null;
+    for (const row of Array.from(this.listEl.querySelectorAll<HTMLElement>('.strata-history-item'))) {
+      const on = row.dataset.id === id;
+      row.toggleClass('is-selected', on);
+      row.setAttribute('aria-selected', String(on));
+      if (on) active = row;
+    }
+    if (active) {
+      this.searchEl.setAttribute('aria-activedescendant', active.id);
+      active.scrollIntoView({ block: 'nearest' });
+    } else {
+      this.searchEl.removeAttribute('aria-activedescendant');
+    }
+  }
+
+  private openEntry(entry: ChatSummary): void {
+    void this.actions.open(entry.id).then(
+      () => this.close(),
+      (error: unknown) => new Notice(`Could not open the chat: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  private startRename(id: string): void {
+    this.deleting = null;
+    this.renaming = id;
+    this.renderList();
+  }
+
+  private askDelete(id: string): void {
+    this.renaming = null;
+    this.deleting = id;
+    this.renderList();
+    this.listEl.querySelector<HTMLElement>('.strata-history-confirm-delete')?.focus();
+  }
+
+  /** Back to the search field after a rename or a delete question, so the list keys work again. */
+  private refocus(): void {
+    this.searchEl.focus();
   }
 
   private async reload(): Promise<void> {
@@ -90,20 +189,30 @@ export class HistoryModal extends Modal {
 
   private renderList(): void {
     this.listEl.empty();
-    if (this.progress) this.listEl.createDiv({ cls: 'strata-muted strata-history-progress', text: this.progress });
+    if (this.progress) this.listEl.createDiv({ cls: 'strata-muted strata-history-progress', text: this.progress, attr: { role: 'status' } });
     const query = this.query.trim();
-    const shown = !query
+    this.shown = !query
       ? this.entries
       : (this.hits ?? fuzzyFilter(query, this.entries.map((e) => ({ item: e, text: e.title })), 200));
-    if (shown.length === 0 && !this.progress) {
+    if (this.shown.length === 0 && !this.progress) {
       this.listEl.createDiv({ cls: 'strata-muted strata-history-empty', text: this.entries.length === 0 ? 'No saved chats yet.' : 'No chat matches.' });
-      return;
     }
-    for (const entry of shown) this.renderEntry(entry);
+    this.shown.forEach((entry, i) => this.renderEntry(entry, i));
+    // The selection follows its chat while hits arrive; when that chat is gone, the first row.
+    const keep = this.shown.some((e) => e.id === this.selectedId);
+    if (!keep) this.selectedId = this.shown[0]?.id ?? null;
+    if (this.selectedId !== null) this.select(this.selectedId);
+    else this.searchEl.removeAttribute('aria-activedescendant');
   }
 
-  private renderEntry(entry: ChatSummary): void {
-    const row = this.listEl.createDiv({ cls: 'strata-history-item', attr: { 'data-id': entry.id } });
+  private renderEntry(entry: ChatSummary, index: number): void {
+    const row = this.listEl.createDiv({
+      cls: 'strata-history-item',
+      attr: { 'data-id': entry.id, id: `${this.idPrefix}-${index}`, role: 'option', 'aria-selected': 'false' },
+    });
+    row.addEventListener('mousemove', () => {
+      if (this.selectedId !== entry.id) this.select(entry.id);
+    });
     if (this.renaming === entry.id) {
       const input = row.createEl('input', { cls: 'strata-history-rename-input', attr: { type: 'text', 'aria-label': 'New title' } });
       input.value = entry.title;
@@ -118,16 +227,19 @@ export class HistoryModal extends Modal {
           }
         }
         await this.reload();
+        this.refocus();
       };
       input.addEventListener('keydown', (event) => {
         if (event.key === 'Enter') {
           event.preventDefault();
           void commit();
         } else if (event.key === 'Escape') {
+          // Escape leaves the rename, not the modal.
           event.preventDefault();
           event.stopPropagation();
           this.renaming = null;
           this.renderList();
+          this.refocus();
         }
       });
       const save = row.createEl('button', { cls: 'mod-cta strata-history-rename-save', text: 'Save' });
@@ -138,40 +250,42 @@ export class HistoryModal extends Modal {
     const main = row.createDiv({ cls: 'strata-history-main' });
     main.createDiv({ cls: 'strata-history-title', text: entry.title });
     main.createDiv({ cls: 'strata-history-date', text: new Date(entry.updated).toLocaleString() });
-    main.addEventListener('click', () => {
-      void this.actions.open(entry.id).then(
-        () => this.close(),
-        (error: unknown) => new Notice(`Could not open the chat: ${error instanceof Error ? error.message : String(error)}`),
-      );
-    });
+    main.addEventListener('click', () => this.openEntry(entry));
     const buttons = row.createDiv({ cls: 'strata-history-buttons' });
     if (this.deleting === entry.id) {
+      buttons.createSpan({ cls: 'strata-history-confirm-text', text: 'Move to trash?' });
       const confirm = buttons.createEl('button', { cls: 'mod-warning strata-history-confirm-delete', text: 'Move to trash' });
-      const cancel = buttons.createEl('button', { text: 'Cancel' });
+      const cancel = buttons.createEl('button', { cls: 'strata-history-cancel-delete', text: 'Cancel' });
+      const stop = () => {
+        this.deleting = null;
+        this.renderList();
+        this.refocus();
+      };
       confirm.addEventListener('click', () => {
         this.deleting = null;
+        // The row below takes the selection (or the one above, for the last row).
+        const at = this.shown.findIndex((e) => e.id === entry.id);
+        this.selectedId = (this.shown[at + 1] ?? this.shown[at - 1])?.id ?? null;
         void this.actions.remove(entry.id).then(
-          () => this.reload(),
+          () => this.reload().then(() => this.refocus()),
           (error: unknown) => new Notice(`Could not delete: ${error instanceof Error ? error.message : String(error)}`),
         );
       });
-      cancel.addEventListener('click', () => {
-        this.deleting = null;
-        this.renderList();
+      cancel.addEventListener('click', stop);
+      // Escape on the question cancels it, and leaves the modal open.
+      buttons.addEventListener('keydown', (event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        event.stopPropagation();
+        stop();
       });
       return;
     }
     const rename = buttons.createEl('button', { cls: 'clickable-icon strata-history-rename', attr: { 'aria-label': 'Rename' } });
     setIcon(rename, 'pencil');
-    rename.addEventListener('click', () => {
-      this.renaming = entry.id;
-      this.renderList();
-    });
+    rename.addEventListener('click', () => this.startRename(entry.id));
     const del = buttons.createEl('button', { cls: 'clickable-icon strata-history-delete', attr: { 'aria-label': 'Delete' } });
     setIcon(del, 'trash-2');
-    del.addEventListener('click', () => {
-      this.deleting = entry.id;
-      this.renderList();
-    });
+    del.addEventListener('click', () => this.askDelete(entry.id));
   }
 }
