@@ -226,6 +226,11 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
     const upstream = httpRequest(target, { method: req.method, headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
+      // An upstream response that breaks off (a cut stream) must break the page's response too:
+      // pipe() only ends `res` on a clean end, so the page's fetch would wait for more forever.
+      up.on('close', () => {
+        if (!up.complete) res.destroy();
+      });
     });
     upstream.on('error', (e) => {
       if (!res.headersSent) json(res, 502, { error: { message: `Provider server unreachable: ${e.message}` } });

@@ -120,6 +120,35 @@ describe('timeouts', () => {
   });
 });
 
+describe('a stream that stalls midway', () => {
+  test.each(['openai', 'openai-compatible', 'openai-responses', 'anthropic'] as const)(
+    '%s: given up after the stall timeout (not the first-answer timeout), the request aborted, a clear error saying the text is kept',
+    async (kind) => {
+      server.injectFault({ kind: 'stall-stream', afterChunks: 6 });
+      const tracked = trackingFetch();
+      const deltas: string[] = [];
+      // The first-answer timeout is far longer than the stall timeout: only the stall timer can end this.
+      const provider = providerFor(server, kind, { fetch: tracked.fetch, timeoutMs: 30_000, stallTimeoutMs: 300 });
+      const error = await failure(provider.send({ messages: firstTurn(QUESTION), onToken: (d) => deltas.push(d) }));
+      expect(error.kind).toBe('timeout');
+      expect(error.retryable).toBe(true);
+      expect(error.message).toMatch(/^(OpenAI|Anthropic)\b.*\(test-[a-z-]+\) stopped sending for 0\.3 s; what arrived is kept\. Retry to ask again\.$/);
+      expect(deltas.join('').length).toBeGreaterThan(0);
+      expect(deltas.join('')).not.toBe(EXPECTED);
+      // Text was shown: no silent retry; the stalled request itself was aborted (nothing left open).
+      expect(server.requests).toHaveLength(1);
+      expect(tracked.signals).toHaveLength(1);
+      expect(tracked.signals[0].aborted).toBe(true);
+    },
+  );
+
+  test('the stall timer only starts with the text: a slow first answer still gets the first-answer timeout', async () => {
+    server.injectFault({ kind: 'hang', ms: 600 });
+    const result = await providerFor(server, 'openai', { timeoutMs: 30_000, stallTimeoutMs: 300 }).send({ messages: firstTurn(QUESTION), onToken: () => undefined });
+    expect(result.text).toBe(EXPECTED);
+  });
+});
+
 describe('a stream cut midway', () => {
   test.each(['openai', 'openai-compatible', 'openai-responses', 'anthropic'] as const)(
     '%s: an error, and the partial text is not reported as a success',

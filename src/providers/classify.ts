@@ -19,6 +19,8 @@ export interface FailureContext {
   readonly now: () => number;
   readonly userAborted: boolean;
   readonly timedOut: boolean;
+  /** Set when the timeout hit a stream that had started sending text (a stall): its limit. */
+  readonly stalledMs?: number;
   readonly timeoutMs: number;
   /** The request resumed a provider session (previous_response_id). */
   readonly resumedSession: boolean;
@@ -141,6 +143,7 @@ export function classifyError(error: unknown, ctx: FailureContext): ProviderErro
 function describe(error: unknown, ctx: FailureContext): Description {
   if (ctx.userAborted) return { kind: 'aborted' };
   const errors = chain(error);
+  if (ctx.timedOut && ctx.stalledMs !== undefined) return { kind: 'timeout', reason: 'stalled', stalledMs: ctx.stalledMs };
   if (ctx.timedOut || isTimeoutError(errors)) return { kind: 'timeout' };
   const detail = messageOf(error);
   const status = statusOf(errors);
@@ -199,6 +202,10 @@ function words(d: Description, ctx: FailureContext, attempts: number): { message
     case 'aborted':
       return { message: `The request to ${who} was stopped.`, advice: 'Send again when ready; your message is kept.' };
     case 'timeout': {
+      if (d.reason === 'stalled') {
+        const advice = 'Retry to ask again.';
+        return { message: `${who} stopped sending for ${seconds(d.stalledMs ?? ctx.timeoutMs)}; what arrived is kept. ${advice}`, advice };
+      }
       const advice = 'Check the connection and the endpoint, or try again later.';
       const status = d.status ? `returned ${d.status} (request timeout)` : `did not answer within ${seconds(ctx.timeoutMs)}`;
       return { message: `${who} ${status}${attempts > 1 ? ` ${plural(attempts)}` : ''}; ${advice.toLowerCase()}`, advice };

@@ -17,10 +17,12 @@ export interface Description {
   readonly status?: number;
   readonly detail?: string;
   readonly retryAfterMs?: number;
+  /** A stalled stream: the silence it was given up after. */
+  readonly stalledMs?: number;
   readonly retryable?: boolean;
   readonly sessionInvalid?: boolean;
   /** Sub-case that changes the wording. */
-  readonly reason?: 'quota' | 'context-overflow' | 'stream-cut' | 'no-key' | 'not-found' | 'wait-too-long';
+  readonly reason?: 'quota' | 'context-overflow' | 'stream-cut' | 'no-key' | 'not-found' | 'wait-too-long' | 'stalled';
 }
 
 export interface ProviderErrorInit {

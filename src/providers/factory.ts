@@ -28,8 +28,10 @@ export interface ProviderDeps {
   /** Clock for HTTP-date retry-after values. */
   readonly now?: () => number;
   readonly retry?: Partial<RetryPolicy>;
-  /** Streaming inactivity timeout (default 120 s: reasoning models can think a while first). */
+  /** Streaming: wait for the first text (default 120 s: reasoning models can think a while first). */
   readonly timeoutMs?: number;
+  /** Streaming: longest silence once text is arriving (default 30 s); the text so far is kept. */
+  readonly stallTimeoutMs?: number;
   /** Whole-reply timeout for non-streaming calls (default 10 minutes). */
   readonly nonStreamingTimeoutMs?: number;
   /** User corrections to the model window table. */
@@ -41,6 +43,7 @@ export interface ProviderDeps {
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_NON_STREAMING_TIMEOUT_MS = 600_000;
 
 /** Kinds that cannot work without a key (compatible endpoints often run keyless on localhost). */
@@ -89,6 +92,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
     timers,
     now,
     timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    stallTimeoutMs: deps.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     nonStreamingTimeoutMs: deps.nonStreamingTimeoutMs ?? DEFAULT_NON_STREAMING_TIMEOUT_MS,
     maxOutputTokens: Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
   });

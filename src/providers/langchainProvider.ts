@@ -19,8 +19,13 @@ export interface LangChainProviderOptions {
   readonly sleep: Sleep;
   readonly timers: Timers;
   readonly now: () => number;
-  /** Streaming: longest silence (before the first chunk or between chunks) before giving up. */
+  /** Streaming: longest wait for the reply's first text (reasoning models can think a while first). */
   readonly timeoutMs: number;
+  /**
+   * Streaming: longest silence once text has started arriving. A stream that stalls mid-reply is
+   * given up on (its text is kept by the caller) instead of waiting out `timeoutMs`.
+   */
+  readonly stallTimeoutMs: number;
   /** Non-streaming: longest wait for the whole reply. */
   readonly nonStreamingTimeoutMs: number;
   /** Anthropic's required max_tokens. */
@@ -71,7 +76,8 @@ interface Outcome {
  * calls go straight to the fallback. A fallback call is not counted as a retry.
  *
  * Timeouts: Strata's own, by aborting the request (so nothing is left dangling): a streaming call
- * fails after `timeoutMs` without any data, a non-streaming one after `nonStreamingTimeoutMs`.
+ * fails after `timeoutMs` without any text, or after `stallTimeoutMs` without data once text has
+ * arrived (a stalled stream); a non-streaming one after `nonStreamingTimeoutMs`.
  */
 export class LangChainProvider implements ChatProvider {
   private useFallback = false;
@@ -153,6 +159,8 @@ export class LangChainProvider implements ChatProvider {
       let outcome: Outcome;
       if (streaming) {
         outcome = await this.streamOnce(runner, messages, guard, (delta) => {
+          // From the first text on, silence means a stalled stream: the shorter timer applies.
+          if (receivedChars === 0) guard.shorten(this.options.stallTimeoutMs);
           receivedChars += delta.length;
           deliver(delta);
         });
@@ -164,7 +172,12 @@ export class LangChainProvider implements ChatProvider {
     } catch (caught) {
       const ours = guard.signal.aborted;
       guard.abort();
-      const failure = context({ userAborted: request.signal?.aborted ?? false, timedOut: guard.timedOut() });
+      const stalled = guard.timedOut() && receivedChars > 0;
+      const failure = context({
+        userAborted: request.signal?.aborted ?? false,
+        timedOut: guard.timedOut(),
+        ...(stalled ? { stalledMs: Math.min(this.options.timeoutMs, this.options.stallTimeoutMs) } : {}),
+      });
       // Once the stream is open, a failure that is neither ours (abort, timeout) nor the provider's
       // (status, error event) is the connection dropping, whatever the SDK called it.
       const error =
@@ -253,7 +266,8 @@ export class LangChainProvider implements ChatProvider {
   }
 
   /** An abort controller tied to the caller's signal and to an inactivity timer. */
-  private guard(outer: AbortSignal | undefined, timeoutMs: number): Guard {
+  private guard(outer: AbortSignal | undefined, initialTimeoutMs: number): Guard {
+    let timeoutMs = initialTimeoutMs;
     const controller = new AbortController();
     const timers = this.options.timers;
     let timedOut = false;
@@ -271,6 +285,10 @@ export class LangChainProvider implements ChatProvider {
     return {
       signal: controller.signal,
       touch: arm,
+      shorten: (ms) => {
+        timeoutMs = Math.min(timeoutMs, ms);
+        arm();
+      },
       timedOut: () => timedOut,
       abort: () => {
         if (!controller.signal.aborted) controller.abort(new Error('Request abandoned'));
@@ -287,6 +305,8 @@ interface Guard {
   readonly signal: AbortSignal;
   /** Data arrived: restart the inactivity timer. */
   touch(): void;
+  /** From now on, the inactivity timer is at most `ms` (restarted now). */
+  shorten(ms: number): void;
   timedOut(): boolean;
   /** Cancel the underlying HTTP request (after a failure), so nothing is left running. */
   abort(): void;

@@ -50,6 +50,18 @@ function abortError(signal: AbortSignal): Error {
 }
 
 /**
+ * Obsidian's requestUrl promise also carries `json`, `text` and `arrayBuffer` promises that reject
+ * with it. Unread, a failed request (the provider down) would leave them as unhandled rejections.
+ */
+function handleShortcuts(pending: Promise<unknown>): void {
+  const shortcuts = pending as unknown as Record<string, unknown>;
+  for (const key of ['json', 'text', 'arrayBuffer']) {
+    const shortcut = shortcuts[key];
+    if (shortcut instanceof Promise) shortcut.catch(() => undefined);
+  }
+}
+
+/**
  * A fetch over `requestUrl`. The whole response arrives at once (no streaming). An abort rejects
  * at once, as fetch does; requestUrl itself cannot be cancelled, so the underlying request runs to
  * its end and its result is dropped.
@@ -75,6 +87,7 @@ export function requestUrlFetch(requestUrl: RequestUrlLike): typeof fetch {
     };
 
     const pending = requestUrl(params);
+    handleShortcuts(pending);
     const reply = await (signal
       ? new Promise<RequestUrlLikeResponse>((resolve, reject) => {
           const onAbort = (): void => reject(abortError(signal));

@@ -108,10 +108,17 @@ export function requestUrl(request: RequestUrlParam | string): Promise<RequestUr
       },
     };
   })();
+  // The shortcut promises reject with the request; most callers never read them, so they are marked
+  // handled (else a failed request, e.g. the provider down, is also three unhandled rejections).
+  const derived = <T>(pick: (r: RequestUrlResponse) => T): Promise<T> => {
+    const p = promise.then(pick);
+    p.catch(() => undefined);
+    return p;
+  };
   return Object.assign(promise, {
-    json: promise.then((r) => r.json),
-    text: promise.then((r) => r.text),
-    arrayBuffer: promise.then((r) => r.arrayBuffer),
+    json: derived((r) => r.json),
+    text: derived((r) => r.text),
+    arrayBuffer: derived((r) => r.arrayBuffer),
   });
 }
 

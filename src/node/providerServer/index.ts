@@ -204,6 +204,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       if (res.destroyed || res.writableEnded) return;
     }
     if (fault?.kind === 'cut-stream') cutAfter = fault.afterChunks;
+    const stallAfter = fault?.kind === 'stall-stream' ? fault.afterChunks : undefined;
 
     const exchange: Exchange = {
       api,
@@ -214,7 +215,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       now: clock(),
       requestId,
       json: (status, value, headers) => sendJson(res, status, value, headers),
-      stream: (headers = {}) => new SseStream(res, cutAfter, headers),
+      stream: (headers = {}) => new SseStream(res, cutAfter, headers, stallAfter),
     };
     await target.handler(exchange);
   }

@@ -9,7 +9,8 @@ function write(res: ServerResponse, chunk: string): Promise<void> {
 /**
  * A server-sent-events response. Each `send` is one chunk (one SSE event). With `cutAfter`, the
  * socket is destroyed right after that many chunks reached it (a stream cut midway); later sends
- * do nothing and report false.
+ * do nothing and report false. With `stallAfter`, the stream goes silent after that many chunks:
+ * the next send waits, sending nothing, until the client hangs up (or close() destroys the socket).
  */
 export class SseStream {
   private sent = 0;
@@ -19,6 +20,7 @@ export class SseStream {
     private readonly res: ServerResponse,
     private readonly cutAfter: number | undefined,
     headers: Record<string, string>,
+    private readonly stallAfter?: number,
   ) {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -53,6 +55,10 @@ export class SseStream {
 
   async raw(chunk: string): Promise<boolean> {
     if (!this.alive) return false;
+    if (this.stallAfter !== undefined && this.sent >= this.stallAfter) {
+      await new Promise<void>((resolve) => this.res.once('close', () => resolve()));
+      return false;
+    }
     await write(this.res, chunk);
     this.sent++;
     if (this.cutAfter !== undefined && this.sent >= this.cutAfter) {
