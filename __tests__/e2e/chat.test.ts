@@ -97,7 +97,7 @@ describe('chat sidebar in the browser', () => {
     await shoot('02-mention');
     await page.press('.strata-composer textarea', 'Enter');
     await page.waitForSelector('.strata-chip[data-chip="note:Projects/Greenhouse/Ventilation.md"]');
-    expect(await page.inputValue('.strata-composer textarea')).toBe('Compare ');
+    expect(await page.inputValue('.strata-composer textarea')).toBe('Compare [[Ventilation]] ');
     // Folders and tags are offered too.
     await page.locator('.strata-composer textarea').pressSequentially('@greenh');
     await page.waitForSelector('.strata-suggest-item');
@@ -253,7 +253,7 @@ describe('chat sidebar in the browser', () => {
     await wb.selectText('Keep the night temperature');
     expect(await wb.runCommand('strata:add-selection')).toBe(true);
     await page.waitForSelector('.strata-chip.is-selection');
-    expect(await page.textContent('.strata-chip.is-selection .strata-chip-label')).toMatch(/^Plan \(\d+-\d+\)$/);
+    expect(await page.textContent('.strata-chip.is-selection .strata-chip-label')).toBe('Plan (line 11)');
     await page.click('.strata-chip.is-selection .strata-chip-remove');
     expect(await page.$('.strata-chip.is-selection')).toBeNull();
     // Toggling the active note chip leaves it out of the next message.

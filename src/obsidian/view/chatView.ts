@@ -62,7 +62,8 @@ export class ChatView extends ItemView {
   private composer!: Composer;
   private messages!: MessageList;
   private panel!: ContextPanel;
-  private titleEl!: HTMLElement;
+  /** The chat's title in our header (not `titleEl`: that is ItemView's, which Obsidian sets to getDisplayText()). */
+  private chatTitleEl!: HTMLElement;
   private modelSelect!: HTMLSelectElement;
   private modeSelect!: HTMLSelectElement;
   private warningsEl!: HTMLElement;
@@ -127,6 +128,7 @@ export class ChatView extends ItemView {
       onStop: () => this.controller.stop(),
       attachActiveNoteDefault: () => this.host.settings.attachActiveNote,
       onChipsChanged: () => this.schedulePreview(),
+      chatFolder: () => (this.host.settings.chatFolder ? normalizeChatFolder(this.host.settings.chatFolder) : null),
     });
     this.unsubscribe = this.controller.subscribe((change) => {
       if (change === 'stream') this.messages.updateStreaming(this.controller.state.streamingText ?? '');
@@ -227,10 +229,10 @@ export class ChatView extends ItemView {
   private buildHeader(root: HTMLElement): void {
     const header = root.createDiv({ cls: 'strata-header' });
     const top = header.createDiv({ cls: 'strata-header-top' });
-    this.titleEl = top.createDiv({ cls: 'strata-title', attr: { role: 'button', tabindex: '0' } });
-    this.registerDomEvent(this.titleEl, 'click', () => this.startRename());
-    this.registerDomEvent(this.titleEl, 'keydown', (event) => {
-      if (event.key === 'Enter' && event.target === this.titleEl) this.startRename();
+    this.chatTitleEl = top.createDiv({ cls: 'strata-title', attr: { role: 'button', tabindex: '0' } });
+    this.registerDomEvent(this.chatTitleEl, 'click', () => this.startRename());
+    this.registerDomEvent(this.chatTitleEl, 'keydown', (event) => {
+      if (event.key === 'Enter' && event.target === this.chatTitleEl) this.startRename();
     });
     const buttons = top.createDiv({ cls: 'strata-header-buttons' });
     const newChat = buttons.createEl('button', { cls: 'clickable-icon strata-new-chat', attr: { 'aria-label': 'New chat' } });
@@ -258,10 +260,10 @@ export class ChatView extends ItemView {
 
   /** Rename the open chat in place: Enter keeps, Escape cancels. */
   private startRename(): void {
-    if (this.titleEl.querySelector('input')) return;
+    if (this.chatTitleEl.querySelector('input')) return;
     const current = this.controller.state.conversation.title || 'New chat';
-    this.titleEl.empty();
-    const input = this.titleEl.createEl('input', { cls: 'strata-title-input', attr: { type: 'text', 'aria-label': 'Chat title' } });
+    this.chatTitleEl.empty();
+    const input = this.chatTitleEl.createEl('input', { cls: 'strata-title-input', attr: { type: 'text', 'aria-label': 'Chat title' } });
     input.value = current;
     let done = false;
     const finish = (keep: boolean) => {
@@ -269,7 +271,7 @@ export class ChatView extends ItemView {
       done = true;
       const title = input.value.trim();
       input.remove();
-      this.titleEl.setText(keep && title ? title : current);
+      this.chatTitleEl.setText(keep && title ? title : current);
       if (keep && title && title !== current) this.run(() => this.controller.rename(title));
       else this.render();
     };
@@ -290,9 +292,9 @@ export class ChatView extends ItemView {
   private render(): void {
     const state = this.controller.state;
     const { conversation } = state;
-    if (!this.titleEl.querySelector('input')) {
-      this.titleEl.setText(conversation.title || 'New chat');
-      this.titleEl.setAttr('aria-label', 'Chat title: click to rename');
+    if (!this.chatTitleEl.querySelector('input')) {
+      this.chatTitleEl.setText(conversation.title || 'New chat');
+      this.chatTitleEl.setAttr('aria-label', 'Chat title: click to rename');
     }
     this.renderModelPicker(state);
     this.modeSelect.value = conversation.mode;

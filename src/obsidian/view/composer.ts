@@ -14,6 +14,8 @@ export interface ComposerHost {
   attachActiveNoteDefault(): boolean;
   /** The chips the next message carries changed (the usage line measures them). */
   onChipsChanged?(): void;
+  /** The folder chats are saved in (normalized; null: none): its notes are not offered by `@`. */
+  chatFolder?(): string | null;
 }
 
 /**
@@ -202,6 +204,12 @@ export class Composer {
         return;
       }
     }
+    // Enter on "No matching notes" picks nothing and sends nothing: the picker closes, the text stays.
+    if (this.mention && event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.closeMention();
+      return;
+    }
     if (this.mention && event.key === 'Escape') {
       event.preventDefault();
       this.closeMention();
@@ -225,7 +233,7 @@ export class Composer {
     }
     const start = caret - at[2].length - 1;
     if (!this.mention || this.mention.start !== start) {
-      this.mention = { start, candidates: vaultMentions(this.host.app), matches: [], selected: 0 };
+      this.mention = { start, candidates: vaultMentions(this.host.app, this.host.chatFolder?.() ?? null), matches: [], selected: 0 };
     }
     this.mention.matches = matchMentions(at[2], this.mention.candidates);
     this.mention.selected = Math.min(this.mention.selected, Math.max(0, this.mention.matches.length - 1));
@@ -264,8 +272,12 @@ export class Composer {
     if (!mention || !match) return;
     const value = this.textarea.value;
     const caret = this.textarea.selectionStart ?? value.length;
-    this.textarea.value = value.slice(0, mention.start) + value.slice(caret);
-    this.textarea.setSelectionRange(mention.start, mention.start);
+    // The mention stays in the words ("Compare [[Ventilation]] with …") as well as becoming a chip.
+    const rest = value.slice(caret);
+    const inserted = /^\s/.test(rest) ? match.text : `${match.text} `;
+    this.textarea.value = value.slice(0, mention.start) + inserted + rest;
+    const end = mention.start + inserted.length;
+    this.textarea.setSelectionRange(end, end);
     this.closeMention();
     this.addChip(match.chip);
     this.textarea.focus();
@@ -304,6 +316,6 @@ function chipTitle(chip: ContextChip): string {
     case 'url':
       return chip.url;
     case 'selection':
-      return `${chip.path}, lines ${chip.fromLine}-${chip.toLine}`;
+      return chip.fromLine === chip.toLine ? `${chip.path}, line ${chip.fromLine}` : `${chip.path}, lines ${chip.fromLine}-${chip.toLine}`;
   }
 }

@@ -40,7 +40,7 @@ export function chipLabel(chip: ContextChip): string {
     case 'url':
       return chip.title ?? chip.url;
     case 'selection':
-      return `${basename(chip.path)} (${chip.fromLine}-${chip.toLine})`;
+      return chip.fromLine === chip.toLine ? `${basename(chip.path)} (line ${chip.fromLine})` : `${basename(chip.path)} (${chip.fromLine}-${chip.toLine})`;
   }
 }
 

@@ -8,29 +8,35 @@ export interface Mention {
   readonly label: string;
   /** Secondary text (the folder a note lives in, "folder", "tag"). */
   readonly detail: string;
+  /** What stays in the message where the `@query` was: `[[link]]`, the folder's name, `#tag`. */
+  readonly text: string;
 }
 
-/** Notes, folders and tags of the vault, for the `@` picker. Read fresh each time the picker opens. */
-export function vaultMentions(app: App): Candidate<Mention>[] {
+/**
+ * Notes, folders and tags of the vault, for the `@` picker. Read fresh each time the picker opens.
+ * `exclude`: a folder (the chat folder) whose notes and subfolders are not offered: chats are not context.
+ */
+export function vaultMentions(app: App, exclude: string | null = null): Candidate<Mention>[] {
   const out: Candidate<Mention>[] = [];
-  const notes = app.vault.getMarkdownFiles().slice();
+  const excluded = (path: string): boolean => exclude !== null && exclude !== '' && (path === exclude || path.startsWith(`${exclude}/`));
+  const notes = app.vault.getMarkdownFiles().filter((f) => !excluded(f.path));
   notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const file of notes) {
     const folder = file.parent && file.parent.path !== '/' ? file.parent.path : '';
-    out.push({ item: { chip: { kind: 'note', path: file.path }, label: file.basename, detail: folder }, text: file.path.replace(/\.md$/i, '') });
+    const link = `[[${app.metadataCache.fileToLinktext(file, '', true)}]]`;
+    out.push({ item: { chip: { kind: 'note', path: file.path }, label: file.basename, detail: folder, text: link }, text: file.path.replace(/\.md$/i, '') });
   }
   const folders = app.vault
     .getAllLoadedFiles()
-    .filter((f): f is TFolder => f instanceof TFolder && f.path !== '/' && f.path !== '')
-    .map((f) => f.path)
-    .sort();
-  for (const path of folders) out.push({ item: { chip: { kind: 'folder', path }, label: `${path}/`, detail: 'Folder' }, text: path });
+    .filter((f): f is TFolder => f instanceof TFolder && f.path !== '/' && f.path !== '' && !excluded(f.path))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const f of folders) out.push({ item: { chip: { kind: 'folder', path: f.path }, label: `${f.path}/`, detail: 'Folder', text: f.name }, text: f.path });
   const tags = new Set<string>();
   for (const file of notes) {
     const cache = app.metadataCache.getFileCache(file);
     if (cache) for (const tag of getAllTags(cache) ?? []) tags.add(tag);
   }
-  for (const tag of [...tags].sort()) out.push({ item: { chip: { kind: 'tag', tag }, label: tag, detail: 'Tag' }, text: tag });
+  for (const tag of [...tags].sort()) out.push({ item: { chip: { kind: 'tag', tag }, label: tag, detail: 'Tag', text: tag }, text: tag });
   return out;
 }
 

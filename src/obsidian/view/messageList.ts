@@ -59,7 +59,7 @@ export class MessageList {
       for (const u of state.unanswered) {
         if (u.afterTurn === after) {
           const t = u.turn;
-          nodes.push(this.cached(keep, `n:${id}:${u.afterTurn}:${t.at}:${t.text}`, (el) => this.unansweredMessage(el, t.text, t.chips ?? [], t.error)));
+          nodes.push(this.cached(keep, `n:${id}:${u.afterTurn}:${t.at}:${t.text}`, (el) => this.unansweredMessage(el, t.text, t.chips ?? [], unansweredNote(t.status, t.error))));
         }
       }
     };
@@ -188,10 +188,10 @@ export class MessageList {
     if (editable) this.action(actions, 'pencil', 'Edit and resend', 'strata-edit', () => this.startEdit(el, body, text));
   }
 
-  private unansweredMessage(el: HTMLElement, text: string, chips: readonly ContextChip[], error: string | undefined): void {
+  private unansweredMessage(el: HTMLElement, text: string, chips: readonly ContextChip[], note: string): void {
     this.userMessage(el, text, chips, false, null);
     el.addClass('is-unanswered');
-    el.createDiv({ cls: 'strata-unanswered-note', text: error ? `Not answered: ${error}` : 'Not answered', attr: { 'aria-label': 'Kept in the chat; not sent again' } });
+    el.createDiv({ cls: 'strata-unanswered-note', text: note, attr: { 'aria-label': 'Kept in the chat; not sent again' } });
   }
 
   private startEdit(el: HTMLElement, body: HTMLElement, text: string): void {
@@ -333,4 +333,20 @@ function compactionMeta(c: CompactionRecord): string {
   }
   if (c.outputsMasked > 0) parts.push(`${c.outputsMasked} long output${c.outputsMasked === 1 ? '' : 's'} shortened`);
   return parts.join(' · ');
+}
+
+/**
+ * The note under a message the user moved on from. It has no Retry button, so the kept error's
+ * advice to retry or send again is left out: the note says only why it got no reply.
+ */
+export function unansweredNote(status: string, error: string | undefined): string {
+  if (status === 'stopped') return 'Not answered: you stopped the reply.';
+  // Sentences end at . ! ? followed by a space ("gpt-4.1" and URLs stay whole).
+  const why = (error ?? '')
+    .replace(/([.!?])\s+/g, '$1\n')
+    .split('\n')
+    .filter((sentence) => sentence.trim() && !/\bretry\b|\bsend (it )?again\b|\bresend\b/i.test(sentence))
+    .join(' ')
+    .trim();
+  return why ? `Not answered: ${why}` : 'Not answered';
 }
