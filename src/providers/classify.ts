@@ -239,7 +239,7 @@ function words(d: Description, ctx: FailureContext, attempts: number): { message
     case 'network': {
       if (d.reason === 'stream-cut') {
         const advice = 'Try again; your message is kept.';
-        return { message: `The connection to ${who} dropped before the reply was complete; the partial reply was discarded. ${advice}`, advice };
+        return { message: `The connection to ${who} dropped before the reply was complete; what arrived is shown but not kept as an answer. ${advice}`, advice };
       }
       const advice = 'Check the base URL and that the server is running and reachable.';
       return { message: `Could not reach ${who} at ${hostOf(ctx.baseUrl)}${detail}. ${advice}`, advice };
