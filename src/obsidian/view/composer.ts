@@ -63,8 +63,11 @@ export class Composer {
     owner.registerDomEvent(this.textarea, 'keydown', (event) => this.onKeyDown(event));
     owner.registerDomEvent(this.textarea, 'input', () => this.onInput());
     owner.registerDomEvent(this.textarea, 'blur', () => {
-      // Let a click on a suggestion land before the list closes.
-      window.setTimeout(() => this.closeMention(), 150);
+      // Let a click on a suggestion land before the list closes; if the focus is back by then (a
+      // click on a chip's ✕, then typing `@` at once), the picker being typed into stays open.
+      window.setTimeout(() => {
+        if (this.textarea.ownerDocument.activeElement !== this.textarea) this.closeMention();
+      }, 150);
     });
     owner.registerDomEvent(this.sendButton, 'click', () => this.submit());
     owner.registerDomEvent(this.stopButton, 'click', () => host.onStop());
