@@ -3,7 +3,8 @@
  *
  * Stable selectors (used by the end-to-end tests; keep them):
  *   .strata-view                         the view's content element
- *   .strata-header                       header; .strata-title (chat title; click to rename: .strata-title-input)
+ *   .strata-header                       header; .strata-title (chat title; click to rename: .strata-title-input),
+ *                                        .strata-title-edit (the pencil: rename)
  *   .strata-new-chat, .strata-history-button   header buttons
  *   select.strata-model-picker           model picker (value "providerId::model")
  *   select.strata-mode-picker            mode picker (value: chat | notes-only)
@@ -234,6 +235,10 @@ export class ChatView extends ItemView {
     this.registerDomEvent(this.chatTitleEl, 'keydown', (event) => {
       if (event.key === 'Enter' && event.target === this.chatTitleEl) this.startRename();
     });
+    // The visible way to rename (the title itself is clickable too, which nobody guesses).
+    const rename = top.createEl('button', { cls: 'clickable-icon strata-title-edit', attr: { 'aria-label': 'Rename chat' } });
+    setIcon(rename, 'pencil');
+    this.registerDomEvent(rename, 'click', () => this.startRename(rename));
     const buttons = top.createDiv({ cls: 'strata-header-buttons' });
     const newChat = buttons.createEl('button', { cls: 'clickable-icon strata-new-chat', attr: { 'aria-label': 'New chat' } });
     setIcon(newChat, 'plus');
@@ -258,8 +263,8 @@ export class ChatView extends ItemView {
     this.registerDomEvent(this.modeSelect, 'change', () => this.controller.setMode(this.modeSelect.value as ChatMode));
   }
 
-  /** Rename the open chat in place: Enter keeps, Escape cancels. */
-  private startRename(): void {
+  /** Rename the open chat in place: Enter keeps, Escape cancels. `returnTo` gets the focus back after. */
+  private startRename(returnTo?: HTMLElement): void {
     if (this.chatTitleEl.querySelector('input')) return;
     const current = this.controller.state.conversation.title || 'New chat';
     this.chatTitleEl.empty();
@@ -274,6 +279,7 @@ export class ChatView extends ItemView {
       this.chatTitleEl.setText(keep && title ? title : current);
       if (keep && title && title !== current) this.run(() => this.controller.rename(title));
       else this.render();
+      if (returnTo?.isConnected && activeDocument.activeElement === activeDocument.body) returnTo.focus();
     };
     input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') {
