@@ -17,6 +17,8 @@ function turn(envelope: Partial<EnvelopeRecord>): ChatTurn {
     reply: 'A',
     status: 'complete',
     at: 1,
+    dynamic: [],
+    tools: [],
     referenced: [],
     problems: [],
     envelope: {
@@ -29,7 +31,7 @@ function turn(envelope: Partial<EnvelopeRecord>): ChatTurn {
       removed: [],
       ...envelope,
     },
-  } as ChatTurn;
+  };
 }
 
 describe('every reason has plain words', () => {
