@@ -134,6 +134,19 @@ describe('generated titles over HTTP', () => {
     expect(controller.state.pending).toBeNull();
   });
 
+  test('a chat left while its title is on the way is saved with it; the chat shown is untouched', async () => {
+    const { controller, files } = makeController(titled(), { ids: ['chat-a', 'chat-b'] });
+    const sent = controller.send('What is the plan?');
+    // The answer is in and the title request has gone out: the user starts a new chat at once.
+    await waitFor(() => titleRequests().length > 0);
+    await controller.newChat();
+    await sent;
+    await controller.flush();
+    expect(controller.state.conversation).toMatchObject({ id: 'chat-b', title: 'New chat', turns: [] });
+    expect(files.chat('chat-a')).toMatchObject({ titleSource: 'generated' });
+    expect(files.chat('chat-a')?.titleCall?.usage.inputTokens).toBeGreaterThan(0);
+  });
+
   test('a title that takes too long is given up (the first-message title stays)', async () => {
     const settings = titled();
     server.injectFault({ kind: 'hang', ms: 5_000 });
