@@ -15,7 +15,8 @@
  *   .strata-message-body                 message text (assistant: rendered markdown)
  *   .strata-copy, .strata-regenerate, .strata-edit, .strata-edit-input, .strata-edit-send
  *   .strata-turn-meta                    per-turn usage line under a reply
- *   .strata-prefix-change                a named cache-prefix break on a turn
+ *   .strata-prefix-change                a named cache-prefix break on a turn: .strata-prefix-change-text (plain
+ *                                        words); the technical reason in its title and .strata-prefix-change-detail
  *   .strata-error-text, .strata-retry    inline error and its retry button
  *   .strata-warnings .strata-warning     chat-level notices (removed library item, load warnings)
  *   .strata-context-summary              collapsed usage line (click to open the panel)
@@ -31,6 +32,8 @@
  *   .strata-library-item[data-id]        a Context Library item; .strata-library-remove, .strata-library-confirm-remove
  *   .strata-composer textarea            the composer (.strata-input)
  *   .strata-chip (.is-active-note, .is-off), .strata-chip-remove, .strata-chip-toggle
+ *   .strata-chips-more ("+ N more" / "Show less"), .strata-chips-clear, .strata-chips-note (aria-live:
+ *                                        what was just removed) with .strata-chips-undo
  *   .strata-suggest .strata-suggest-item the `@` picker
  *   .strata-send, .strata-stop           send and stop buttons
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
