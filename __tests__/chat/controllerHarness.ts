@@ -65,6 +65,8 @@ export function settingsFor(baseUrl: string, kind: 'openai' | 'anthropic' | 'ope
     ],
     defaultProviderId: 'local',
     defaultModel: kind === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o',
+    // These chats count their requests and saves exactly: no generated title (titles.test.ts turns it on).
+    generateTitles: false,
   });
   if (warnings.length > 0) throw new Error(warnings.join('\n'));
   return settings;

@@ -17,7 +17,8 @@ let page: Page;
 let server: ProviderServer;
 
 beforeAll(async () => {
-  wb = await startWorkbench({ theme: 'light', openNote: PLAN });
+  // This file counts and reads requests and titles as the first message gave them: no generated titles.
+  wb = await startWorkbench({ theme: 'light', openNote: PLAN, settings: { generateTitles: false } });
   page = wb.page;
   server = wb.providerServer;
 }, 120_000);

@@ -12,7 +12,8 @@ let wb: Workbench;
 let page: Page;
 
 beforeAll(async () => {
-  wb = await startWorkbench({ theme: 'light', openNote: PLAN, viewport: { width: 1200, height: 800 } });
+  // This file counts and reads requests and titles as the first message gave them: no generated titles.
+  wb = await startWorkbench({ theme: 'light', openNote: PLAN, viewport: { width: 1200, height: 800 }, settings: { generateTitles: false } });
   page = wb.page;
 }, 120_000);
 afterAll(async () => {

@@ -8,7 +8,8 @@ import { startWorkbench, type Workbench } from './harness';
 let wb: Workbench;
 
 beforeAll(async () => {
-  wb = await startWorkbench({ theme: 'light', openNote: 'Projects/Greenhouse/Plan.md' });
+  // This file counts and reads requests and titles as the first message gave them: no generated titles.
+  wb = await startWorkbench({ theme: 'light', openNote: 'Projects/Greenhouse/Plan.md', settings: { generateTitles: false } });
 }, 120_000);
 
 afterAll(async () => {

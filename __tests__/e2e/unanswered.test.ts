@@ -9,7 +9,8 @@ const PLAN = 'Projects/Greenhouse/Plan.md';
 let wb: Workbench;
 
 beforeAll(async () => {
-  wb = await startWorkbench({ theme: 'light', openNote: PLAN, viewport: { width: 1000, height: 800 } });
+  // This file counts and reads requests and titles as the first message gave them: no generated titles.
+  wb = await startWorkbench({ theme: 'light', openNote: PLAN, viewport: { width: 1000, height: 800 }, settings: { generateTitles: false } });
   // The narrowest sidebar people use.
   await wb.page.addStyleTag({ content: '.workspace-split.mod-right-split { width: 300px !important; }' });
 }, 120_000);

@@ -98,6 +98,8 @@ const SettingsSchema = z.object({
   summarize: orElse(z.boolean(), DEFAULT_BUDGET_SETTINGS.summarize),
   /** `provider-id/model` for summaries; empty: the chat's own model. */
   summaryModel: orElse(z.string().trim(), DEFAULT_BUDGET_SETTINGS.summaryModel),
+  /** A short title generated after a chat's first answer, on the summary model (never over a user's title). */
+  generateTitles: orElse(z.boolean(), true),
   /** User overrides of the model context-window table, by model name (sorted). */
   contextWindows: orElse(z.record(z.string(), leftOut(z.int().positive())), {}, 'ignored').transform((windows) =>
     Object.fromEntries(Object.entries(windows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),

@@ -126,6 +126,15 @@ export class StrataSettingTab extends PluginSettingTab {
           }
         }),
       );
+    new Setting(containerEl)
+      .setName('Generate chat titles')
+      .setDesc('After a chat\'s first answer, the summary model (set below; else the chat\'s own model) names the chat in a few words; its cost counts in the chat\'s. A chat you renamed keeps your title. Default on.')
+      .addToggle((toggle) =>
+        toggle.setValue(settings.generateTitles).onChange((value) => {
+          settings.generateTitles = value;
+          save();
+        }),
+      );
 
     new Setting(containerEl).setName('Context').setHeading();
     new Setting(containerEl)

@@ -17,6 +17,7 @@ import {
   resendTurn,
   setMode as withMode,
   setModel as withModel,
+  setGeneratedTitle,
   setSession,
   setTitle,
   truncateFrom,
@@ -30,6 +31,7 @@ import { chatStateOf, libraryEntry, type ChatPhase, type ChatState } from './cha
 import { contextUsageOf, type ContextUsage } from './contextUsage';
 import { isAbort, isSessionInvalid, userFacingError } from './errors';
 import { SaveQueue, type SaveEvent } from './saveQueue';
+import { generateTitle, wantsTitle } from './titles';
 import { budgetDeps, runTurnPipeline, turnInput, type ProviderFactory } from './turnPipeline';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 
@@ -88,6 +90,8 @@ export class ChatController {
   private saved = false;
   private readonly listeners = new Set<ChatListener>();
   private cachedState: ChatState | null = null;
+  /** Title requests in flight, by chat id (reopening or deleting that chat cancels its own). */
+  private readonly titling = new Map<string, AbortController>();
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.resolver = new ChipResolver(deps.vault);
@@ -214,11 +218,47 @@ export class ChatController {
   }
 
   private runTurn(index: number): Promise<void> {
-    const run = this.turn(this.chat, index).finally(() => {
+    const chat = this.chat;
+    const run = this.turn(chat, index).finally(() => {
       if (this.running === run) this.running = null;
     });
     this.running = run;
-    return run;
+    // The title comes after the turn (the chat is idle meanwhile; switching does not wait for it).
+    return run.then(() => this.nameChat(chat));
+  }
+
+  /**
+   * After the first answer: a short generated title, unless the setting is off or the user named the
+   * chat. Any failure keeps the first-message title, silently. A chat left meanwhile is saved with it.
+   */
+  private async nameChat(chat: OpenChat): Promise<void> {
+    const settings = this.deps.settings();
+    if (!wantsTitle(settings, chat.conversation)) return;
+    const first = chat.conversation.turns.find((t) => t.status === 'complete');
+    const id = chat.conversation.id;
+    if (!first || this.titling.has(id)) return;
+    const abort = new AbortController();
+    this.titling.set(id, abort);
+    try {
+      const { title, record } = await generateTitle(settings, chat.conversation, first, {
+        providers: this.deps.providers,
+        ...(this.deps.costOf ? { costOf: this.deps.costOf } : {}),
+        signal: abort.signal,
+      });
+      // Renamed (or the first answer dropped) while the title was on its way: the user's choice stands.
+      if (abort.signal.aborted || !wantsTitle(settings, chat.conversation)) return;
+      chat.conversation = setGeneratedTitle(chat.conversation, title, record, this.deps.now());
+      if (chat !== this.chat) {
+        await this.saves.request(chat.conversation);
+        return;
+      }
+      this.emit();
+      await this.save();
+    } catch {
+      // A title is a nicety: the first-message title stays and nothing is said.
+    } finally {
+      if (this.titling.get(id) === abort) this.titling.delete(id);
+    }
   }
 
   private async turn(chat: OpenChat, index: number): Promise<void> {
@@ -426,6 +466,7 @@ export class ChatController {
   /** Rename the chat shown (the title is saved with it; the note keeps its file name). */
   async rename(title: string): Promise<void> {
     if (!title.trim()) throw new Error('The title is empty.');
+    this.titling.get(this.chat.conversation.id)?.abort();
     this.chat.conversation = setTitle(this.chat.conversation, title, 'user', this.deps.now());
     this.emit();
     await this.save();
@@ -448,6 +489,8 @@ export class ChatController {
   async open(id: string): Promise<void> {
     if (this.opening) throw new Error(OPENING);
     this.opening = true;
+    // A title still on its way for this chat would be saved over the chat being opened: it is dropped.
+    this.titling.get(id)?.abort();
     this.emit();
     try {
       await this.settle();
@@ -474,6 +517,7 @@ export class ChatController {
   /** Delete a saved chat; deleting the chat shown starts a new one. */
   async remove(id: string): Promise<void> {
     const shown = id === this.chat.conversation.id;
+    this.titling.get(id)?.abort();
     if (shown) await this.settle();
     // A save still queued must not write the note back after it is deleted.
     this.saves.drop(id);

@@ -79,6 +79,10 @@ export function chatStateOf(transient: Transient): ChatState {
     if (c.summary) totalUsage = addUsage(totalUsage, c.summary.usage);
     if (c.summary && typeof c.cost === 'number') totalCost = (totalCost ?? 0) + c.cost;
   }
+  // So is the generated title.
+  const title = transient.conversation.titleCall;
+  if (title) totalUsage = addUsage(totalUsage, title.usage);
+  if (title && typeof title.cost === 'number') totalCost = (totalCost ?? 0) + title.cost;
   return { ...transient, answered, pending, unanswered, totalUsage, totalCost };
 }
 

@@ -3,18 +3,20 @@ import type { TurnAssembly } from '../engine/engine';
 import type { ChatMessage } from '../engine/messages';
 import type { ProviderSession, ProviderTarget, SessionCapability } from './session';
 
-/** Why a request goes out in full rather than as a delta. */
-export type FullModeCode =
-  | 'stateless-provider'
-  | 'no-session'
-  | 'provider-changed'
-  | 'model-changed'
-  | 'cwd-changed'
-  | 'no-cursor'
-  | 'cursor-beyond-count'
-  | 'condensed'
-  | 'history-edited'
-  | 'prefix-changed';
+/** Why a request goes out in full rather than as a delta (a list, so the view can word each one). */
+export const FULL_MODE_CODES = [
+  'stateless-provider',
+  'no-session',
+  'provider-changed',
+  'model-changed',
+  'cwd-changed',
+  'no-cursor',
+  'cursor-beyond-count',
+  'condensed',
+  'history-edited',
+  'prefix-changed',
+] as const;
+export type FullModeCode = (typeof FULL_MODE_CODES)[number];
 
 export interface FullModeReason {
   readonly code: FullModeCode;

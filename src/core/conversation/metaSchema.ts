@@ -145,6 +145,7 @@ const StrataRecord = z.object({
   format: orElse(z.literal(FORMAT_VERSION), FORMAT_VERSION, `read as format ${FORMAT_VERSION}`),
   id: orElse(z.string().min(1).nullable(), null, 'a new id is used'),
   titleSource: orElse(z.enum(TITLE_SOURCES), 'first-message'),
+  titleCall: leftOut(z.object({ provider: z.string(), model: z.string(), usage: UsageRecord, cost: orElse(z.number().nullable(), null, 'read as unknown') }), 'its cost is left out').optional(),
   session: orElse(ProviderSessionSchema.nullable(), null, 'the provider starts a new session'),
   lastRequest: orElse(CommittedRequestRecord.nullable(), null, 'the next request cannot prove it extends the last one'),
   pending: orElse(z.array(leftOut(PendingEventRecord, 'left out: the next prefix break may be named history-edited')), [], 'no pending events'),

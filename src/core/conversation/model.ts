@@ -106,6 +106,15 @@ export interface CompactionRecord extends CompactionEvent {
 export const TITLE_SOURCES = ['first-message', 'generated', 'user'] as const;
 export type TitleSource = (typeof TITLE_SOURCES)[number];
 
+/** The call that generated the chat's title: counted in the chat's cost, like a summary's. */
+export interface TitleCall {
+  readonly provider: string;
+  readonly model: string;
+  readonly usage: Usage;
+  /** USD; null when the model has no known price. */
+  readonly cost: number | null;
+}
+
 /**
  * How the note's bytes are laid out: its line breaks and whether it starts with a BOM (an editor
  * or git's autocrlf may have changed them). Read from the note and written back as found, so a
@@ -120,6 +129,8 @@ export interface Conversation {
   readonly id: string;
   readonly title: string;
   readonly titleSource: TitleSource;
+  /** The generated title's call (absent when the title was not generated). */
+  readonly titleCall?: TitleCall;
   readonly provider: string;
   readonly model: string;
   readonly mode: string;

@@ -4,7 +4,7 @@ import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 import { envelopeRecord, savedChip, toRef } from './records';
 import { sentTurnOf } from '../engine/completedTurn';
-import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleSource } from './model';
+import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleCall, type TitleSource } from './model';
 
 /**
  * Turn changes as pure transitions: Conversation in, Conversation out. The chat controller and the
@@ -156,6 +156,12 @@ export function setTitle(c: Conversation, title: string, source: TitleSource, at
   const clean = title.replace(/\s+/g, ' ').trim();
   if (!clean) return c;
   return { ...c, title: clean, titleSource: source, updated: at };
+}
+
+/** A generated title and the call that made it (its cost is the chat's). */
+export function setGeneratedTitle(c: Conversation, title: string, call: TitleCall, at: number): Conversation {
+  const titled = setTitle(c, title, 'generated', at);
+  return titled === c ? c : { ...titled, titleCall: call };
 }
 
 export function setModel(c: Conversation, provider: string, model: string, at: number): Conversation {

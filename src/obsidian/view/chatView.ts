@@ -3,7 +3,8 @@
  *
  * Stable selectors (used by the end-to-end tests; keep them):
  *   .strata-view                         the view's content element
- *   .strata-header                       header; .strata-title (chat title; click to rename: .strata-title-input)
+ *   .strata-header                       header; .strata-title (chat title; click to rename: .strata-title-input),
+ *                                        .strata-title-edit (the pencil: rename)
  *   .strata-new-chat, .strata-history-button   header buttons
  *   select.strata-model-picker           model picker (value "providerId::model")
  *   select.strata-mode-picker            mode picker (value: chat | notes-only)
@@ -14,7 +15,8 @@
  *   .strata-message-body                 message text (assistant: rendered markdown)
  *   .strata-copy, .strata-regenerate, .strata-edit, .strata-edit-input, .strata-edit-send
  *   .strata-turn-meta                    per-turn usage line under a reply
- *   .strata-prefix-change                a named cache-prefix break on a turn
+ *   .strata-prefix-change                a named cache-prefix break on a turn: .strata-prefix-change-text (plain
+ *                                        words); the technical reason in its title and .strata-prefix-change-detail
  *   .strata-error-text, .strata-retry    inline error and its retry button
  *   .strata-warnings .strata-warning     chat-level notices (removed library item, load warnings)
  *   .strata-context-summary              collapsed usage line (click to open the panel)
@@ -30,6 +32,8 @@
  *   .strata-library-item[data-id]        a Context Library item; .strata-library-remove, .strata-library-confirm-remove
  *   .strata-composer textarea            the composer (.strata-input)
  *   .strata-chip (.is-active-note, .is-off), .strata-chip-remove, .strata-chip-toggle
+ *   .strata-chips-more ("+ N more" / "Show less"), .strata-chips-clear, .strata-chips-note (aria-live:
+ *                                        what was just removed) with .strata-chips-undo
  *   .strata-suggest .strata-suggest-item the `@` picker
  *   .strata-send, .strata-stop           send and stop buttons
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
@@ -234,6 +238,10 @@ export class ChatView extends ItemView {
     this.registerDomEvent(this.chatTitleEl, 'keydown', (event) => {
       if (event.key === 'Enter' && event.target === this.chatTitleEl) this.startRename();
     });
+    // The visible way to rename (the title itself is clickable too, which nobody guesses).
+    const rename = top.createEl('button', { cls: 'clickable-icon strata-title-edit', attr: { 'aria-label': 'Rename chat' } });
+    setIcon(rename, 'pencil');
+    this.registerDomEvent(rename, 'click', () => this.startRename(rename));
     const buttons = top.createDiv({ cls: 'strata-header-buttons' });
     const newChat = buttons.createEl('button', { cls: 'clickable-icon strata-new-chat', attr: { 'aria-label': 'New chat' } });
     setIcon(newChat, 'plus');
@@ -258,8 +266,8 @@ export class ChatView extends ItemView {
     this.registerDomEvent(this.modeSelect, 'change', () => this.controller.setMode(this.modeSelect.value as ChatMode));
   }
 
-  /** Rename the open chat in place: Enter keeps, Escape cancels. */
-  private startRename(): void {
+  /** Rename the open chat in place: Enter keeps, Escape cancels. `returnTo` gets the focus back after. */
+  private startRename(returnTo?: HTMLElement): void {
     if (this.chatTitleEl.querySelector('input')) return;
     const current = this.controller.state.conversation.title || 'New chat';
     this.chatTitleEl.empty();
@@ -274,6 +282,7 @@ export class ChatView extends ItemView {
       this.chatTitleEl.setText(keep && title ? title : current);
       if (keep && title && title !== current) this.run(() => this.controller.rename(title));
       else this.render();
+      if (returnTo?.isConnected && activeDocument.activeElement === activeDocument.body) returnTo.focus();
     };
     input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') {

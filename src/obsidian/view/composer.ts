@@ -1,6 +1,7 @@
 import { setIcon, type App, type Component } from 'obsidian';
 import type { ContextChip } from '../../core/context/items';
 import type { Candidate } from '../../core/chat/fuzzy';
+import { ChipRow } from './chipRow';
 import { chipIcon, chipLabel, sameChip } from './format';
 import { matchMentions, vaultMentions, type Mention } from './mentionSource';
 
@@ -37,6 +38,9 @@ export class Composer {
   private busy = false;
   private opening = false;
   private mention: { start: number; candidates: Candidate<Mention>[]; matches: Mention[]; selected: number } | null = null;
+  private chipRow: ChipRow;
+  /** What the last removal (Clear all, Backspace) took, until Undo or the message is sent. */
+  private removed: { chips: ContextChip[]; activeNoteOn: boolean } | null = null;
 
   constructor(
     parent: HTMLElement,
@@ -45,6 +49,7 @@ export class Composer {
     this.activeNoteOn = host.attachActiveNoteDefault();
     this.el = parent.createDiv({ cls: 'strata-composer' });
     this.chipsEl = this.el.createDiv({ cls: 'strata-chips' });
+    this.chipRow = new ChipRow(this.chipsEl, this.el, host.owner, { clearAll: () => this.clearAll(), undo: () => this.undoRemoval() });
     this.suggestEl = this.el.createDiv({ cls: 'strata-suggest' });
     this.suggestEl.hide();
     const row = this.el.createDiv({ cls: 'strata-composer-row' });
@@ -107,7 +112,7 @@ export class Composer {
   }
 
   private renderChips(): void {
-    this.chipsEl.empty();
+    for (const el of Array.from(this.chipsEl.querySelectorAll(':scope > .strata-chip'))) el.remove();
     if (this.activeNote) {
       const chip: ContextChip = { kind: 'note', path: this.activeNote };
       const el = this.chipEl(chip, this.activeNoteOn ? 'Active note: attached. Click to leave it out.' : 'Active note: not attached. Click to attach it.');
@@ -129,12 +134,53 @@ export class Composer {
       setIcon(remove, 'x');
       remove.addEventListener('click', () => this.removeChip(chip));
     }
-    this.chipsEl.toggleClass('is-empty', this.chipsEl.childElementCount === 0);
+    const drawn = Array.from(this.chipsEl.querySelectorAll<HTMLElement>(':scope > .strata-chip'));
+    this.chipsEl.toggleClass('is-empty', drawn.length === 0);
+    this.chipRow.layout(drawn, this.chips.length + (this.activeNote && this.activeNoteOn ? 1 : 0));
     this.host.onChipsChanged?.();
+  }
+
+  /** Clear all: every chip off the next message (the active note left out too), said, with Undo. */
+  private clearAll(): void {
+    const count = this.chips.length + (this.activeNote && this.activeNoteOn ? 1 : 0);
+    if (count === 0) return;
+    this.removed = { chips: [...this.chips], activeNoteOn: this.activeNoteOn };
+    this.chips = [];
+    if (this.activeNote) this.activeNoteOn = false;
+    this.chipRow.say(count === 1 ? 'Removed the attachment.' : `Removed all ${count} attachments.`);
+    this.renderChips();
+  }
+
+  /** Backspace in an empty composer: the last chip goes (the active note last of all), said aloud, with Undo. */
+  private removeLastChip(): boolean {
+    const last = this.chips[this.chips.length - 1];
+    if (!last && !(this.activeNote && this.activeNoteOn)) return false;
+    this.removed = { chips: [...this.chips], activeNoteOn: this.activeNoteOn };
+    if (last) this.chips = this.chips.slice(0, -1);
+    else this.activeNoteOn = false;
+    const label = last ? chipLabel(last) : chipLabel({ kind: 'note', path: this.activeNote ?? '' });
+    this.chipRow.say(last ? `Removed “${label}”.` : `Left out the active note “${label}”.`);
+    this.renderChips();
+    return true;
+  }
+
+  private undoRemoval(): void {
+    const removed = this.removed;
+    if (!removed) return;
+    this.removed = null;
+    // Chips added since stay; the removed ones come back in their place.
+    const added = this.chips.filter((c) => !removed.chips.some((r) => sameChip(r, c)));
+    this.chips = [...removed.chips, ...added];
+    if (removed.activeNoteOn) this.activeNoteOn = true;
+    this.chipRow.say(null);
+    this.renderChips();
+    this.textarea.focus();
   }
 
   private chipEl(chip: ContextChip, title: string): HTMLElement {
     const el = this.chipsEl.createDiv({ cls: `strata-chip is-${chip.kind}`, attr: { 'aria-label': title, 'data-chip': chipKey(chip) } });
+    // Chips go before the row's own buttons ("+ N more", Clear all), which keep their focus.
+    this.chipsEl.insertBefore(el, this.chipRow.moreButton);
     const icon = el.createSpan({ cls: 'strata-chip-icon' });
     setIcon(icon, chipIcon(chip));
     el.createSpan({ cls: 'strata-chip-label', text: chipLabel(chip) });
@@ -179,6 +225,8 @@ export class Composer {
     const chips = this.currentChips();
     this.textarea.value = '';
     this.chips = [];
+    this.removed = null;
+    this.chipRow.say(null);
     this.renderChips();
     this.host.onSend(text, chips);
   }
@@ -221,6 +269,19 @@ export class Composer {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       this.submit();
+      return;
+    }
+    this.chipKeys(event);
+  }
+
+  /** Backspace in an empty composer removes the last chip; Ctrl/Cmd+Z there takes the last removal back. */
+  private chipKeys(event: KeyboardEvent): void {
+    if (this.textarea.value !== '' || event.isComposing) return;
+    if (event.key === 'Backspace' && !event.ctrlKey && !event.metaKey && !event.altKey && !event.shiftKey) {
+      if (this.removeLastChip()) event.preventDefault();
+    } else if (event.key.toLowerCase() === 'z' && (event.ctrlKey || event.metaKey) && !event.shiftKey && this.removed) {
+      event.preventDefault();
+      this.undoRemoval();
     }
   }
 

@@ -122,7 +122,7 @@ export class ContextPanel {
     const status = state.condensing ? { short: 'condensing…', tone: 'is-condensing' } : next ? condenseStatus(next) : null;
     if (status) s.createSpan({ cls: `strata-context-condense ${status.tone}`, text: status.short });
     const last = lastUsage(state);
-    if (last) s.createSpan({ cls: 'strata-context-cached', text: `${formatPercent(cachedShareOf(last))} cached` });
+    if (last) s.createSpan({ cls: 'strata-context-cached', text: `${formatPercent(cachedShareOf(last))} cached`, attr: { title: CACHED_EXPLAINED } });
     if (state.answered.length > 0) s.createSpan({ cls: 'strata-context-cost', text: formatUsd(state.totalCost) });
     s.createSpan({ cls: 'strata-context-library-count', text: `${state.library.length} attached`, attr: { 'aria-label': `${state.library.length} in the notes of this chat` } });
   }
@@ -182,6 +182,8 @@ export class ContextPanel {
     stat(stats, 'Last request', lastRequest ? `${lastRequest.promptTokens.toLocaleString('en-US')} tokens` : '—', 'strata-usage-last');
     const last = lastUsage(state);
     stat(stats, 'Cached (last turn)', last ? `${formatPercent(cachedShareOf(last))} of ${last.inputTokens.toLocaleString('en-US')}` : '—', 'strata-usage-cached');
+    // Said where the share is shown: "cached" is the one figure here a new user cannot guess.
+    stats.createDiv({ cls: 'strata-muted strata-usage-explain', text: CACHED_EXPLAINED });
     stat(stats, 'Chat cost so far', state.answered.length > 0 ? formatUsd(state.totalCost) : '—', 'strata-usage-cost');
     stat(
       stats,
@@ -191,10 +193,8 @@ export class ContextPanel {
     );
     const compactions = state.conversation.compactions ?? [];
     if (compactions.length > 0) stat(stats, 'Condensed', compactions.length === 1 ? 'once' : `${compactions.length} times`, 'strata-usage-condensed');
-    stats.createDiv({
-      cls: 'strata-muted strata-usage-explain',
-      text: 'Cached: the part of the last request the provider read from its prompt cache, which costs less and answers faster.',
-    });
+    const title = state.conversation.titleCall;
+    if (title) stat(stats, 'Chat title', `${formatTokens(title.usage.inputTokens)} in · ${formatTokens(title.usage.outputTokens)} out · ${formatUsd(title.cost)}`, 'strata-usage-title');
   }
 
   private renderLibrary(state: ChatState): void {
@@ -248,6 +248,9 @@ export class ContextPanel {
     }
   }
 }
+
+/** "Cached" in one line, where the usage line and the panel show the cached share. */
+export const CACHED_EXPLAINED = 'Cached: tokens the provider reused from the previous request, billed at a discount.';
 
 /** What the request is made of, by layer in the user's words (the meter above says how full it is). */
 function layerBar(box: HTMLElement, usage: ContextUsage): void {

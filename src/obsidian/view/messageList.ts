@@ -3,6 +3,7 @@ import type { ChatState } from '../../core/chat/chatState';
 import type { ContextChip } from '../../core/context/items';
 import type { ChatTurn, CompactionRecord } from '../../core/conversation/model';
 import { ZERO_USAGE } from '../../core/usage';
+import { breakNoteOf, renderBreakNote } from './breakNotes';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
 
 export interface MessageActions {
@@ -72,7 +73,7 @@ export class MessageList {
       // Compactions made just before this turn: their summaries' cost shows on its usage line.
       const before = compactions.filter((c) => c.maskedThrough === index);
       const extra = before.map((c) => `${c.at}`).join(',');
-      nodes.push(this.cached(keep, `a:${key}:${extra}:${turn.reply ?? ''}`, (el, component) => this.assistantMessage(el, turn, last, component, before)));
+      nodes.push(this.cached(keep, `a:${key}:${extra}:${turn.reply ?? ''}`, (el, component) => this.assistantMessage(el, turn, last, component, before, index === 0)));
       // A compaction sits at its boundary: the condensed messages stay above it (in the chat, no longer sent).
       for (const c of compactions) {
         if (c.through === index + 1) nodes.push(this.cached(keep, `c:${id}:${c.through}:${c.at}:${c.kind}`, (el, component) => this.compaction(el, c, component)));
@@ -222,7 +223,7 @@ export class MessageList {
     input.focus();
   }
 
-  private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component, compactions: readonly CompactionRecord[]): void {
+  private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component, compactions: readonly CompactionRecord[], first = false): void {
     el.addClass('strata-message', 'is-assistant');
     const reply = turn.reply ?? '';
     const body = el.createDiv({ cls: 'strata-message-body markdown-rendered' });
@@ -237,8 +238,8 @@ export class MessageList {
       if (i > 0) meta.appendText(' · ');
       meta.createSpan({ cls: 'strata-turn-meta-part', text: part });
     });
-    const change = turn.envelope?.prefixChange;
-    if (change) el.createDiv({ cls: 'strata-prefix-change', text: `Cache prefix restarted (${change.reason}): ${change.detail}` });
+    const note = breakNoteOf(turn, first);
+    if (note) renderBreakNote(el, note);
     for (const event of turn.envelope?.freshness ?? []) {
       el.createDiv({ cls: 'strata-freshness', text: `${event.id}: ${freshnessText(event.status)}` });
     }
