@@ -120,6 +120,25 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
     return out;
   };
 
+  // Writes to one path run one after another and land whole (temp file + rename): two overlapping
+  // saveData calls once tore data.json ("non-whitespace after JSON") in the settings browser test.
+  const writes = new Map<string, Promise<unknown>>();
+  let writeCount = 0;
+  const writeInOrder = (abs: string, body: string): Promise<ReturnType<typeof statOf>> => {
+    const run = async (): Promise<ReturnType<typeof statOf>> => {
+      const temp = `${abs}.strata-write-${++writeCount}`;
+      await fs.writeFile(temp, body, 'utf8');
+      await fs.rename(temp, abs);
+      return statOf(await fs.stat(abs));
+    };
+    const next = (writes.get(abs) ?? Promise.resolve()).then(run, run);
+    writes.set(abs, next);
+    void next.finally(() => {
+      if (writes.get(abs) === next) writes.delete(abs);
+    }).catch(() => undefined);
+    return next;
+  };
+
   const api = async (route: string, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> => {
     const method = req.method ?? 'GET';
     switch (`${method} ${route}`) {
@@ -164,8 +183,8 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
         if (mode === 'modify' && !exists) throw new HttpError(404, `File not found: ${q.get('path')}`);
         if (mode === 'overwrite') await fs.mkdir(dirname(abs), { recursive: true });
         else if (!existsSync(dirname(abs))) throw new HttpError(404, `Folder does not exist: ${dirname(q.get('path') ?? '')}`);
-        await fs.writeFile(abs, await readBody(req), 'utf8');
-        json(res, 200, statOf(await fs.stat(abs)));
+        const body = await readBody(req);
+        json(res, 200, await writeInOrder(abs, body));
         return;
       }
       case 'POST fs/mkdir': {
