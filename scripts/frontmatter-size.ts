@@ -2,7 +2,7 @@
  * How big a chat note's frontmatter gets: builds chats of 10 / 50 / 200 / 1000 turns (attachments,
  * re-attachments, a compaction, usage and cost) through the engine and the chat transitions, encodes
  * each as the plugin saves it, and prints frontmatter lines and bytes and the note's bytes.
- * Usage: npm run --silent frontmatter-size [-- 10,50,200,1000] [--write-note <dir>]
+ * Usage: npx tsx scripts/frontmatter-size.ts [10,50,200,1000] [--write-note <dir>]   (`npm run bench -- --only frontmatter` reports the same)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,11 +15,11 @@ async function main(argv: string[]): Promise<void> {
   const counts = (args.positional[0] ?? '10,50,200,1000').split(',').map(Number);
   if (counts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('turn counts: a comma-separated list of positive integers');
   const dir = args.options['write-note'];
-  process.stdout.write('| turns | frontmatter lines | frontmatter bytes | note bytes |\n| ---: | ---: | ---: | ---: |\n');
+  process.stdout.write('| turns | frontmatter lines | frontmatter bytes | chat data bytes | note bytes |\n| ---: | ---: | ---: | ---: | ---: |\n');
   for (const turns of counts) {
     const note = encodeChatNote(await benchChat(turns));
     const size = noteSize(turns, note);
-    process.stdout.write(`| ${turns} | ${size.frontmatterLines} | ${size.frontmatterBytes} | ${size.noteBytes} |\n`);
+    process.stdout.write(`| ${turns} | ${size.frontmatterLines} | ${size.frontmatterBytes} | ${size.chatDataBytes} | ${size.noteBytes} |\n`);
     if (dir) {
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, `chat-${turns}.md`), note);

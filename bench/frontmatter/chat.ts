@@ -1,5 +1,6 @@
 import { ChipResolver } from '../../src/core/context/resolver';
 import type { ContextChip } from '../../src/core/context/items';
+import { bodyWithoutChatData } from '../../src/core/conversation/chatData';
 import { encodeChatNote } from '../../src/core/conversation/codec';
 import { splitFrontmatter } from '../../src/core/conversation/frontmatter';
 import { newConversation, type Conversation } from '../../src/core/conversation/model';
@@ -96,15 +97,18 @@ export interface NoteSize {
   readonly turns: number;
   readonly frontmatterLines: number;
   readonly frontmatterBytes: number;
+  /** The chat data callout (format 2; 0 in a format-1 note, whose frontmatter held it all). */
+  readonly chatDataBytes: number;
   readonly noteBytes: number;
 }
 
-/** The chat note's size: its frontmatter (lines between the fences, and bytes with the fences) and the whole note. */
+/** The chat note's size: its frontmatter (lines between the fences, and bytes with the fences), its chat data and the whole note. */
 export function noteSize(turns: number, note: string): NoteSize {
-  const { yaml } = splitFrontmatter(note);
+  const { yaml, body } = splitFrontmatter(note);
   const lines = yaml === null ? 0 : yaml.split('\n').length - (yaml.endsWith('\n') ? 1 : 0);
   const frontmatterBytes = yaml === null ? 0 : Buffer.byteLength(`---\n${yaml}---\n`);
-  return { turns, frontmatterLines: lines, frontmatterBytes, noteBytes: Buffer.byteLength(note) };
+  const chatDataBytes = Buffer.byteLength(body) - Buffer.byteLength(bodyWithoutChatData(body));
+  return { turns, frontmatterLines: lines, frontmatterBytes, chatDataBytes, noteBytes: Buffer.byteLength(note) };
 }
 
 export async function measureNoteSizes(counts: readonly number[]): Promise<NoteSize[]> {
