@@ -1,6 +1,6 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,plugin] [-- --no-profile]
- * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, plugin cost, in one run: a markdown report on stdout,
+ * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin] [-- --no-profile]
+ * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, in one run: a markdown report on stdout,
  * the same figures as JSON in bench-results/. Progress goes to stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { measureBudget } from './budget/section';
 import { measureCacheEfficiency } from './cache/efficiency';
 import { measureChatList } from './chats/section';
+import { measureFrontmatter } from './frontmatter/section';
 import { measureGrowth } from './growth/section';
 import type { GrowthOptions } from './growth/worker';
 import { machineInfo } from './lib/machine';
@@ -16,7 +17,7 @@ import { bundleBreakdown } from './plugin/bundleBreakdown';
 import { measurePluginCost } from './plugin/section';
 import { renderMarkdown, type BenchResults } from './report/markdown';
 
-const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'plugin'] as const;
+const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -84,6 +85,12 @@ async function main(): Promise<void> {
     chats = rows;
   }
 
+  let frontmatter: BenchResults['frontmatter'] = null;
+  if (args.only.has('frontmatter')) {
+    progress('chat-note frontmatter: chats of 10 to 1,000 turns…');
+    frontmatter = await measureFrontmatter(args.quick ? [10, 50, 200] : [10, 50, 200, 1000]);
+  }
+
   let plugin: BenchResults['plugin'] = null;
   if (args.only.has('plugin')) {
     progress('plugin cost: bundle and fresh loads…');
@@ -99,6 +106,7 @@ async function main(): Promise<void> {
     budget,
     growth,
     chats,
+    frontmatter,
     plugin,
   };
   mkdirSync(outDir, { recursive: true });

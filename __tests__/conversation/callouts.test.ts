@@ -43,7 +43,7 @@ describe('JSON callouts in the chat note body', () => {
   test.each([
     ['a fragment of unknown lifecycle', '"lifecycle":"dynamic"', '"lifecycle":"sometimes"', 'message 1: the turn context could not be read; left out'],
     ['a tool output without input', '"input":"x",', '', 'message 1: a tool output could not be read; left out'],
-    ['a page text without version', '"version":1,', '', 'message 1: a page text could not be read; left out'],
+    ['a page text without version', '"version":1,"content"', '"content"', 'message 1: a page text could not be read; left out'],
   ])('%s: left out with a warning', (_name, from, to, warning) => {
     expect(note).toContain(from);
     const decoded = decodeChatNote(note.replace(from, to), fallback);

@@ -70,7 +70,7 @@ describe('merging a chat note edited while the chat was open: compactions', () =
   });
 
   test('the records are the chat\'s: figures edited in the frontmatter do not move over', () => {
-    const theirs = BASE.replace('tokensAfter: 4000', 'tokensAfter: 1');
+    const theirs = BASE.replace('"tokensAfter":4000', '"tokensAfter":1');
     expect(theirs).not.toBe(BASE);
     const merged = mergeChatNote(BASE, theirs, OURS);
     expect(merged.conversation.compactions).toEqual(OURS.compactions);

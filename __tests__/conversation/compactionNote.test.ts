@@ -74,9 +74,9 @@ describe('compactions in the chat note', () => {
     expect(at(note, second)).toBeLessThan(at(note, '## User · 4'));
     // The text is readable markdown, quoted.
     expect(note).toContain(`${first}\n> ## Asked and answered\n> - questions 1 to 2, answered\n\n## User · 3`);
-    // The frontmatter holds the rest (no text): one line per compaction.
-    expect(note).toMatch(/^ {4}- \{trigger: auto, through: 2, previous: 0, kind: summary, .*textHash: [0-9a-f]{16}\}$/m);
-    expect(note).not.toMatch(/^ {4}- \{.*questions 1 to 2/m);
+    // The chat data holds the rest (no text): one line per compaction.
+    expect(note).toMatch(/^> \{"compaction":\{"trigger":"auto","through":2,"previous":0,"kind":"summary",.*"textHash":"[0-9a-f]{16}"\}\}$/m);
+    expect(note).not.toMatch(/^> \{"compaction":.*questions 1 to 2/m);
   });
 
   test('reads back exactly, without warnings, and writes the same note again', () => {
@@ -174,7 +174,7 @@ describe('a chat note whose compactions were edited or damaged by hand', () => {
 
   test('a compaction record deleted: the callout is kept as a compaction at its place, without masking, said', () => {
     const data = note.split('\n');
-    const i = data.findIndex((l) => l.startsWith('    - {trigger: manual'));
+    const i = data.findIndex((l) => l.startsWith('> {"compaction":{"trigger":"manual"'));
     data.splice(i, 1);
     const decoded = decode(data.join('\n'));
     expect(decoded.warnings).toEqual(['a summary in the note (turns 1–3) has no compaction record in the frontmatter; it is kept as one, without masking']);
@@ -186,7 +186,7 @@ describe('a chat note whose compactions were edited or damaged by hand', () => {
   });
 
   test('a damaged record: left out with a warning, and its callout read without it', () => {
-    const decoded = decode(note.replace('through: 3, previous: 2, kind: omitted', 'through: three, previous: 2, kind: omitted'));
+    const decoded = decode(note.replace('"through":3,"previous":2,"kind":"omitted"', '"through":"three","previous":2,"kind":"omitted"'));
     expect(decoded.warnings).toEqual([
       'strata.compactions[1].through: expected a number; left out: its summary callout, if any, is read without it',
       'a summary in the note (turns 1–3) has no compaction record in the frontmatter; it is kept as one, without masking',
@@ -225,7 +225,7 @@ describe('a chat note whose compactions were edited or damaged by hand', () => {
     expect(decoded.conversation.turns).toEqual(CHAT.turns);
     expect(decoded.conversation.preamble).toBeUndefined();
     // Without its record, the callout alone is said to condense nothing.
-    const records = moved.split('\n').filter((l) => !l.startsWith('    - {trigger: auto, through: 2')).join('\n');
+    const records = moved.split('\n').filter((l) => !l.startsWith('> {"compaction":{"trigger":"auto","through":2')).join('\n');
     expect(decode(records).warnings).toEqual([
       'a summary callout ("Condensed: turns 1–2 summarized") stands above every answered message; it condenses nothing and was left out',
     ]);

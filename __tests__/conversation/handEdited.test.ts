@@ -32,7 +32,7 @@ describe('a chat note edited by hand still loads', () => {
   test('a repeated library line (copy-paste, sync conflict) loads with a warning instead of failing', async () => {
     const { note, vault } = await demoNote(RESEARCH);
     const lines = note.split('\n');
-    const i = lines.findIndex((l) => /^\s+- \{id: .*enteredTurn: 1\}$/.test(l));
+    const i = lines.findIndex((l) => /^> \{"item":\{"id":.*"enteredTurn":1\}\}$/.test(l));
     expect(i).toBeGreaterThan(0);
     lines.splice(i + 1, 0, lines[i]);
     const decoded = decodeChatNote(lines.join('\n'), fallback);

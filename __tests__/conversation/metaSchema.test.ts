@@ -7,14 +7,13 @@ const CREATED = Date.UTC(2026, 10, 22, 9, 0, 0);
 
 const envelope: EnvelopeRecord = {
   layers: {
-    L1: { tokens: 10, hash: 'h1' },
-    L2: { tokens: 0, hash: 'h2' },
-    L3: { tokens: 30, hash: 'h3' },
-    L4: { tokens: 0, hash: 'h4' },
-    L5: { tokens: 5, hash: 'h5' },
+    L1: { tokens: 10 },
+    L2: { tokens: 0 },
+    L3: { tokens: 30 },
+    L4: { tokens: 0 },
+    L5: { tokens: 5 },
   },
   promptTokens: 45,
-  prefixHash: 'p1',
   prefixChange: { reason: 'note-edited', detail: 'a.md changed' },
   full: ['a.md@1'],
   freshness: [{ id: 'a.md', status: 'updated', fromVersion: 1, toVersion: 2 }],
@@ -171,7 +170,7 @@ describe('chat note frontmatter schema', () => {
     ['mode not text', ['mode'], { a: 1 }, 'mode: expected text; "chat" is used', (m) => m.conversation.mode, 'chat'],
     ['strata missing', ['strata'], undefined, 'strata: expected an object; the chat is read from its text only', (m) => m.libraryFromData, false],
     ['strata not an object', ['strata'], 'x', 'strata: expected an object; the chat is read from its text only', (m) => m.conversation.id, 'chat-fallback'],
-    ['unknown format', ['strata', 'format'], 2, 'strata.format: expected 1; read as format 1', (m) => m.conversation.id, 'chat-1'],
+    ['unknown format', ['strata', 'format'], 3, 'strata.format: expected one of 1, 2; read as format 2', (m) => m.conversation.id, 'chat-1'],
     ['empty id', ['strata', 'id'], '', 'strata.id: expected non-empty text; a new id is used', (m) => m.conversation.id, 'chat-fallback'],
     ['unknown title source', ['strata', 'titleSource'], 'robot', 'strata.titleSource: expected one of first-message, generated, user; "first-message" is used', (m) => m.conversation.titleSource, 'first-message'],
     ['session without model', ['strata', 'session', 'model'], undefined, 'strata.session.model: expected text; the provider starts a new session', (m) => m.conversation.session, null],

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { LAYOUT_LABELS, LAYOUTS, RULES, uncached, type Rule, type ScenarioEfficiency } from '../cache/efficiency';
 import type { ChatListFigures } from '../chats/section';
+import type { NoteSize } from '../frontmatter/chat';
+import { frontmatterSection } from '../frontmatter/section';
 import type { GrowthSummary } from '../growth/section';
 import type { MachineInfo } from '../lib/machine';
 import type { PluginCost } from '../plugin/section';
@@ -16,6 +18,8 @@ export interface BenchResults {
   readonly budget: BudgetFigures | null;
   readonly growth: GrowthSummary | null;
   readonly chats: readonly ChatListFigures[] | null;
+  /** Chat-note frontmatter and chat data sizes by chat length. */
+  readonly frontmatter: readonly NoteSize[] | null;
   readonly plugin: (PluginCost & { readonly breakdown: readonly BundlePart[] }) | null;
 }
 
@@ -293,6 +297,7 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.budget) out.push(budgetSection(r.budget));
   if (r.growth) out.push(growthSection(r.growth));
   if (r.chats) out.push(chatListSection(r.chats));
+  if (r.frontmatter) out.push(frontmatterSection(r.frontmatter));
   if (r.plugin) out.push(pluginSection(r.plugin));
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/types';
 import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
-import { readMeta, textHash, writeMeta, type TurnRecord } from './meta';
+import { readMeta, splitMeta, textHash, writeMeta, type TurnRecord } from './meta';
+import { encodeChatData, extractChatData, readChatData, withChatData } from './chatData';
+import { FORMAT_VERSIONS } from './metaSchema';
 import { fromLf, isLfNote, LF_NOTE, noteFormat, toLf } from './lineEndings';
 import type { ChatTurn, Conversation, ItemRef, NoteFormat } from './model';
 import { decodeText, encodeText, isStructureLine, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
@@ -13,7 +15,8 @@ import { pairCompactions } from './compactionRecords';
  * any note this module wrote). The body is for people: a heading per message, the context list as
  * wikilinks, the reply as markdown; tool outputs, URL page text and other sent text sit in folded
  * callouts; a compaction's summary is a folded callout at its boundary (compactionCallout.ts). The
- * frontmatter holds the machine state. Never note contents, never secrets.
+ * frontmatter holds the readable properties and the chat's id; the machine state is the chat data
+ * callout right under it (chatData.ts). Never note contents, never secrets.
  */
 
 export { FORMAT_VERSION, textHash } from './meta';
@@ -33,8 +36,8 @@ export interface DecodedChat {
  * the conversation was read with (a note checked out with CRLF stays CRLF), else LF.
  */
 export function encodeChatNote(conversation: Conversation, format: NoteFormat = conversation.format ?? LF_NOTE): string {
-  const yaml = stringifyYaml(writeMeta(conversation), ['library', 'compactions', 'turns']);
-  const parts: string[] = [`---\n${yaml}---\n\n${conversation.preamble ?? ''}`];
+  const { frontmatter, data } = splitMeta(writeMeta(conversation));
+  const parts: string[] = [`---\n${stringifyYaml(frontmatter)}---\n\n${encodeChatData(data)}\n${conversation.preamble ?? ''}`];
   const urlByTurn = urlItemsByEnteredTurn(conversation.library);
   const compactions = conversation.compactions ?? [];
   const positions = calloutPositions(conversation.turns, compactions);
@@ -196,8 +199,11 @@ export function decodeChatNote(note: string, fallback: { id: string; now: number
     if (parsed.error) warnings.push(`${parsed.error}: metadata is rebuilt from the text`);
     data = parsed.value;
   }
+  const { inside, rest: bodyLines } = extractChatData((body.startsWith('\n') ? body.slice(1) : body).split('\n'), warnings);
+  if (inside) data = withChatData(data, readChatData(inside, warnings), warnings);
+  else if (formatOf(data) >= 2) warnings.push("the chat data callout under the properties is missing: the library and each message's details are rebuilt from the text");
   const meta = readMeta(data, fallback, warnings);
-  const parsedBody = parseBody(body.startsWith('\n') ? body.slice(1) : body, warnings);
+  const parsedBody = parseBody(bodyLines, warnings);
 
   const turns: ChatTurn[] = [];
   const used = new Set<number>();
@@ -248,6 +254,13 @@ export function decodeChatNote(note: string, fallback: { id: string; now: number
     ...(isLfNote(format) ? {} : { format }),
   };
   return { conversation, warnings, format };
+}
+
+/** The format a note's frontmatter says it is in (1 when it does not say: the notes written before the number was). */
+function formatOf(data: Record<string, unknown> | null): number {
+  const strata = data?.strata;
+  const format = typeof strata === 'object' && strata !== null ? (strata as Record<string, unknown>).format : undefined;
+  return (FORMAT_VERSIONS as readonly unknown[]).includes(format) ? (format as number) : 1;
 }
 
 /**
@@ -333,8 +346,7 @@ interface Structure {
   readonly callout?: string;
 }
 
-function parseBody(body: string, warnings: string[]): ParsedBody {
-  const lines = body.split('\n');
+function parseBody(lines: readonly string[], warnings: string[]): ParsedBody {
   const structure: Structure[] = [];
   lines.forEach((line, i) => {
     const role = ROLE_HEADING.exec(line);

@@ -1,4 +1,4 @@
-import { Document, isMap, isSeq, parse, visit } from 'yaml';
+import { Document, parse } from 'yaml';
 
 export interface SplitNote {
   /** YAML text between the fences, or null when the note has no (closed) frontmatter. */
@@ -42,19 +42,7 @@ export function parseYaml(yaml: string): { value: Record<string, unknown> | null
   }
 }
 
-/**
- * Deterministic YAML for the frontmatter: block style at the top, one flow-style line per record
- * inside `flowListsUnder` keys (library items, turns) so the properties stay scannable.
- */
-export function stringifyYaml(value: Record<string, unknown>, flowListsUnder: readonly string[]): string {
-  const doc = new Document(value);
-  visit(doc, {
-    Pair(_key, pair) {
-      const key = (pair.key as { value?: unknown } | null)?.value;
-      if (typeof key === 'string' && flowListsUnder.includes(key) && isSeq(pair.value)) {
-        for (const item of pair.value.items) if (isMap(item) || isSeq(item)) item.flow = true;
-      }
-    },
-  });
-  return doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false });
+/** Deterministic YAML for the frontmatter: block style, no line folding. */
+export function stringifyYaml(value: Record<string, unknown>): string {
+  return new Document(value).toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false });
 }

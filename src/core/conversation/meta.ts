@@ -3,12 +3,16 @@ import { LAYER_IDS } from '../engine/types';
 import { sha256Hex } from '../hash';
 import { readLenient } from '../lenient';
 import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as SchemaTurnRecord } from './metaSchema';
-import type { CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
+import type { ChatTurn, CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
 import { isoFromEpoch } from './time';
 
 /**
- * The frontmatter: readable properties at the top (title, times, model), the machine state under
- * `strata` (id, provider session, last request fingerprint, library refs, one record per turn).
+ * The chat's metadata as one record: readable properties at the top (title, times, model), the
+ * machine state under `strata` (id, provider session, last request fingerprint, library refs, one
+ * record per compaction and per turn). The codec splits it (splitMeta): the frontmatter keeps the
+ * readable properties and `strata`'s format, id and title source; the rest goes to the chat data
+ * callout (chatData.ts), so Obsidian's Properties view stays short however long the chat. Format-1
+ * notes kept all of it in the frontmatter; both read through readMeta.
  * Reading validates field by field (metaSchema.ts): a bad field falls back to a safe default with a warning.
  */
 
@@ -62,26 +66,44 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
       ...(c.pending && c.pending.length > 0 ? { pending: c.pending.map((e) => ({ ...e })) } : {}),
       library: c.library.map(writeRef),
       ...(c.compactions && c.compactions.length > 0 ? { compactions: c.compactions.map(writeCompaction) } : {}),
-      turns: c.turns.map((t) => {
-        const record: Record<string, unknown> = { status: t.status, at: isoFromEpoch(t.at) };
-        if (t.replyAt !== undefined && t.reply !== undefined) record.replyAt = isoFromEpoch(t.replyAt);
-        if (t.provider !== undefined) record.provider = t.provider;
-        if (t.model !== undefined) record.model = t.model;
-        record.textHash = textHash(t.text);
-        if (t.reply !== undefined) record.replyHash = textHash(t.reply);
-        if (t.chips !== undefined) record.chips = t.chips.map(writeChip);
-        record.referenced = [...t.referenced];
-        record.problems = t.problems.map((p) => ({ chipId: p.chipId, reason: p.reason, detail: p.detail }));
-        if (t.envelope) record.envelope = writeEnvelope(t.envelope);
-        if (t.usage !== undefined) record.usage = t.usage ? { ...t.usage } : null;
-        if (t.cost !== undefined) record.cost = t.cost;
-        if (t.error !== undefined) record.error = t.error;
-        return record;
-      }),
+      turns: c.turns.map(writeTurn),
     },
   };
   for (const [key, value] of Object.entries(c.extra ?? {})) if (!OWNED_KEYS.includes(key)) out[key] = value;
   return c.propertyOrder ? inOrder(out, c.propertyOrder) : out;
+}
+
+/** `strata`'s keys that stay in the frontmatter: small, and what the chat list reads without decoding the note. */
+export const FRONTMATTER_STRATA_KEYS: readonly string[] = ['format', 'id', 'titleSource'];
+
+/** writeMeta's record apart: the frontmatter (readable properties, a short `strata`) and the chat data (the rest of `strata`). */
+export function splitMeta(record: Record<string, unknown>): { frontmatter: Record<string, unknown>; data: Record<string, unknown> } {
+  const strata = record.strata as Record<string, unknown>;
+  const head: Record<string, unknown> = {};
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(strata)) (FRONTMATTER_STRATA_KEYS.includes(key) ? head : data)[key] = value;
+  return { frontmatter: { ...record, strata: head }, data };
+}
+
+/**
+ * One turn's record: a pure function of the turn (a save can reuse it while the turn is unchanged).
+ * Empty lists and a null prefix change are left out: the reader's defaults.
+ */
+function writeTurn(t: ChatTurn): Record<string, unknown> {
+  const record: Record<string, unknown> = { status: t.status, at: isoFromEpoch(t.at) };
+  if (t.replyAt !== undefined && t.reply !== undefined) record.replyAt = isoFromEpoch(t.replyAt);
+  if (t.provider !== undefined) record.provider = t.provider;
+  if (t.model !== undefined) record.model = t.model;
+  record.textHash = textHash(t.text);
+  if (t.reply !== undefined) record.replyHash = textHash(t.reply);
+  if (t.chips !== undefined) record.chips = t.chips.map(writeChip);
+  if (t.referenced.length > 0) record.referenced = [...t.referenced];
+  if (t.problems.length > 0) record.problems = t.problems.map((p) => ({ chipId: p.chipId, reason: p.reason, detail: p.detail }));
+  if (t.envelope) record.envelope = writeEnvelope(t.envelope);
+  if (t.usage !== undefined) record.usage = t.usage ? { ...t.usage } : null;
+  if (t.cost !== undefined) record.cost = t.cost;
+  if (t.error !== undefined) record.error = t.error;
+  return record;
 }
 
 /** The properties in the order the note had them; keys it did not have follow, in the written order. */
@@ -149,15 +171,16 @@ function writeChip(chip: ContextChip): Record<string, unknown> {
 
 function writeEnvelope(e: EnvelopeRecord): Record<string, unknown> {
   const layers: Record<string, unknown> = {};
-  for (const id of LAYER_IDS) layers[id] = { tokens: e.layers[id].tokens, hash: e.layers[id].hash };
+  for (const id of LAYER_IDS) layers[id] = { tokens: e.layers[id].tokens };
   return {
     layers,
     promptTokens: e.promptTokens,
-    prefixHash: e.prefixHash,
-    prefixChange: e.prefixChange ? { reason: e.prefixChange.reason, detail: e.prefixChange.detail } : null,
-    full: [...e.full],
-    freshness: e.freshness.map((f) => ({ id: f.id, status: f.status, fromVersion: f.fromVersion, ...(f.toVersion !== undefined ? { toVersion: f.toVersion } : {}) })),
-    removed: [...e.removed],
+    ...(e.prefixChange ? { prefixChange: { reason: e.prefixChange.reason, detail: e.prefixChange.detail } } : {}),
+    ...(e.full.length > 0 ? { full: [...e.full] } : {}),
+    ...(e.freshness.length > 0
+      ? { freshness: e.freshness.map((f) => ({ id: f.id, status: f.status, fromVersion: f.fromVersion, ...(f.toVersion !== undefined ? { toVersion: f.toVersion } : {}) })) }
+      : {}),
+    ...(e.removed.length > 0 ? { removed: [...e.removed] } : {}),
     ...(e.compile ? { compile: { mode: e.compile.mode, reason: e.compile.reason } } : {}),
   };
 }

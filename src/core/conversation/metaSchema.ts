@@ -18,7 +18,13 @@ import { epochFromIso } from './time';
  * The domain types live with the model; these schemas satisfy them.
  */
 
-export const FORMAT_VERSION = 1;
+/**
+ * 2: the machine state moved from the frontmatter to the chat data callout under it (chatData.ts),
+ * without layer hashes and with empty lists left out. 1: all of it in the frontmatter. Both read
+ * with these schemas: the reader merges the callout into `strata` before reading.
+ */
+export const FORMAT_VERSION = 2;
+export const FORMAT_VERSIONS = [1, 2] as const;
 
 /**
  * ISO 8601 text as written, or what YAML or a caller may hand over instead (epoch ms, a Date):
@@ -46,12 +52,12 @@ const ProblemRecord = z.object({ chipId: z.string(), reason: z.enum(PROBLEM_REAS
 
 const UsageRecord = z.object({ inputTokens: Count, outputTokens: Count, cachedReadTokens: Count, cacheWriteTokens: Count }) satisfies z.ZodType<Usage>;
 
-const LayerRecordSchema = z.object({ tokens: Count, hash: z.string() }) satisfies z.ZodType<LayerRecord>;
+/** A layer's size (format 1 also wrote its hash: read and dropped). */
+const LayerRecordSchema = z.object({ tokens: Count }) satisfies z.ZodType<LayerRecord>;
 
 const EnvelopeRecordSchema = z.object({
   layers: z.object(Object.fromEntries(LAYER_IDS.map((id) => [id, LayerRecordSchema])) as Record<LayerId, typeof LayerRecordSchema>),
   promptTokens: orElse(Count, 0),
-  prefixHash: orElse(z.string(), ''),
   prefixChange: orElse(z.object({ reason: z.enum(PREFIX_CHANGE_REASONS), detail: z.string() }).nullable(), null, 'read as no change'),
   full: orElse(z.array(z.string()), []),
   freshness: orElse(
@@ -142,7 +148,7 @@ const CommittedRequestRecord = z.object({
 
 /** The machine state under `strata`. Null id and library mean unreadable: the reader rebuilds them. */
 const StrataRecord = z.object({
-  format: orElse(z.literal(FORMAT_VERSION), FORMAT_VERSION, `read as format ${FORMAT_VERSION}`),
+  format: orElse(z.literal(FORMAT_VERSIONS), FORMAT_VERSION, `read as format ${FORMAT_VERSION}`),
   id: orElse(z.string().min(1).nullable(), null, 'a new id is used'),
   titleSource: orElse(z.enum(TITLE_SOURCES), 'first-message'),
   titleCall: leftOut(z.object({ provider: z.string(), model: z.string(), usage: UsageRecord, cost: orElse(z.number().nullable(), null, 'read as unknown') }), 'its cost is left out').optional(),

@@ -21,16 +21,19 @@ export type ItemRef = Omit<LibraryItem, 'content'> & {
   readonly content?: string;
 };
 
+/**
+ * A layer's size as sent. Its hash is not kept: nothing reads it back (reopening rebuilds the engine
+ * from the messages, the library refs and the last request's fingerprint), and it cannot be
+ * recomputed once a note changes; format-1 notes that have one are read without it.
+ */
 export interface LayerRecord {
   readonly tokens: number;
-  readonly hash: string;
 }
 
-/** What one turn's envelope said: layer sizes and hashes, what went in full or by reference, and why the prefix broke. */
+/** What one turn's envelope said: layer sizes, what went in full or by reference, and why the prefix broke. */
 export interface EnvelopeRecord {
   readonly layers: Readonly<Record<LayerId, LayerRecord>>;
   readonly promptTokens: number;
-  readonly prefixHash: string;
   readonly prefixChange: PrefixChange | null;
   /** Item versions sent in full, as id@version. */
   readonly full: readonly string[];

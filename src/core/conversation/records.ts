@@ -28,11 +28,10 @@ export function savedChip(chip: ContextChip): ContextChip {
 
 export function envelopeRecord(assembly: TurnAssembly): EnvelopeRecord {
   const { envelope } = assembly;
-  const layer = (id: keyof typeof envelope.layers) => ({ tokens: envelope.layers[id].tokens, hash: envelope.layers[id].hash });
+  const layer = (id: keyof typeof envelope.layers) => ({ tokens: envelope.layers[id].tokens });
   return {
     layers: { L1: layer('L1'), L2: layer('L2'), L3: layer('L3'), L4: layer('L4'), L5: layer('L5') },
     promptTokens: assembly.promptTokens,
-    prefixHash: assembly.prefixHash,
     prefixChange: assembly.prefixChange ? { reason: assembly.prefixChange.reason, detail: assembly.prefixChange.detail } : null,
     full: [...envelope.full],
     freshness: envelope.freshness.map((f) => ({ id: f.id, status: f.status, fromVersion: f.fromVersion, ...(f.toVersion !== undefined ? { toVersion: f.toVersion } : {}) })),

@@ -1,4 +1,5 @@
 import type { ChatSummary } from '../ports/chatArchive';
+import { bodyWithoutChatData } from './chatData';
 import { parseYaml, splitFrontmatter } from './frontmatter';
 import { toLf } from './lineEndings';
 import { isStructureLine } from './textBlock';
@@ -133,7 +134,7 @@ function countUserMessages(body: string): number {
   return n;
 }
 
-/** The body of a chat note, lowercased, for a full-text search (frontmatter left out). */
+/** The body of a chat note, lowercased, for a full-text search (frontmatter and chat data left out). */
 export function searchableText(text: string): string {
-  return splitFrontmatter(toLf(text), isStructureLine).body.toLowerCase();
+  return bodyWithoutChatData(splitFrontmatter(toLf(text), isStructureLine).body).toLowerCase();
 }

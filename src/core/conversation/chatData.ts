@@ -1,0 +1,144 @@
+import { isStructureLine, STRATA_CALLOUT } from './textBlock';
+
+/**
+ * The chat data: the machine state a chat needs to reopen (provider session, the last request's
+ * fingerprint, pending events, library refs, one record per compaction and per turn), kept in a
+ * folded callout right under the properties instead of in the frontmatter, so Obsidian's
+ * Properties view shows a few readable properties however long the chat is.
+ *
+ * Why a folded callout and not a `%% %%` comment: Live Preview shows a comment's whole text while it
+ * folds a callout to its title line (Reading view hides both); the note's other machine parts (tool
+ * outputs, page text) are folded strata callouts too, which message text cannot forge (textBlock).
+ * Why at the top and not at the end: the reader takes the callout out of the body before reading
+ * the messages, as if it had never been there, so the messages read exactly as in a format-1 note:
+ * text typed below the last reply is still more of that reply (or a new message), where text after
+ * a trailing callout would belong to no message.
+ *
+ * One JSON value per line, so a damaged line loses only itself and a save can reuse the lines of
+ * turns that did not change:
+ *   {"session":…,"lastRequest":…,"pending":[…]}   the head: the chat-level state
+ *   {"item":{…}}        one per library item version, in entry order
+ *   {"compaction":{…}}  one per compaction, oldest first
+ *   {"turn":{…}}        one per message sent, in order
+ * Lines of any other kind (a single key of another name) are skipped by this reader: room for more
+ * (e.g. token counts keyed by content hash and tokenizer) without a format change.
+ */
+
+export const DATA_CALLOUT = 'data';
+
+const HEADER = `> [!strata-${DATA_CALLOUT}]- Chat data (Strata reads this to reopen the chat)`;
+
+/** `strata`'s lists and the key each of their lines has. */
+const LIST_LINES = [
+  ['library', 'item'],
+  ['compactions', 'compaction'],
+  ['turns', 'turn'],
+] as const;
+
+type ListName = (typeof LIST_LINES)[number][0];
+const LIST_OF: ReadonlyMap<string, ListName> = new Map(LIST_LINES.map(([list, kind]) => [kind, list]));
+const LIST_NAMES: readonly string[] = LIST_LINES.map(([list]) => list);
+
+/** One line of JSON. U+2028/U+2029 are escaped too: JSON allows them raw, but an editor may break the line there. */
+export function dataLine(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+/** The callout for the chat data (`strata` without the keys the frontmatter keeps), ending with its line break. */
+export function encodeChatData(data: Readonly<Record<string, unknown>>): string {
+  const head: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) if (!LIST_NAMES.includes(key)) head[key] = value;
+  const lines = [dataLine(head)];
+  for (const [list, kind] of LIST_LINES) for (const value of (data[list] as readonly unknown[] | undefined) ?? []) lines.push(dataLine({ [kind]: value }));
+  return `${HEADER}\n> \`\`\`json\n${lines.map((line) => `> ${line}\n`).join('')}> \`\`\`\n`;
+}
+
+function isDataHeader(line: string): boolean {
+  return STRATA_CALLOUT.exec(line)?.[1].toLowerCase() === DATA_CALLOUT;
+}
+
+/**
+ * Take the chat data callout out of the body's lines: its quoted lines (`> ` taken off; null when
+ * the note has none) and the other lines, as if it had never been there (with the blank line after
+ * it). A second one (a sync conflict, a paste) is left out with a warning.
+ */
+export function extractChatData(lines: readonly string[], warnings: string[]): { inside: string[] | null; rest: string[] } {
+  let inside: string[] | null = null;
+  const rest: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!isDataHeader(lines[i])) {
+      rest.push(lines[i]);
+      continue;
+    }
+    const quoted: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && lines[j].startsWith('>') && !isStructureLine(lines[j]); j++) quoted.push(lines[j].replace(/^> ?/, ''));
+    if (j < lines.length && lines[j] === '') j++;
+    if (inside === null) inside = quoted;
+    else warnings.push('the note holds a second chat data callout; it was left out (the first one is read)');
+    i = j - 1;
+  }
+  return { inside, rest };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The chat data as `strata`'s keys. A list line that is not JSON stands as null in its list, so
+ * the schema reports it where it was (and the turns after it keep their places).
+ */
+export function readChatData(inside: readonly string[], warnings: string[]): Record<string, unknown> {
+  const lists: Record<ListName, unknown[]> = { library: [], compactions: [], turns: [] };
+  let head: Record<string, unknown> | null = null;
+  let first = true;
+  for (const raw of inside) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('```')) continue;
+    const isFirst = first;
+    first = false;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = undefined;
+    }
+    const keys = isRecord(value) ? Object.keys(value) : [];
+    const list = keys.length === 1 ? LIST_OF.get(keys[0]) : undefined;
+    if (list && isRecord(value)) {
+      lists[list].push(value[keys[0]]);
+      continue;
+    }
+    if (isRecord(value)) {
+      if (isFirst) head = value;
+      continue; // another kind of line: not this reader's
+    }
+    const kind = /^\{\s*"(item|compaction|turn)"\s*:/.exec(line)?.[1];
+    const damaged = kind ? LIST_OF.get(kind) : undefined;
+    if (damaged) lists[damaged].push(null);
+    else if (isFirst) head = {};
+    else warnings.push(`a line of the chat data could not be read and was left out: "${line.slice(0, 60)}"`);
+  }
+  if (head === null || Object.keys(head).length === 0) {
+    warnings.push("the chat data's first line (the provider session and the last request) could not be read: the next request starts a new session and cannot prove it extends the last one");
+  }
+  return { ...(head ?? {}), ...lists };
+}
+
+/**
+ * The frontmatter's data with the chat data merged into `strata` (what format 1 kept there), so one
+ * reader reads both formats. Without readable frontmatter the chat data still gives the machine state.
+ */
+export function withChatData(data: Record<string, unknown> | null, chatData: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  if (!data) return { strata: chatData };
+  const strata = data.strata;
+  if (strata !== undefined && !isRecord(strata)) warnings.push('strata: expected an object; the chat data under the properties is read without it');
+  return { ...data, strata: { ...(isRecord(strata) ? strata : {}), ...chatData } };
+}
+
+/** The body without its chat data (what full-text search looks at). */
+export function bodyWithoutChatData(body: string): string {
+  if (!body.includes(`[!strata-${DATA_CALLOUT}]`)) return body;
+  return extractChatData(body.split('\n'), []).rest.join('\n');
+}
