@@ -11,7 +11,7 @@ import { breakNoteOf, names, PREFIX_BREAK_WORDS, SESSION_BREAK_WORDS, WORDED } f
 const CODE = /[a-z]+-[a-z]+|\bL\d\b/;
 
 function turn(envelope: Partial<EnvelopeRecord>): ChatTurn {
-  const layer = { tokens: 0, hash: '' };
+  const layer = { tokens: 0 };
   return {
     text: 'Q',
     reply: 'A',
@@ -24,7 +24,6 @@ function turn(envelope: Partial<EnvelopeRecord>): ChatTurn {
     envelope: {
       layers: { L1: layer, L2: layer, L3: layer, L4: layer, L5: layer },
       promptTokens: 10,
-      prefixHash: 'abcdef0123456789abcdef',
       prefixChange: null,
       full: [],
       freshness: [],
@@ -64,7 +63,7 @@ describe('every reason has plain words', () => {
 });
 
 describe('breakNoteOf', () => {
-  test('a model switch: plain words shown, the code, detail, request and hash in the technical reason', () => {
+  test('a model switch: plain words shown, the code, detail, and request in the technical reason', () => {
     const note = breakNoteOf(
       turn({ prefixChange: { reason: 'model-switch', detail: 'gpt-4o → gpt-4.1: the provider cache is per model' }, compile: { mode: 'full', reason: 'stateless-provider: the provider keeps no conversation between calls' } }),
       false,
@@ -74,7 +73,6 @@ describe('breakNoteOf', () => {
       [
         'Prefix break (model-switch) in the whole request (the cache is per model): gpt-4o → gpt-4.1: the provider cache is per model',
         'Request: full (stateless-provider: the provider keeps no conversation between calls)',
-        'Prefix hash: abcdef0123456789',
       ].join('\n'),
     );
   });

@@ -5,7 +5,7 @@ import { PREFIX_CHANGE_REASONS, type PrefixChangeReason } from '../../core/engin
 /**
  * The note under a reply whose request did not extend the previous one (a prefix break, or a
  * provider session that had to start again): what happened in plain words, with the technical
- * reason (code, layer, detail, hash) for the tooltip and the accessible description.
+ * reason (code, layer, detail, request mode) for the tooltip and the accessible description.
  */
 export interface BreakNote {
   readonly text: string;
@@ -67,20 +67,19 @@ export function breakNoteOf(turn: ChatTurn, first: boolean): BreakNote | null {
   if (!envelope) return null;
   const compile = envelope.compile;
   const request = compile ? `Request: ${compile.mode} (${compile.reason})` : '';
-  const hash = envelope.prefixHash ? `Prefix hash: ${envelope.prefixHash.slice(0, 16)}` : '';
   const change = envelope.prefixChange;
   if (change) {
     const words = PREFIX_BREAK_WORDS[change.reason];
     // A reason this version has no words for (a newer note) still says something true.
     const because = words ? words.because(change.detail) : 'the start of the request changed';
-    const technical = [`Prefix break (${change.reason}) in ${words?.layer ?? 'the request'}: ${change.detail}`, request, hash];
+    const technical = [`Prefix break (${change.reason}) in ${words?.layer ?? 'the request'}: ${change.detail}`, request];
     return { text: `${CACHE} ${because}`, technical: technical.filter(Boolean).join('\n') };
   }
   if (!compile || compile.mode !== 'full') return null;
   const code = compile.reason.split(':')[0] as FullModeCode;
   const words = SESSION_BREAK_WORDS[code] as (typeof SESSION_BREAK_WORDS)[FullModeCode] | undefined;
   if (!words || !words.shown || (code === 'no-session' && first)) return null;
-  const technical = [`Session restart (${code}) in ${words.layer}: ${compile.reason.slice(code.length + 1).trim()}`, hash];
+  const technical = [`Session restart (${code}) in ${words.layer}: ${compile.reason.slice(code.length + 1).trim()}`];
   return { text: `${SESSION} ${words.because(compile.reason)}`, technical: technical.filter(Boolean).join('\n') };
 }
 
