@@ -104,6 +104,7 @@ export class ChatView extends ItemView {
       regenerate: () => this.run(() => this.controller.regenerate(), undefined, true),
       editLast: (text) => this.run(() => this.controller.editLast(text), undefined, true),
       retry: () => this.run(() => this.controller.retry(), undefined, true),
+      stop: () => this.controller.stop(),
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });

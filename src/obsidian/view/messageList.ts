@@ -3,6 +3,7 @@ import type { ChatState } from '../../core/chat/chatState';
 import type { ContextChip } from '../../core/context/items';
 import type { ChatTurn, CompactionRecord } from '../../core/conversation/model';
 import { ZERO_USAGE } from '../../core/usage';
+import { RetryStatusLine } from './retryStatus';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
 
 export interface MessageActions {
@@ -10,6 +11,8 @@ export interface MessageActions {
   regenerate(): void;
   editLast(text: string): void;
   retry(): void;
+  /** Stop the send in flight (the retry status line's Cancel). */
+  stop(): void;
   openLink(href: string): void;
 }
 
@@ -27,6 +30,7 @@ export class MessageList {
   /** Follow the newest message (the user is at the end); false while they read further up. */
   private stick = true;
   private chatId: string | null = null;
+  private readonly retryStatus: RetryStatusLine;
 
   constructor(
     parent: HTMLElement,
@@ -35,6 +39,7 @@ export class MessageList {
     private readonly actions: MessageActions,
   ) {
     this.el = parent.createDiv({ cls: 'strata-messages' });
+    this.retryStatus = new RetryStatusLine(owner, () => this.actions.stop());
     owner.registerDomEvent(this.el, 'scroll', () => {
       this.stick = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 48;
     });
@@ -103,6 +108,7 @@ export class MessageList {
     if (state.condensing) this.condensing();
     if (state.streamingText !== null) this.showStreaming(state.streamingText);
     else this.streamingEl = this.streamingBody = null;
+    this.retryStatus.render(this.streamingEl, state.retry);
     this.el.scrollTop = top;
     this.scrollToEnd();
   }
