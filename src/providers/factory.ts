@@ -94,7 +94,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
     timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     stallTimeoutMs: deps.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     nonStreamingTimeoutMs: deps.nonStreamingTimeoutMs ?? DEFAULT_NON_STREAMING_TIMEOUT_MS,
-    maxOutputTokens: Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
+    maxOutputTokens: config.maxOutputTokens ?? Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
   });
 }
 

@@ -24,7 +24,7 @@ import {
 } from '../conversation/transitions';
 import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
 import type { ChatArchivePort } from '../ports/chatArchive';
-import { budgetSettingsOf, CHAT_MODES, type ChatMode, type StrataSettings } from '../settings';
+import { budgetSettingsFor, CHAT_MODES, type ChatMode, type StrataSettings } from '../settings';
 import type { RetryNotice } from '../ports/chatModel';
 import type { Usage } from '../usage';
 import { chatStateOf, libraryEntry, type ChatPhase, type ChatState } from './chatState';
@@ -316,7 +316,7 @@ export class ChatController {
   /** The input budget for a model under the current settings. */
   budgetFor(model: string) {
     const settings = this.deps.settings();
-    return inputBudget(model, budgetSettingsOf(settings), settings.contextWindows);
+    return inputBudget(model, budgetSettingsFor(settings, this.chat.conversation.provider, model), settings.contextWindows);
   }
 
   /** A compaction was applied to the chat's engine: record it (with its summary's cost), say how it went, save. */

@@ -5,7 +5,7 @@ import { compile, type CompiledRequest } from '../compiler/messageCompiler';
 import type { ProviderSession } from '../compiler/session';
 import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/engine';
 import { promptFragments } from '../prompts';
-import { budgetSettingsOf, findProvider, type ChatMode, type StrataSettings } from '../settings';
+import { budgetSettingsFor, findProvider, type ChatMode, type StrataSettings } from '../settings';
 import type { ChatResult, RetryNotice } from '../ports/chatModel';
 import { inputBudget } from '../budget/budget';
 import { fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense';
@@ -104,7 +104,7 @@ export function budgetDeps(
   providers: ProviderFactory,
   signal: AbortSignal,
 ): FitDeps {
-  const budgetSettings = budgetSettingsOf(settings);
+  const budgetSettings = budgetSettingsFor(settings, request.providerId, request.model);
   return {
     budget: inputBudget(request.model, budgetSettings, settings.contextWindows),
     settings: budgetSettings,

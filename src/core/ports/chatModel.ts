@@ -36,6 +36,9 @@ export interface ProviderConfig {
   /** Claude Code: the CLI executable and working directory. */
   readonly executable?: string;
   readonly cwd?: string;
+  /** Sent only when set (unset: the provider's default). Claude Code ignores both. */
+  readonly temperature?: number;
+  readonly maxOutputTokens?: number;
 }
 
 /** A compiled request, ready for one provider call. */
