@@ -44,7 +44,7 @@ const ANTHROPIC_BROWSER_HEADERS = { 'anthropic-dangerous-direct-browser-access':
 const SDK_TIMEOUT_MS = 15 * 60_000;
 
 /** Anthropic's base URL is the host; people often paste the OpenAI-style ".../v1". */
-function anthropicBaseUrl(baseUrl: string | undefined): string {
+export function anthropicBaseUrl(baseUrl: string | undefined): string {
   return trimTrailingSlashes(baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/v1$/, '');
 }
 

@@ -47,7 +47,7 @@ export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_NON_STREAMING_TIMEOUT_MS = 600_000;
 
 /** Kinds that cannot work without a key (compatible endpoints often run keyless on localhost). */
-const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic']);
+export const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic']);
 
 /**
  * Builds the ChatProvider for a configured provider. The API key is looked up at each call (so a
