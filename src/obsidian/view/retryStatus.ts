@@ -13,7 +13,7 @@ export class RetryStatusLine {
   private text: HTMLElement | null = null;
   private notice: RetryNotice | null = null;
   private endsAt = 0;
-  private timer: { win: Window; id: number } | null = null;
+  private timer: number | null = null;
 
   constructor(
     private readonly owner: Component,
@@ -59,12 +59,11 @@ export class RetryStatusLine {
 
   private startTimer(): void {
     this.stopTimer();
-    // Cleared on the window it was set on (the view may move to a popout).
-    this.timer = { win: activeWindow, id: activeWindow.setInterval(() => this.update(), 1000) };
+    this.timer = window.setInterval(() => this.update(), 1000);
   }
 
   private stopTimer(): void {
-    if (this.timer !== null) this.timer.win.clearInterval(this.timer.id);
+    if (this.timer !== null) window.clearInterval(this.timer);
     this.timer = null;
   }
 
