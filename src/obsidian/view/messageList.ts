@@ -13,6 +13,8 @@ export interface MessageActions {
   retry(): void;
   /** Stop the send in flight (the retry status line's Cancel). */
   stop(): void;
+  /** Adds what the empty chat should say about the setup (no provider or key), if anything. */
+  setupNotice?(parent: HTMLElement): void;
   openLink(href: string): void;
 }
 
@@ -138,6 +140,7 @@ export class MessageList {
       cls: 'strata-empty-hint',
       text: 'The open note is attached by default. Type @ to add notes, folders or tags. Everything you attach stays in the Context Library, sent once and cached.',
     });
+    this.actions.setupNotice?.(empty);
   }
 
   private condensing(): void {
