@@ -206,7 +206,7 @@ function generationSettings(body: HTMLElement, host: ProviderSectionHost, provid
     error.hide();
     setting.addText((text) => {
       text.inputEl.setAttr('aria-label', name);
-      text.setPlaceholder('Provider default').setValue(current === undefined ? '' : String(current)).onChange((value) => {
+      text.setPlaceholder('Default').setValue(current === undefined ? '' : String(current)).onChange((value) => {
         const parsed = parse(value);
         text.inputEl.toggleClass('is-invalid', !parsed.ok);
         text.inputEl.setAttr('aria-invalid', String(!parsed.ok));

@@ -20,9 +20,27 @@ export function fillModelPicker(select: HTMLSelectElement, providers: readonly P
   if (!found) select.createEl('option', { value: `${current.provider}::${current.model}`, text: pickerLabel(current.model, current.provider) });
   select.value = `${current.provider}::${current.model}`;
   const name = providers.find((p) => p.id === current.provider)?.name ?? current.provider;
-  select.setAttr('title', pickerLabel(current.model, name));
+  const label = pickerLabel(current.model, name);
+  select.setAttr('title', label);
+  // Room for the whole label (and the arrow): a narrow sidebar puts the mode picker on the next row rather than cut the provider off.
+  const width = labelWidth(select, label);
+  if (width !== null) select.setCssProps({ '--strata-model-label-width': `${Math.ceil(width)}px` });
 }
 
 export function pickerLabel(model: string, provider: string): string {
   return `${model} · ${provider}`;
+}
+
+let canvas: HTMLCanvasElement | null = null;
+
+/** The select's width that shows `label` whole: the text in its font, its padding (the arrow) and border. */
+function labelWidth(select: HTMLSelectElement, label: string): number | null {
+  if (!select.isConnected) return null;
+  canvas ??= createEl('canvas');
+  const context = canvas.getContext('2d');
+  if (!context) return null;
+  const style = getComputedStyle(select);
+  context.font = style.font;
+  const extra = ['paddingLeft', 'paddingRight', 'borderLeftWidth', 'borderRightWidth'].reduce((sum, key) => sum + (parseFloat(style[key as 'paddingLeft']) || 0), 0);
+  return context.measureText(label).width + extra + 2;
 }
