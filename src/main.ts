@@ -98,7 +98,7 @@ export default class StrataPlugin extends Plugin {
 
   /** Strata's tab in the settings window (where Obsidian allows it; otherwise the user is told where). */
   openSettingsTab(): void {
-    if (!openPluginSettings(this.app, this.manifest.id)) new Notice('Open Settings → Strata to add a provider and its API key.');
+    if (!openPluginSettings(this.app, this.manifest.id)) new Notice('To add a provider and its API key, open the settings tab of this plugin.');
   }
 
   async saveSettings(): Promise<void> {

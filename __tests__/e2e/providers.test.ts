@@ -7,16 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import type { ElementHandle } from 'playwright-core';
 import { startWorkbench, type Workbench, type WorkbenchWindow } from './harness';
 
 const PLAN = 'Projects/Greenhouse/Plan.md';
 let wb: Workbench;
-let widthStyle: { evaluate(fn: (el: HTMLStyleElement, width: number) => void, width: number): Promise<void> } | null = null;
+let widthStyle: ElementHandle | null = null;
 
 beforeAll(async () => {
   wb = await startWorkbench({ theme: 'light', openNote: PLAN, viewport: { width: 1000, height: 800 } });
-  const handle = await wb.page.addStyleTag({ content: '.workspace-split.mod-right-split { width: 300px !important; }' });
-  widthStyle = handle as unknown as typeof widthStyle;
+  widthStyle = await wb.page.addStyleTag({ content: '.workspace-split.mod-right-split { width: 300px !important; }' });
 }, 120_000);
 afterAll(async () => {
   await wb?.close();
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** The right sidebar's width (300 px: the narrowest people use; 560: wide). */
 async function sidebar(width: number): Promise<void> {
-  await widthStyle?.evaluate((el, w) => {
+  await widthStyle?.evaluate((el: Element, w: number) => {
     el.textContent = `.workspace-split.mod-right-split { width: ${w}px !important; }`;
   }, width);
 }
@@ -120,14 +120,12 @@ test('the model picker names the provider when closed and groups models by provi
   // …and shows the provider whole: the label is not cut (the mode picker goes to the next row instead).
   const whole = await page.$eval(picker, (s) => {
     const select = s as HTMLSelectElement;
-    const probe = document.createElement('span');
-    probe.textContent = select.selectedOptions[0]?.textContent ?? '';
-    probe.style.font = getComputedStyle(select).font;
-    probe.style.position = 'absolute';
-    document.body.appendChild(probe);
-    const text = probe.getBoundingClientRect().width;
-    probe.remove();
-    return text <= select.clientWidth;
+    const style = getComputedStyle(select);
+    const context = new OffscreenCanvas(1, 1).getContext('2d');
+    if (!context) return false;
+    context.font = style.font;
+    const text = context.measureText(select.selectedOptions[0]?.textContent ?? '').width;
+    return text + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) <= select.clientWidth;
   });
   expect(whole).toBe(true);
   await shots('model-picker-300', '.strata-header');

@@ -334,7 +334,7 @@ export class ChatView extends ItemView {
 
   private openSettings(): void {
     if (this.host.openSettings) this.host.openSettings();
-    else new Notice('Open Settings → Strata to add a provider and its API key.');
+    else new Notice('To add a provider and its API key, open the settings tab of this plugin.');
   }
 
   private renderWarnings(state: ChatState): void {
