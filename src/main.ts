@@ -10,6 +10,7 @@ import { importCopilotChat } from './core/conversation/copilotImport';
 import { ObsidianVaultReader } from './obsidian/obsidianVault';
 import { obsidianProviderFactory } from './obsidian/providerFactory';
 import { StrataSettingTab } from './obsidian/settingsTab';
+import { openPluginSettings } from './obsidian/view/setupNotice';
 import { ChatView, VIEW_TYPE_CHAT } from './obsidian/view/chatView';
 
 export default class StrataPlugin extends Plugin {
@@ -33,7 +34,7 @@ export default class StrataPlugin extends Plugin {
     }
     this.registerView(
       VIEW_TYPE_CHAT,
-      (leaf) => new ChatView(leaf, { settings: this.config, createController: () => this.createController(), archive: this.chats }),
+      (leaf) => new ChatView(leaf, { settings: this.config, createController: () => this.createController(), archive: this.chats, openSettings: () => this.openSettingsTab() }),
     );
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.openChat());
     this.addSettingTab(new StrataSettingTab(this.app, this));
@@ -93,6 +94,11 @@ export default class StrataPlugin extends Plugin {
 
   onunload(): void {
     // Views, commands and events registered through this.register* are released by Obsidian.
+  }
+
+  /** Strata's tab in the settings window (where Obsidian allows it; otherwise the user is told where). */
+  openSettingsTab(): void {
+    if (!openPluginSettings(this.app, this.manifest.id)) new Notice('To add a provider and its API key, open the settings tab of this plugin.');
   }
 
   async saveSettings(): Promise<void> {

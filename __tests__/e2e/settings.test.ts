@@ -34,6 +34,8 @@ test('settings: providers, API key in secret storage, defaults, context; screens
 
   // A new key typed into the first provider's SecretComponent goes to SecretStorage only.
   const provider = page.locator('.strata-settings-provider').first();
+  // Providers are one line each: expand the first to edit it.
+  await provider.locator('.strata-provider-summary').click();
   await provider.locator('.secret-component-id').fill('my-openai-key');
   await provider.locator('.secret-component-id').dispatchEvent('change');
   await provider.locator('.secret-component-value').fill('sk-secret-typed-in-settings');

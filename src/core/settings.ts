@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from './budget/budget';
 import { FRESHNESS_POLICIES } from './engine/freshness';
 import { RENDERINGS } from './engine/converter';
+import { generationOptionsFor, TEMPERATURE_RANGE } from './generation';
 import { leftOut, NonBlank, orElse, readLenient } from './lenient';
 import { PROVIDER_KINDS } from './ports/chatModel';
 
@@ -16,6 +17,10 @@ export function isValidProviderId(id: string): boolean {
 }
 
 const OPTIONAL_TEXT = ['baseUrl', 'secretId', 'executable', 'cwd'];
+
+const Temperature = z.number().min(TEMPERATURE_RANGE.min).max(TEMPERATURE_RANGE.max);
+const MaxOutput = z.int().min(1);
+const GenerationSchema = z.object({ temperature: leftOut(Temperature).optional(), maxOutputTokens: leftOut(MaxOutput).optional() });
 
 /**
  * One configured provider endpoint. Never holds an API key: `secretId` names the secret in
@@ -37,6 +42,10 @@ const ProviderSchema = z
       /** Claude Code: CLI executable and working directory. */
       executable: leftOut(z.string()).optional(),
       cwd: leftOut(z.string()).optional(),
+      /** Optional generation options (unset: the provider's default, nothing sent); see ./generation.ts. */
+      temperature: leftOut(Temperature).optional(),
+      maxOutputTokens: leftOut(MaxOutput).optional(),
+      modelOptions: leftOut(z.record(z.string(), leftOut(GenerationSchema))).optional(),
     }),
   )
   .transform(({ name, models, ...provider }) => ({ ...provider, name: name ?? provider.id, models: [...new Set(models.map((m) => m.trim()))] }));
@@ -122,7 +131,7 @@ export function defaultSettings(): StrataSettings {
 export const DEFAULT_SETTINGS: StrataSettings = defaultSettings();
 
 export function cloneProvider(p: ProviderSettings): ProviderSettings {
-  return { ...p, models: [...p.models] };
+  return { ...p, models: [...p.models], ...(p.modelOptions ? { modelOptions: { ...p.modelOptions } } : {}) };
 }
 
 /** Validate whatever data.json held; never throws. */
@@ -187,6 +196,15 @@ export function budgetSettingsOf(settings: StrataSettings): BudgetSettings {
     summarize: settings.summarize,
     summaryModel: settings.summaryModel,
   };
+}
+
+/**
+ * The budget settings for one provider and model: a max output tokens set for them is what the
+ * budget keeps free for the reply (so no request asks for more than the window).
+ */
+export function budgetSettingsFor(settings: StrataSettings, providerId: string, model: string): BudgetSettings {
+  const { maxOutputTokens } = generationOptionsFor(findProvider(settings, providerId), model);
+  return { ...budgetSettingsOf(settings), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
 }
 
 /**

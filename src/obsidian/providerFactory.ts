@@ -1,35 +1,30 @@
 import { Platform, requestUrl, type App } from 'obsidian';
 import type { ProviderFactory } from '../core/chat/turnPipeline';
 import type { StrataSettings } from '../core/settings';
-import { createProvider, requestUrlFetch } from '../providers';
+import { createProvider, requestUrlFetch, type ProviderDeps } from '../providers';
+import { providerConfigOf } from '../providers/providerConfig';
 import type { SpawnFn } from '../providers/claudeCode/index';
 
 /**
  * Providers for the plugin: keys from Obsidian's SecretStorage (looked up at each call, never
  * copied), streaming through fetch, and requestUrl as the fallback where CORS blocks fetch.
  */
-export function obsidianProviderFactory(app: App, settings: () => StrataSettings): ProviderFactory {
+/** `extra`: deps for a special use (the settings' connection test makes one attempt). */
+export function obsidianProviderFactory(app: App, settings: () => StrataSettings, extra: Partial<ProviderDeps> = {}): ProviderFactory {
   const fallbackFetch = requestUrlFetch((params) => requestUrl(params));
   return (provider, model) => {
     const spawn = provider.kind === 'claude-code' ? desktopSpawn() : undefined;
     const windows: Record<string, { contextWindow: number }> = {};
     for (const [name, contextWindow] of Object.entries(settings().contextWindows)) windows[name] = { contextWindow };
     return createProvider(
-      {
-        id: provider.id,
-        kind: provider.kind,
-        model,
-        ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
-        ...(provider.secretId ? { secretId: provider.secretId } : {}),
-        ...(provider.executable ? { executable: provider.executable } : {}),
-        ...(provider.cwd ? { cwd: provider.cwd } : {}),
-      },
+      providerConfigOf(provider, model),
       {
         getSecret: (id) => app.secretStorage.getSecret(id),
         fetch: (input, init) => window.fetch(input, init),
         fallbackFetch,
         windowOverrides: windows,
         ...(spawn ? { claudeCode: { spawn } } : {}),
+        ...extra,
       },
     );
   };

@@ -1,25 +1,17 @@
-import { PluginSettingTab, SecretComponent, Setting, type App, type Plugin } from 'obsidian';
+import { PluginSettingTab, Setting, type App, type Plugin } from 'obsidian';
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../core/engine/freshness';
 import { RENDERINGS, type Rendering } from '../core/engine/converter';
 import { MODES } from '../core/chat/modes';
 import { parseWindows } from '../core/tokens/modelWindows';
 import { DEFAULT_BUDGET_SETTINGS } from '../core/budget/budget';
-import { isValidProviderId, type BudgetCount, type ChatMode, type ProviderSettings, type StrataSettings } from '../core/settings';
+import { type BudgetCount, type ChatMode, type ProviderSettings, type StrataSettings } from '../core/settings';
 import { parseBudgetCount } from './settingsInput';
-import { PROVIDER_KINDS, type ProviderKind } from '../core/ports/chatModel';
+import { renderProvider } from './providerSettings';
 
 export interface SettingsHost extends Plugin {
   config: StrataSettings;
   saveSettings(): Promise<void>;
 }
-
-const KIND_LABELS: Record<ProviderKind, string> = {
-  openai: 'OpenAI',
-  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, OpenRouter…)',
-  anthropic: 'Anthropic',
-  'openai-responses': 'OpenAI Responses (stateful)',
-  'claude-code': 'Claude Code CLI (desktop)',
-};
 
 const RENDERING_LABELS: Record<Rendering, string> = {
   transcript: 'Transcript (each item sent once; best caching)',
@@ -37,6 +29,9 @@ const FRESHNESS_LABELS: Record<FreshnessPolicy, string> = {
  * Built with display(): the declarative settings API needs Obsidian 1.13, and Strata supports 1.11.4.
  */
 export class StrataSettingTab extends PluginSettingTab {
+  /** Providers shown expanded (by position), kept across redraws. */
+  private readonly expanded = new Set<number>();
+
   constructor(
     app: App,
     private readonly plugin: SettingsHost,
@@ -64,6 +59,7 @@ export class StrataSettingTab extends PluginSettingTab {
     new Setting(containerEl).addButton((button) =>
       button.setButtonText('Add provider').onClick(() => {
         settings.providers.push({ id: uniqueId(settings, 'provider'), kind: 'openai-compatible', name: 'New provider', models: [], baseUrl: 'http://localhost:11434/v1' });
+        this.expanded.add(settings.providers.length - 1);
         save();
         this.render();
       }),
@@ -304,95 +300,25 @@ export class StrataSettingTab extends PluginSettingTab {
 
 
   private providerSettings(containerEl: HTMLElement, provider: ProviderSettings, index: number): void {
-    const settings = this.plugin.config;
-    const save = () => void this.plugin.saveSettings();
-    const box = containerEl.createDiv({ cls: 'strata-settings-provider' });
-    new Setting(box)
-      .setName(provider.name)
-      .setDesc(`${KIND_LABELS[provider.kind]} · id ${provider.id}`)
-      .addExtraButton((button) =>
-        button
-          .setIcon('trash-2')
-          .setTooltip('Remove this provider')
-          .onClick(() => {
-            settings.providers.splice(index, 1);
-            save();
-            this.render();
-          }),
-      );
-    new Setting(box).setName('Name').addText((text) =>
-      text.setValue(provider.name).onChange((value) => {
-        provider.name = value.trim() || provider.id;
-        save();
-      }),
-    );
-    new Setting(box)
-      .setName('ID')
-      .setDesc('Lowercase letters, digits and dashes. Chats remember it.')
-      .addText((text) =>
-        text.setValue(provider.id).onChange((value) => {
-          const id = value.trim();
-          if (!isValidProviderId(id) || settings.providers.some((p, i) => i !== index && p.id === id)) return;
-          if (settings.defaultProviderId === provider.id) settings.defaultProviderId = id;
-          provider.id = id;
-          save();
-        }),
-      );
-    new Setting(box).setName('Kind').addDropdown((dropdown) => {
-      for (const kind of PROVIDER_KINDS) dropdown.addOption(kind, KIND_LABELS[kind]);
-      dropdown.setValue(provider.kind).onChange((value) => {
-        provider.kind = value as ProviderKind;
-        save();
+    const host = {
+      app: this.app,
+      settings: this.plugin.config,
+      save: () => void this.plugin.saveSettings(),
+      redraw: () => this.render(),
+      remove: (at: number) => {
+        this.plugin.config.providers.splice(at, 1);
+        // The ones after it move up a place: so does their expanded state.
+        const shifted = [...this.expanded].filter((i) => i !== at).map((i) => (i > at ? i - 1 : i));
+        this.expanded.clear();
+        for (const i of shifted) this.expanded.add(i);
+        void this.plugin.saveSettings();
         this.render();
-      });
+      },
+    };
+    renderProvider(containerEl, host, provider, index, this.expanded.has(index), (open) => {
+      if (open) this.expanded.add(index);
+      else this.expanded.delete(index);
     });
-    if (provider.kind !== 'claude-code') {
-      new Setting(box)
-        .setName('Base URL')
-        .setDesc(provider.kind === 'openai-compatible' ? 'Required, for example http://localhost:11434/v1' : 'Leave empty for the official endpoint.')
-        .addText((text) =>
-          text.setValue(provider.baseUrl ?? '').onChange((value) => {
-            if (value.trim()) provider.baseUrl = value.trim();
-            else delete provider.baseUrl;
-            save();
-          }),
-        );
-      new Setting(box)
-        .setName('API key')
-        .setDesc('Pick or create a secret in Obsidian\'s secret storage.')
-        .addComponent((el) =>
-          new SecretComponent(this.app, el).setValue(provider.secretId ?? '').onChange((value) => {
-            if (value) provider.secretId = value;
-            else delete provider.secretId;
-            save();
-          }),
-        );
-    } else {
-      new Setting(box).setName('Executable').addText((text) =>
-        text.setValue(provider.executable ?? '').onChange((value) => {
-          if (value.trim()) provider.executable = value.trim();
-          else delete provider.executable;
-          save();
-        }),
-      );
-      new Setting(box).setName('Working directory').addText((text) =>
-        text.setValue(provider.cwd ?? '').onChange((value) => {
-          if (value.trim()) provider.cwd = value.trim();
-          else delete provider.cwd;
-          save();
-        }),
-      );
-    }
-    new Setting(box)
-      .setName('Models')
-      .setDesc('One per line or comma-separated; the first is the default.')
-      .addTextArea((text) => {
-        text.inputEl.rows = 2;
-        text.setValue(provider.models.join('\n')).onChange((value) => {
-          provider.models = [...new Set(value.split(/[\n,]/).map((m) => m.trim()).filter(Boolean))];
-          save();
-        });
-      });
   }
 }
 

@@ -16,6 +16,7 @@ export interface RunnerOptions {
   /** The fetch the SDK uses; undefined = the platform's. */
   readonly fetch?: typeof fetch;
   readonly streaming: boolean;
+  /** Anthropic's required max_tokens (the config's maxOutputTokens when set). */
   readonly maxOutput: number;
   /** OpenAI prompt_cache_key (sent only where the endpoint understands it). */
   readonly cacheKey?: string;
@@ -43,7 +44,7 @@ const ANTHROPIC_BROWSER_HEADERS = { 'anthropic-dangerous-direct-browser-access':
 const SDK_TIMEOUT_MS = 15 * 60_000;
 
 /** Anthropic's base URL is the host; people often paste the OpenAI-style ".../v1". */
-function anthropicBaseUrl(baseUrl: string | undefined): string {
+export function anthropicBaseUrl(baseUrl: string | undefined): string {
   return trimTrailingSlashes(baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/v1$/, '');
 }
 
@@ -54,6 +55,10 @@ export function buildRunner(options: RunnerOptions): ModelRunner {
   const responses = config.kind === 'openai-responses';
   const model = new ChatOpenAI({
     model: config.model,
+    // Only when set: unset leaves the request exactly as the provider's default would have it.
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    // max_tokens (max_completion_tokens for reasoning models), or the Responses API's max_output_tokens.
+    ...(config.maxOutputTokens !== undefined ? { maxTokens: config.maxOutputTokens } : {}),
     apiKey: options.apiKey ?? NO_KEY,
     // One retry policy (retry.ts): none in LangChain, none in the SDK (LangChain sets the SDK's to 0).
     maxRetries: 0,
@@ -86,6 +91,7 @@ function anthropicRunner(options: RunnerOptions): ModelRunner {
     streaming: options.streaming,
     streamUsage: true,
     maxTokens: options.maxOutput,
+    ...(options.config.temperature !== undefined ? { temperature: options.config.temperature } : {}),
     anthropicApiUrl: baseURL,
     clientOptions: {
       baseURL,

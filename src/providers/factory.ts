@@ -47,7 +47,7 @@ export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_NON_STREAMING_TIMEOUT_MS = 600_000;
 
 /** Kinds that cannot work without a key (compatible endpoints often run keyless on localhost). */
-const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic']);
+export const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic']);
 
 /**
  * Builds the ChatProvider for a configured provider. The API key is looked up at each call (so a
@@ -94,7 +94,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
     timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     stallTimeoutMs: deps.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     nonStreamingTimeoutMs: deps.nonStreamingTimeoutMs ?? DEFAULT_NON_STREAMING_TIMEOUT_MS,
-    maxOutputTokens: Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
+    maxOutputTokens: config.maxOutputTokens ?? Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
   });
 }
 

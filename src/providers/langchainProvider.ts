@@ -4,7 +4,7 @@ import { buildRunner, type ModelRunner } from './chatModels';
 import { classifyError, finalizeError, IncompleteStreamError, isFetchBlocked, isProviderReported, type FailureContext } from './classify';
 import { ProviderError } from './errors';
 import { toAnthropicMessages, toLangChainMessages } from './langchainMessages';
-import { withRetries, type RetryPolicy } from './retry';
+import { retryNotice, withRetries, type PendingRetry, type RetryPolicy } from './retry';
 import type { Sleep, Timers } from './timers';
 import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../core/ports/chatModel';
 import { mergeStreamUsage, usageFromMessage } from './usage';
@@ -125,6 +125,7 @@ export class LangChainProvider implements ChatProvider {
         // Tokens already shown cannot be taken back: a failure after them is final.
         mayRetry: () => !delivered,
         finalize: (error, attempts) => finalizeError(error, context(), attempts, this.options.policy.maxRetryAfterMs),
+        ...(request.onRetry ? { onRetry: (retry: PendingRetry) => request.onRetry?.(retryNotice(retry)) } : {}),
       });
     } catch (error) {
       // An abort during a retry wait arrives here as the signal's reason.

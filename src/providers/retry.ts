@@ -1,5 +1,6 @@
 import { ProviderError } from './errors';
 import type { Sleep } from './timers';
+import type { RetryNotice, RetryReason } from '../core/ports/chatModel';
 
 /**
  * The one retry policy for provider calls (LangChain's and the SDKs' own retries are turned off,
@@ -70,6 +71,17 @@ export interface RetryOptions {
   readonly mayRetry?: () => boolean;
   /** Turns the last error into the final one (the message states how many attempts were made). */
   readonly finalize: (error: ProviderError, attempts: number) => ProviderError;
+  /** Told before each wait: the attempt that follows it (2, 3, ...), of how many, the wait, and why. */
+  readonly onRetry?: (retry: PendingRetry) => void;
+}
+
+/** A retry about to happen after a wait. */
+export interface PendingRetry {
+  readonly attempt: number;
+  readonly of: number;
+  readonly delayMs: number;
+  /** The failure that is being retried. */
+  readonly error: ProviderError;
 }
 
 /**
@@ -88,8 +100,21 @@ export async function withRetries<T>(attempt: (n: number) => Promise<T>, options
       const tooLong = error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxRetryAfterMs;
       if (!canRetry || tooLong) throw options.finalize(error, n);
       const delay = error.retryAfterMs ?? backoffDelayMs(n + 1, policy);
+      options.onRetry?.({ attempt: n + 1, of: policy.attempts, delayMs: delay, error });
       // An abort during the wait rejects here; the caller turns it into an 'aborted' error.
       await options.sleep(delay, options.signal);
     }
   }
+}
+
+/** What the chat is told about a retry (the error's kind in the chat's words). */
+export function retryNotice(retry: PendingRetry): RetryNotice {
+  const reasons: Partial<Record<ProviderError['kind'], RetryReason>> = { 'rate-limited': 'rate-limited', server: 'server', timeout: 'timeout' };
+  return {
+    attempt: retry.attempt,
+    of: retry.of,
+    delayMs: retry.delayMs,
+    reason: reasons[retry.error.kind] ?? 'network',
+    serverAsked: retry.error.retryAfterMs !== undefined,
+  };
 }

@@ -21,6 +21,11 @@ export interface BudgetSettings {
   readonly summarize: boolean;
   /** `provider-id/model` for summaries; empty: the chat's own model. */
   readonly summaryModel: string;
+  /**
+   * The max output tokens set for this provider/model: when set, it is the reserve (the input
+   * budget is the window less it), so no request asks for more than the window.
+   */
+  readonly maxOutputTokens?: number;
 }
 
 export const DEFAULT_BUDGET_SETTINGS: BudgetSettings = {
@@ -45,7 +50,7 @@ export const ESTIMATE_MARGIN = 0.15;
 export interface InputBudget {
   readonly model: string;
   readonly window: number;
-  /** Tokens kept for the reply (the setting, at most half the window). */
+  /** Tokens kept for the reply (the setting, at most half the window; or the model's max output, when set). */
   readonly reserve: number;
   readonly maxContextTokens: number;
   /** Tokens a request may carry: min(max context tokens, window − reserve), less the margin for estimated counts. */
@@ -63,7 +68,11 @@ export function inputBudget(model: string, settings: BudgetSettings, windows: Re
   const overrides: Record<string, { contextWindow: number }> = {};
   for (const [name, contextWindow] of Object.entries(windows)) overrides[name] = { contextWindow };
   const window = modelWindow(model, overrides).contextWindow;
-  const reserve = Math.min(Math.max(0, settings.reservedOutputTokens), Math.floor(window / 2));
+  // A max output set for the model is kept free whole (at most the window less one token of input).
+  const reserve =
+    settings.maxOutputTokens !== undefined
+      ? Math.min(Math.max(1, settings.maxOutputTokens), window - 1)
+      : Math.min(Math.max(0, settings.reservedOutputTokens), Math.floor(window / 2));
   const estimated = encodingForModel(model) === 'estimate';
   const raw = Math.min(Math.max(1, settings.maxContextTokens), window - reserve);
   const tokens = estimated ? Math.floor(raw * (1 - ESTIMATE_MARGIN)) : raw;

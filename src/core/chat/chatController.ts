@@ -25,7 +25,8 @@ import {
 } from '../conversation/transitions';
 import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
 import type { ChatArchivePort } from '../ports/chatArchive';
-import { budgetSettingsOf, CHAT_MODES, type ChatMode, type StrataSettings } from '../settings';
+import { budgetSettingsFor, CHAT_MODES, type ChatMode, type StrataSettings } from '../settings';
+import type { RetryNotice } from '../ports/chatModel';
 import type { Usage } from '../usage';
 import { chatStateOf, libraryEntry, type ChatPhase, type ChatState } from './chatState';
 import { contextUsageOf, type ContextUsage } from './contextUsage';
@@ -84,6 +85,8 @@ export class ChatController {
   /** The next request as it would go now (history, library, the composer's chips): the usage line's figure. */
   private next: { usage: ContextUsage; chat: OpenChat } | null = null;
   private condensing = false;
+  /** The request in flight is waiting to be retried (cleared by its first text or its end). */
+  private retrying: RetryNotice | null = null;
   /** The composer's chips as last given to previewNext: the controller's own previews count them too. */
   private nextChips: readonly ContextChip[] = [];
   private warnings: ChatWarning[] = [];
@@ -117,6 +120,7 @@ export class ChatController {
       contextUsage: this.lastAssembly ? contextUsageOf(this.lastAssembly, this.budgetFor(this.lastAssembly.envelope.model)) : null,
       nextRequest: this.next && this.next.chat === this.chat ? this.next.usage : null,
       condensing: this.condensing,
+      retry: this.retrying,
       library: this.chat.engine.libraryItems().map(libraryEntry),
       warnings: [...this.warnings],
       saved: this.saved,
@@ -293,8 +297,13 @@ export class ChatController {
             this.emit();
           },
           onCompacted: (event) => this.compacted(chat, event),
+          onRetry: (notice) => {
+            this.retrying = notice;
+            this.emit();
+          },
           onToken: (delta) => {
             if (abort.signal.aborted) return;
+            if (this.retrying) this.clearRetry();
             partial += delta;
             this.streamingText = partial;
             this.emit('stream');
@@ -330,10 +339,16 @@ export class ChatController {
       this.abort = null;
       this.streamingText = null;
       this.condensing = false;
+      this.retrying = null;
     }
     this.emit();
     void this.previewNext();
     await this.save();
+  }
+
+  private clearRetry(): void {
+    this.retrying = null;
+    this.emit();
   }
 
   // ---- budget ------------------------------------------------------------------------------
@@ -341,7 +356,7 @@ export class ChatController {
   /** The input budget for a model under the current settings. */
   budgetFor(model: string) {
     const settings = this.deps.settings();
-    return inputBudget(model, budgetSettingsOf(settings), settings.contextWindows);
+    return inputBudget(model, budgetSettingsFor(settings, this.chat.conversation.provider, model), settings.contextWindows);
   }
 
   /** A compaction was applied to the chat's engine: record it (with its summary's cost), say how it went, save. */

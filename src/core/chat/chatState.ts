@@ -1,4 +1,5 @@
 import type { ItemKind } from '../context/items';
+import type { RetryNotice } from '../ports/chatModel';
 import type { ChatTurn, Conversation } from '../conversation/model';
 import type { LibraryItem } from '../engine/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../usage';
@@ -42,6 +43,8 @@ export interface ChatState {
   readonly nextRequest: ContextUsage | null;
   /** A compaction is running (the turn waits for its summary). */
   readonly condensing: boolean;
+  /** The request failed and is retried after a wait: shown in the message being answered, with a cancel. */
+  readonly retry: RetryNotice | null;
   readonly library: readonly LibraryEntry[];
   readonly warnings: readonly ChatWarning[];
   /** True once the chat has been saved at least once (it then appears in the history). */

@@ -1,6 +1,6 @@
 import { inputBudget } from '../budget/budget';
 import { ProviderSummarizer, type Summarizer } from '../budget/summarizer';
-import { budgetSettingsOf, findProvider, summaryTarget, type StrataSettings } from '../settings';
+import { budgetSettingsFor, findProvider, summaryTarget, type StrataSettings } from '../settings';
 import type { ProviderFactory } from './providerFactory';
 
 /** How long a summary may take before the compaction omits the turns instead (the user's stop is separate). */
@@ -22,7 +22,7 @@ export function summarizerFor(settings: StrataSettings, chatProvider: string, ch
       const providerSettings = findProvider(settings, target.provider);
       if (!providerSettings) return Promise.reject(new Error(`no provider "${target.provider}" is configured for summaries`));
       const provider = providers(providerSettings, target.model);
-      const budget = inputBudget(target.model, budgetSettingsOf(settings), settings.contextWindows);
+      const budget = inputBudget(target.model, budgetSettingsFor(settings, target.provider, target.model), settings.contextWindows);
       return new ProviderSummarizer(provider, Math.floor(budget.tokens * CHUNK_SHARE)).summarize(input, signal);
     },
   };

@@ -5,8 +5,8 @@ import { compile, type CompiledRequest } from '../compiler/messageCompiler';
 import type { ProviderSession } from '../compiler/session';
 import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/engine';
 import { promptFragments } from '../prompts';
-import { budgetSettingsOf, findProvider, type ChatMode, type StrataSettings } from '../settings';
-import type { ChatResult } from '../ports/chatModel';
+import { budgetSettingsFor, findProvider, type ChatMode, type StrataSettings } from '../settings';
+import type { ChatResult, RetryNotice } from '../ports/chatModel';
 import { inputBudget } from '../budget/budget';
 import { fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense';
 import type { CompactionPlan } from '../budget/plan';
@@ -38,6 +38,8 @@ export interface TurnPipelineDeps {
   /** A compaction was applied to the engine: recorded and saved even if the request then fails. */
   readonly onCompacted?: (event: CompactionEvent) => void;
   readonly onToken?: (delta: string) => void;
+  /** An attempt failed and is retried after a wait (the view shows it, with a cancel). */
+  readonly onRetry?: (notice: RetryNotice) => void;
 }
 
 /** A request that went out and came back complete: what the controller commits. */
@@ -75,6 +77,7 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
     ...(compiled.sessionId ? { sessionId: compiled.sessionId } : {}),
     signal: deps.signal,
     ...(deps.onToken ? { onToken: deps.onToken } : {}),
+    ...(deps.onRetry ? { onRetry: deps.onRetry } : {}),
   });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   return { assembly, compiled, result };
@@ -101,7 +104,7 @@ export function budgetDeps(
   providers: ProviderFactory,
   signal: AbortSignal,
 ): FitDeps {
-  const budgetSettings = budgetSettingsOf(settings);
+  const budgetSettings = budgetSettingsFor(settings, request.providerId, request.model);
   return {
     budget: inputBudget(request.model, budgetSettings, settings.contextWindows),
     settings: budgetSettings,

@@ -36,6 +36,9 @@ export interface ProviderConfig {
   /** Claude Code: the CLI executable and working directory. */
   readonly executable?: string;
   readonly cwd?: string;
+  /** Sent only when set (unset: the provider's default). Claude Code ignores both. */
+  readonly temperature?: number;
+  readonly maxOutputTokens?: number;
 }
 
 /** A compiled request, ready for one provider call. */
@@ -50,6 +53,24 @@ export interface ChatRequest {
   readonly signal?: AbortSignal;
   /** Called with each streamed text delta, in order. */
   readonly onToken?: (delta: string) => void;
+  /** Called when an attempt failed and another follows after a wait (the chat shows it, with a cancel). */
+  readonly onRetry?: (notice: RetryNotice) => void;
+}
+
+/** Why an attempt is retried, in the words the chat uses. */
+export type RetryReason = 'rate-limited' | 'server' | 'timeout' | 'network';
+
+/** A failed attempt about to be retried: "rate limited: retrying (2/3) in 20 s". */
+export interface RetryNotice {
+  /** The attempt about to be made (2, 3, ...). */
+  readonly attempt: number;
+  /** Attempts allowed in all, the first included. */
+  readonly of: number;
+  /** The wait before it, in milliseconds: the server's retry-after, or the backoff. */
+  readonly delayMs: number;
+  readonly reason: RetryReason;
+  /** The wait is the server's own (retry-after), not Strata's backoff. */
+  readonly serverAsked: boolean;
 }
 
 /** A complete, successful response. */

@@ -10,6 +10,7 @@ export interface ErrorReply {
 
 const OPENAI_BY_STATUS: Record<number, { type: string; code: string | null; message: string }> = {
   400: { type: 'invalid_request_error', code: null, message: 'Invalid request.' },
+  401: { type: 'invalid_request_error', code: 'invalid_api_key', message: 'Incorrect API key provided.' },
   404: { type: 'invalid_request_error', code: 'unknown_url', message: 'Unknown request URL.' },
   429: { type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests. Please try again later.' },
   500: { type: 'server_error', code: null, message: 'The server had an error while processing your request.' },
@@ -20,6 +21,7 @@ const OPENAI_BY_STATUS: Record<number, { type: string; code: string | null; mess
 
 const ANTHROPIC_BY_STATUS: Record<number, { type: string; message: string }> = {
   400: { type: 'invalid_request_error', message: 'Invalid request.' },
+  401: { type: 'authentication_error', message: 'invalid x-api-key' },
   404: { type: 'not_found_error', message: 'Not found.' },
   429: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit. Please try again later.' },
   500: { type: 'api_error', message: 'Internal server error.' },

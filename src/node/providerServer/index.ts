@@ -7,7 +7,8 @@
  *
  * Routes (the `/v1` prefix is optional, so an OpenAI base URL of `url` or `url/v1` both work):
  *   POST /v1/chat/completions, POST /v1/responses, GET|DELETE /v1/responses/{id},
- *   POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models[/{id}], GET /.
+ *   POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models[/{id}] (OpenAI or Anthropic
+ *   shape, from the client's headers; ./models.ts), GET /.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -17,6 +18,7 @@ import { handleCountTokens, handleMessages } from './anthropicMessages';
 import { asRecord, type Exchange, type ServerState, type StoredResponse } from './context';
 import { errorReply, RequestError, type Api } from './errors';
 import { FaultQueue, type Fault } from './faults';
+import { defaultCatalogue, modelEntry, modelList, requestKey, type ModelCatalogue } from './models';
 import { readBody, recordHeaders, sendJson } from './http';
 import { handleChatCompletions } from './openaiChat';
 import { OpenAIPromptCache } from './openaiCacheRule';
@@ -34,6 +36,12 @@ export interface ProviderServerOptions {
   model?: string;
   /** Receives one line per request (method, path, streaming, status or fault), for the CLI script. */
   log?: (line: string) => void;
+  /** GET /v1/models lists these (default: chat models among embeddings, speech and images; see ./models.ts). */
+  models?: Partial<ModelCatalogue>;
+  /** When set, every request must carry this key (Bearer or x-api-key), else 401. */
+  apiKey?: string;
+  /** When true, a generation request for a model the catalogue does not list gets 404 model_not_found. */
+  knownModelsOnly?: boolean;
 }
 
 export interface RecordedRequest {
@@ -84,19 +92,6 @@ function route(method: string, path: string): Route {
   return { kind: 'unknown' };
 }
 
-function modelEntry(id: string, createdSeconds: number): Record<string, unknown> {
-  // One object that reads as both an OpenAI and an Anthropic model record.
-  return {
-    id,
-    object: 'model',
-    type: 'model',
-    created: createdSeconds,
-    created_at: new Date(createdSeconds * 1000).toISOString(),
-    owned_by: 'strata-local',
-    display_name: id,
-  };
-}
-
 function delay(ms: number, timers: Set<ReturnType<typeof setTimeout>>): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -116,6 +111,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let idCounter = 0;
   let requestCounter = 0;
+  const catalogue: ModelCatalogue = { ...defaultCatalogue(options.model ?? 'gpt-4o-mini'), ...options.models };
   const state: ServerState = {
     openaiCache: new OpenAIPromptCache(),
     anthropicCache: new AnthropicPromptCache(),
@@ -126,7 +122,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const path = (req.url ?? '/').split('?')[0];
+    const [path, queryText = ''] = (req.url ?? '/').split('?');
     const target = route(method, path);
     const requestId = `req_local_${String(++requestCounter).padStart(6, '0')}`;
     const anthropicClient = req.headers['anthropic-version'] !== undefined || req.headers['x-api-key'] !== undefined;
@@ -157,6 +153,17 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       return;
     }
 
+    if (options.apiKey !== undefined && target.kind !== 'root' && target.kind !== 'unknown' && requestKey(req) !== options.apiKey) {
+      fail(401, {});
+      return;
+    }
+    const model = asRecord(body)?.model;
+    const known = api === 'anthropic' ? catalogue.anthropic : catalogue.openai;
+    if (options.knownModelsOnly && target.kind === 'generate' && typeof model === 'string' && !known.includes(model)) {
+      fail(404, api === 'anthropic' ? { message: `model: ${model}` } : { message: `The model \`${model}\` does not exist or you do not have access to it.`, code: 'model_not_found' });
+      return;
+    }
+
     switch (target.kind) {
       case 'root':
         sendJson(res, 200, { ok: true, service: 'strata local provider server' });
@@ -164,10 +171,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       case 'models': {
         const created = Math.floor(clock() / 1000);
         if (target.id !== undefined) sendJson(res, 200, modelEntry(target.id, created));
-        else {
-          const entry = modelEntry(state.defaultModel, created);
-          sendJson(res, 200, { object: 'list', data: [entry], has_more: false, first_id: entry.id, last_id: entry.id });
-        }
+        else sendJson(res, 200, modelList(anthropicClient ? catalogue.anthropic : catalogue.openai, anthropicClient, new URLSearchParams(queryText), created));
         return;
       }
       case 'response': {

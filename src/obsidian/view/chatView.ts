@@ -52,6 +52,8 @@ import { Composer } from './composer';
 import { ContextPanel } from './contextPanel';
 import { HistoryModal } from './historyModal';
 import { MessageList } from './messageList';
+import { fillModelPicker } from './modelPicker';
+import { renderSetupNotice, setupProblem } from './setupNotice';
 
 export const VIEW_TYPE_CHAT = 'strata-chat';
 
@@ -59,6 +61,8 @@ export interface ChatViewHost {
   readonly settings: StrataSettings;
   readonly archive: ChatArchivePort;
   createController(): ChatController;
+  /** Open Strata's settings tab (the empty chat's button when no provider or key is set). */
+  openSettings?(): void;
 }
 
 export class ChatView extends ItemView {
@@ -108,6 +112,11 @@ export class ChatView extends ItemView {
       regenerate: () => this.run(() => this.controller.regenerate(), undefined, true),
       editLast: (text) => this.run(() => this.controller.editLast(text), undefined, true),
       retry: () => this.run(() => this.controller.retry(), undefined, true),
+      stop: () => this.controller.stop(),
+      setupNotice: (parent) => {
+        const problem = this.setupProblem();
+        if (problem) renderSetupNotice(parent, problem, () => this.openSettings());
+      },
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
@@ -315,6 +324,7 @@ export class ChatView extends ItemView {
     this.renderWarnings(state);
     this.composer.setBusy(state.busy);
     this.composer.setOpening(state.phase === 'opening');
+    this.composer.setBlocked(this.setupProblem());
     // The panel and warnings above the composer may have changed height: keep the newest message in view.
     this.messages.scrollToEnd();
     // A reply is in: back to the composer, unless the user is working in the usage panel (the Condense button).
@@ -323,20 +333,17 @@ export class ChatView extends ItemView {
   }
 
   private renderModelPicker(state: ChatState): void {
-    const select = this.modelSelect;
-    select.empty();
-    let found = false;
-    for (const provider of this.host.settings.providers) {
-      const group = select.createEl('optgroup', { attr: { label: provider.name } });
-      for (const model of provider.models) {
-        const value = `${provider.id}::${model}`;
-        group.createEl('option', { value, text: model });
-        if (provider.id === state.conversation.provider && model === state.conversation.model) found = true;
-      }
-    }
-    const { provider, model } = state.conversation;
-    if (!found) select.createEl('option', { value: `${provider}::${model}`, text: `${model} (${provider})` });
-    select.value = `${provider}::${model}`;
+    fillModelPicker(this.modelSelect, this.host.settings.providers, state.conversation);
+  }
+
+  /** What keeps a message from being sent (no provider, no key), said before the user types. */
+  private setupProblem(): string | null {
+    return setupProblem(this.host.settings, this.controller.state.conversation.provider, (id) => this.app.secretStorage.getSecret(id));
+  }
+
+  private openSettings(): void {
+    if (this.host.openSettings) this.host.openSettings();
+    else new Notice('To add a provider and its API key, open the settings tab of this plugin.');
   }
 
   private renderWarnings(state: ChatState): void {

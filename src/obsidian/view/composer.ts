@@ -208,6 +208,14 @@ export class Composer {
     this.textarea.setAttr('placeholder', opening ? 'Opening the chat…' : PLACEHOLDER);
   }
 
+  /** Sending cannot work (no provider or API key): the composer says why and waits (null: it can send). */
+  setBlocked(reason: string | null): void {
+    this.el.toggleClass('is-blocked', reason !== null);
+    this.textarea.disabled = this.opening || reason !== null;
+    this.sendButton.disabled = this.opening || reason !== null;
+    this.textarea.setAttr('placeholder', this.opening ? 'Opening the chat…' : (reason ?? PLACEHOLDER));
+  }
+
   /** Put a message the chat could not take back in the composer, as it was. */
   restore(text: string, chips: readonly ContextChip[]): void {
     if (!this.textarea.value.trim()) this.textarea.value = text;

@@ -4,6 +4,7 @@ import type { ContextChip } from '../../core/context/items';
 import type { ChatTurn, CompactionRecord } from '../../core/conversation/model';
 import { ZERO_USAGE } from '../../core/usage';
 import { breakNoteOf, renderBreakNote } from './breakNotes';
+import { RetryStatusLine } from './retryStatus';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
 
 export interface MessageActions {
@@ -11,6 +12,10 @@ export interface MessageActions {
   regenerate(): void;
   editLast(text: string): void;
   retry(): void;
+  /** Stop the send in flight (the retry status line's Cancel). */
+  stop(): void;
+  /** Adds what the empty chat should say about the setup (no provider or key), if anything. */
+  setupNotice?(parent: HTMLElement): void;
   openLink(href: string): void;
 }
 
@@ -28,6 +33,7 @@ export class MessageList {
   /** Follow the newest message (the user is at the end); false while they read further up. */
   private stick = true;
   private chatId: string | null = null;
+  private readonly retryStatus: RetryStatusLine;
 
   constructor(
     parent: HTMLElement,
@@ -36,6 +42,7 @@ export class MessageList {
     private readonly actions: MessageActions,
   ) {
     this.el = parent.createDiv({ cls: 'strata-messages' });
+    this.retryStatus = new RetryStatusLine(owner, () => this.actions.stop());
     owner.registerDomEvent(this.el, 'scroll', () => {
       this.stick = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 48;
     });
@@ -104,6 +111,7 @@ export class MessageList {
     if (state.condensing) this.condensing();
     if (state.streamingText !== null) this.showStreaming(state.streamingText);
     else this.streamingEl = this.streamingBody = null;
+    this.retryStatus.render(this.streamingEl, state.retry);
     this.el.scrollTop = top;
     this.scrollToEnd();
   }
@@ -133,6 +141,7 @@ export class MessageList {
       cls: 'strata-empty-hint',
       text: 'The open note is attached by default. Type @ to add notes, folders or tags. Everything you attach stays in the Context Library, sent once and cached.',
     });
+    this.actions.setupNotice?.(empty);
   }
 
   private condensing(): void {

@@ -1,0 +1,17 @@
+import { generationOptionsFor } from '../core/generation';
+import type { ProviderConfig } from '../core/ports/chatModel';
+import type { ProviderSettings } from '../core/settings';
+
+/** The provider config for a configured endpoint and model: empty fields left out, generation options resolved for the model. */
+export function providerConfigOf(provider: ProviderSettings, model: string): ProviderConfig {
+  return {
+    id: provider.id,
+    kind: provider.kind,
+    model,
+    ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+    ...(provider.secretId ? { secretId: provider.secretId } : {}),
+    ...(provider.executable ? { executable: provider.executable } : {}),
+    ...(provider.cwd ? { cwd: provider.cwd } : {}),
+    ...(provider.kind === 'claude-code' ? {} : generationOptionsFor(provider, model)),
+  };
+}
