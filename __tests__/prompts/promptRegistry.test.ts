@@ -1,4 +1,4 @@
-import type { Vault } from 'obsidian';
+import type { FileManager, Vault } from 'obsidian';
 import { PromptRegistry } from '../../src/obsidian/promptRegistry';
 import { startWorkbenchApp, type WorkbenchApp } from '../helpers/workbenchApp';
 
@@ -92,7 +92,7 @@ test('notes created, edited, renamed and deleted in the folder keep the prompts 
   calls.length = 0;
   const fine = vault.getFileByPath(`${folder}/Broken.md`);
   if (!fine) throw new Error('missing note');
-  await changed(wb.app.fileManager.trashFile(fine));
+  await changed((wb.app.fileManager as unknown as FileManager).trashFile(fine));
   expect(names()).toEqual(['Summary']);
   expect(calls).toEqual(['remove run-prompt-broken']);
   expect(registry.commandList()).toEqual([['run-prompt-summary', 'Run prompt: Summary']]);
