@@ -158,6 +158,21 @@ describe('custom prompts', () => {
     expect(await page.inputValue(TEXTAREA)).toBe('Translate into French:\n\nKeep the night temperature');
   });
 
+  test('an @ mention typed after the name is attached and becomes the input', async () => {
+    await typeInComposer('/Translate @vent');
+    await page.waitForSelector('.strata-suggest-item.is-selected[data-chip="note:Projects/Greenhouse/Ventilation.md"]');
+    expect(await page.isVisible(PICKER)).toBe(false);
+    await page.press(TEXTAREA, 'Enter');
+    await page.waitForSelector('.strata-composer .strata-chip[data-chip="note:Projects/Greenhouse/Ventilation.md"]');
+    expect(await page.textContent(`${PICKER} .strata-slash-item.is-selected .strata-slash-description`)).toBe('Runs with "[[Ventilation]]"');
+    await page.press(TEXTAREA, 'Enter');
+    expect(await page.inputValue(TEXTAREA)).toBe('Translate into [[Ventilation]]:\n\nKeep the night temperature');
+    await page.click('.strata-composer .strata-chip[data-chip="note:Projects/Greenhouse/Ventilation.md"] .strata-chip-remove');
+    await typeInComposer('/transl');
+    await page.press(TEXTAREA, 'Enter');
+    await page.keyboard.type('French');
+  });
+
   test('the filled-in prompt is sent like any message', async () => {
     await page.press(TEXTAREA, 'Enter');
     await page.waitForFunction(() => document.querySelectorAll('.strata-message.is-assistant:not(.is-failed):not(.is-streaming)').length === 1);

@@ -247,7 +247,10 @@ export class Composer {
   // ---- the @ picker ----------------------------------------------------------------------
 
   private onInput(): void {
-    if (this.slash?.update()) {
+    // An @ mention being typed wins over the / picker: "/Translate @Plan" attaches Plan.
+    const typingMention = /(^|\s)@[^\s@]*$/.test(this.textarea.value.slice(0, this.textarea.selectionStart ?? this.textarea.value.length));
+    if (typingMention) this.slash?.close();
+    else if (this.slash?.update()) {
       this.closeMention();
       return;
     }
@@ -308,6 +311,8 @@ export class Composer {
     this.closeMention();
     this.addChip(match.chip);
     this.textarea.focus();
+    // In a "/prompt …" message, the prompt's picker comes back with the mention as its input.
+    this.slash?.update();
   }
 
   private closeMention(): void {
