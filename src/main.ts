@@ -64,7 +64,7 @@ export default class StrataPlugin extends Plugin {
           prompts: {
             library: () => this.prompts.current,
             folder: () => this.prompts.folderPath(),
-            expand: (prompt, input, activeNote) => expandWithApp(this.app, this.editors, prompt, input, activeNote),
+            expand: (prompt, input, activeNote) => expandWithApp(this.app, this.editors, prompt, input, activeNote, this.chatFolderPath()),
           },
           replyMenu: (reply, anchor, chatTitle) =>
             showReplyMenu(anchor, reply, { app: this.app, editors: this.editors, chatTitle, chatFolder: this.chatFolderPath() }),
@@ -187,7 +187,7 @@ export default class StrataPlugin extends Plugin {
       return;
     }
     // Read the selection and the note before the chat opens and becomes the active leaf.
-    const expansion = expandWithApp(this.app, this.editors, prompt, '', null);
+    const expansion = expandWithApp(this.app, this.editors, prompt, '', null, this.chatFolderPath());
     if (!expansion.ok) {
       new Notice(expansion.error);
       return;

@@ -403,3 +403,24 @@ describe('"Add to Strata chat" in context menus', () => {
     expect(await wb.errors()).toEqual([]);
   });
 });
+
+test('prompts already in the folder when Obsidian starts have their commands and / entries', async () => {
+  await wb.reload();
+  await waitForCommands(['run-prompt-broken', 'run-prompt-explain-note', 'run-prompt-proofread', 'run-prompt-summarize']);
+  expect(await wb.runCommand('open-chat')).toBe(true);
+  await typeInComposer('/');
+  await page.waitForSelector(`${PICKER} .strata-slash-item`);
+  expect(await pickerNames()).toEqual(['Broken', 'Explain note', 'Proofread', 'Summarize']);
+  await page.press(TEXTAREA, 'Escape');
+
+  // A chat note open in the editor is not the active note a prompt names.
+  const chat = await page.evaluate(() => {
+    const { app } = (window as unknown as WorkbenchWindow).workbench;
+    return app.vault.getMarkdownFiles().find((f) => f.path.startsWith('Strata/Chats/'))?.path ?? '';
+  });
+  await wb.openNote(chat);
+  expect(await wb.runCommand('run-prompt-explain-note')).toBe(true);
+  await page.waitForFunction(() => (window as unknown as WorkbenchWindow).workbench.notices.at(-1)?.startsWith('The prompt "Explain note"') ?? false);
+  expect(await lastNotice()).toBe('The prompt "Explain note" uses {activeNote}: open a note, then run it again.');
+  expect(await wb.errors()).toEqual([]);
+});
