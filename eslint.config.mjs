@@ -27,6 +27,8 @@ export default defineConfig([
       // The declarative settings API needs Obsidian 1.13; Strata supports 1.11.4 (SecretStorage),
       // where display() is the only way. Revisit when minAppVersion reaches 1.13.
       'obsidianmd/settings-tab/prefer-setting-definitions': 'off',
+      // The text cursor, not the Cursor editor the rule's brand list knows.
+      'obsidianmd/ui/sentence-case': ['warn', { enforceCamelCaseLower: true, ignoreRegex: ['\\bat cursor\\b'] }],
     },
   },
   {

@@ -12,10 +12,20 @@ import { obsidianProviderFactory } from './obsidian/providerFactory';
 import { StrataSettingTab } from './obsidian/settingsTab';
 import { openPluginSettings } from './obsidian/view/setupNotice';
 import { ChatView, VIEW_TYPE_CHAT } from './obsidian/view/chatView';
+import type { ContextChip } from './core/context/items';
+import { registerAddToChatMenus } from './obsidian/addToChatMenus';
+import { LastMarkdownEditor } from './obsidian/lastEditor';
+import { expandWithApp } from './obsidian/promptContext';
+import { PromptRegistry } from './obsidian/promptRegistry';
+import { showReplyMenu } from './obsidian/replyMenu';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
   private archive: ChatArchive | null = null;
+  /** The note editor the user worked in last (the chat is the active leaf when its menus run). */
+  private editors!: LastMarkdownEditor;
+  /** Custom prompts from the prompts folder, with a command each. */
+  private prompts!: PromptRegistry;
   /** Saved chats, for the controller and the history. Looked up at each call: the archive is rebuilt when the chats folder setting changes. */
   private readonly chats: ChatArchivePort = {
     save: (c) => this.chatArchive().save(c),
@@ -32,10 +42,37 @@ export default class StrataPlugin extends Plugin {
     if (warnings.length > 0) {
       new Notice(`Strata: some settings were invalid and reset to defaults:\n${warnings.join('\n')}`);
     }
+    this.editors = new LastMarkdownEditor(this.app);
+    this.editors.track(this);
+    this.prompts = new PromptRegistry(
+      this.app.vault,
+      () => this.config.promptsFolder,
+      { add: (id, name, run) => this.addCommand({ id, name, callback: run }), remove: (id) => this.removeCommand(id) },
+      (name) => void this.runPrompt(name),
+    );
+    // After the vault is indexed: Obsidian fires 'create' for every file while it loads.
+    this.app.workspace.onLayoutReady(() => {
+      this.prompts.watch((ref) => this.registerEvent(ref));
+      void this.prompts.reload();
+    });
     this.registerView(
       VIEW_TYPE_CHAT,
-      (leaf) => new ChatView(leaf, { settings: this.config, createController: () => this.createController(), archive: this.chats, openSettings: () => this.openSettingsTab() }),
+      (leaf) =>
+        new ChatView(leaf, {
+          settings: this.config,
+          createController: () => this.createController(),
+          archive: this.chats,
+          prompts: {
+            library: () => this.prompts.current,
+            folder: () => this.prompts.folderPath(),
+            expand: (prompt, input, activeNote) => expandWithApp(this.app, this.editors, prompt, input, activeNote, this.chatFolderPath()),
+          },
+          replyMenu: (reply, anchor, chatTitle) =>
+            showReplyMenu(anchor, reply, { app: this.app, editors: this.editors, chatTitle, chatFolder: this.chatFolderPath() }),
+          openSettings: () => this.openSettingsTab(),
+        }),
     );
+    registerAddToChatMenus(this, { addToChat: (chips) => void this.addToChat(chips), chatFolder: () => this.chatFolderPath() });
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.openChat());
     this.addSettingTab(new StrataSettingTab(this.app, this));
 
@@ -103,6 +140,8 @@ export default class StrataPlugin extends Plugin {
 
   async saveSettings(): Promise<void> {
     await this.saveData(this.config);
+    // The prompts folder may have changed: its prompts and their commands follow.
+    void this.prompts.reload();
     // Open chats show the new provider and model list at once.
     for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
   }
@@ -145,6 +184,33 @@ export default class StrataPlugin extends Plugin {
     } catch (error) {
       new Notice(`Copilot import failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** Run a custom prompt (its command): filled in from the editor now, then put in the chat's composer to review and send. */
+  private async runPrompt(name: string): Promise<void> {
+    const prompt = this.prompts.find(name);
+    if (!prompt) {
+      new Notice(`There is no prompt named "${name}" in ${this.prompts.folderPath() || 'the prompts folder'} any more.`);
+      return;
+    }
+    // Read the selection and the note before the chat opens and becomes the active leaf.
+    const expansion = expandWithApp(this.app, this.editors, prompt, '', null, this.chatFolderPath());
+    if (!expansion.ok) {
+      new Notice(expansion.error);
+      return;
+    }
+    const view = await this.openChat();
+    view?.insertPrompt(expansion);
+  }
+
+  /** "Add to Strata chat" from a context menu: open the chat with the chips attached. */
+  private async addToChat(chips: readonly ContextChip[]): Promise<void> {
+    const view = await this.openChat();
+    for (const chip of chips) view?.addChip(chip);
+  }
+
+  private chatFolderPath(): string | null {
+    return this.config.chatFolder ? normalizeChatFolder(this.config.chatFolder) : null;
   }
 
   /** The chats folder; rebuilt when the folder setting changes (it remembers what it last wrote, for merges). */

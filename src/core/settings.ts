@@ -93,6 +93,8 @@ const SettingsSchema = z.object({
   systemPrompt: orElse(z.string(), ''),
   memory: orElse(z.string(), ''),
   chatFolder: orElse(NonBlank, 'Strata/Chats'),
+  /** Custom prompts: each note in this folder (and its subfolders) is a prompt, run as `/name` or a command. */
+  promptsFolder: orElse(NonBlank, 'Strata/Prompts'),
   rendering: orElse(z.enum(RENDERINGS), 'transcript'),
   freshness: orElse(z.enum(FRESHNESS_POLICIES), 'fresh'),
   attachActiveNote: orElse(z.boolean(), true),

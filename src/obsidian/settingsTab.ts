@@ -131,6 +131,17 @@ export class StrataSettingTab extends PluginSettingTab {
           save();
         }),
       );
+    new Setting(containerEl)
+      .setName('Prompts folder')
+      .setDesc('Each note in it is a prompt, run by typing / in the chat or from the command palette. {selection}, {activeNote} and {input} in its text are filled in when it runs.')
+      .addText((text) =>
+        text.setValue(settings.promptsFolder).onChange((value) => {
+          if (value.trim()) {
+            settings.promptsFolder = value.trim();
+            save();
+          }
+        }),
+      );
 
     new Setting(containerEl).setName('Context').setHeading();
     new Setting(containerEl)

@@ -5,6 +5,7 @@ import { Events } from './events';
 import type { TFile } from './files';
 import { setIcon } from './icons';
 import { renderMarkdownInto } from './markdown';
+import { Menu } from './menu';
 import { debounce } from './util';
 
 export interface ViewState {
@@ -161,6 +162,13 @@ export class MarkdownView extends FileView {
     this.textarea = this.contentEl.createEl('textarea', { cls: 'workbench-editor', attr: { spellcheck: 'false', 'aria-label': 'Note editor' } });
     this.editor = new Editor(this.textarea, () => this.edited());
     this.textarea.addEventListener('input', () => this.edited());
+    // The editor's context menu: plugins add their items on the workspace's 'editor-menu' event.
+    this.textarea.addEventListener('contextmenu', (evt) => {
+      evt.preventDefault();
+      const menu = new Menu();
+      this.app.workspace.trigger('editor-menu', menu, this.editor, this);
+      if (menu.menuItems.length > 0) menu.showAtMouseEvent(evt);
+    });
     this.previewEl = this.contentEl.createDiv('markdown-preview-view markdown-rendered workbench-preview');
     this.modeButton = this.addAction('book-open', 'Reading view', () => this.setMode(this.mode === 'source' ? 'preview' : 'source'));
     this.setMode(MarkdownView.defaultMode);

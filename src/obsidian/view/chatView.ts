@@ -14,6 +14,7 @@
  *                                        .is-unanswered for an earlier message that never got a reply
  *   .strata-message-body                 message text (assistant: rendered markdown)
  *   .strata-copy, .strata-regenerate, .strata-edit, .strata-edit-input, .strata-edit-send
+ *   .strata-reply-more                   a reply's "⋯" menu (insert at cursor, replace selection, copy to new note)
  *   .strata-turn-meta                    per-turn usage line under a reply
  *   .strata-prefix-change                a named cache-prefix break on a turn: .strata-prefix-change-text (plain
  *                                        words); the technical reason in its title and .strata-prefix-change-detail
@@ -35,6 +36,7 @@
  *   .strata-chips-more ("+ N more" / "Show less"), .strata-chips-clear, .strata-chips-note (aria-live:
  *                                        what was just removed) with .strata-chips-undo
  *   .strata-suggest .strata-suggest-item the `@` picker
+ *   .strata-slash-suggest                the `/` picker: .strata-slash-item[data-prompt], .strata-slash-problem
  *   .strata-send, .strata-stop           send and stop buttons
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
  *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
@@ -48,12 +50,14 @@ import { normalizeChatFolder } from '../../core/conversation/archive';
 import type { ChatArchivePort } from '../../core/ports/chatArchive';
 import type { ContextChip } from '../../core/context/items';
 import type { ChatMode, StrataSettings } from '../../core/settings';
+import type { PromptExpansion } from '../../core/prompts/expand';
 import { Composer } from './composer';
 import { ContextPanel } from './contextPanel';
 import { HistoryModal } from './historyModal';
 import { MessageList } from './messageList';
 import { fillModelPicker } from './modelPicker';
 import { renderSetupNotice, setupProblem } from './setupNotice';
+import type { PromptSource } from './slashPicker';
 
 export const VIEW_TYPE_CHAT = 'strata-chat';
 
@@ -63,6 +67,10 @@ export interface ChatViewHost {
   createController(): ChatController;
   /** Open Strata's settings tab (the empty chat's button when no provider or key is set). */
   openSettings?(): void;
+  /** Custom prompts for the composer's `/` picker. */
+  readonly prompts?: PromptSource;
+  /** A reply's "⋯" menu, at `anchor`. */
+  replyMenu?(reply: string, anchor: HTMLElement, chatTitle: string): void;
 }
 
 export class ChatView extends ItemView {
@@ -118,6 +126,7 @@ export class ChatView extends ItemView {
         if (problem) renderSetupNotice(parent, problem, () => this.openSettings());
       },
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
+      ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.controller.state.conversation.title) } : {}),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
     const bottom = root.createDiv({ cls: 'strata-bottom' });
@@ -142,6 +151,7 @@ export class ChatView extends ItemView {
       attachActiveNoteDefault: () => this.host.settings.attachActiveNote,
       onChipsChanged: () => this.schedulePreview(),
       chatFolder: () => (this.host.settings.chatFolder ? normalizeChatFolder(this.host.settings.chatFolder) : null),
+      prompts: this.host.prompts,
     });
     this.unsubscribe = this.controller.subscribe((change) => {
       if (change === 'stream') this.messages.updateStreaming(this.controller.state.streamingText ?? '');
@@ -235,6 +245,11 @@ export class ChatView extends ItemView {
 
   focusComposer(): void {
     this.composer.focus();
+  }
+
+  /** A prompt run as a command: its text in the composer, to review and send. */
+  insertPrompt(expansion: Extract<PromptExpansion, { ok: true }>): void {
+    this.composer.insertPrompt(expansion);
   }
 
   // ---- rendering ---------------------------------------------------------------------------

@@ -4,6 +4,8 @@ import type { Candidate } from '../../core/chat/fuzzy';
 import { ChipRow } from './chipRow';
 import { chipIcon, chipLabel, sameChip } from './format';
 import { matchMentions, vaultMentions, type Mention } from './mentionSource';
+import { insertExpansion, SlashPicker, type PromptSource } from './slashPicker';
+import type { PromptExpansion } from '../../core/prompts/expand';
 
 export interface ComposerHost {
   readonly app: App;
@@ -17,13 +19,15 @@ export interface ComposerHost {
   onChipsChanged?(): void;
   /** The folder chats are saved in (normalized; null: none): its notes are not offered by `@`. */
   chatFolder?(): string | null;
+  /** Custom prompts for the `/` picker (none: `/` is plain text). */
+  readonly prompts?: PromptSource;
 }
 
 /**
  * The composer: context chips, a multi-line textarea (Enter sends, Shift+Enter breaks the line),
  * an `@` picker of notes, folders and tags, and the send / stop button.
  */
-const PLACEHOLDER = 'Ask about your notes. Type @ to attach a note, folder or tag.';
+const PLACEHOLDER = 'Ask about your notes. Type @ to attach a note, folder or tag, / to run a prompt.';
 
 export class Composer {
   readonly el: HTMLElement;
@@ -41,6 +45,7 @@ export class Composer {
   private chipRow: ChipRow;
   /** What the last removal (Clear all, Backspace) took, until Undo or the message is sent. */
   private removed: { chips: ContextChip[]; activeNoteOn: boolean } | null = null;
+  private slash: SlashPicker | null = null;
 
   constructor(
     parent: HTMLElement,
@@ -63,6 +68,9 @@ export class Composer {
     this.stopButton = actions.createEl('button', { cls: 'strata-stop mod-warning', attr: { 'aria-label': 'Stop the reply' } });
     setIcon(this.stopButton, 'square');
     this.stopButton.hide();
+    if (host.prompts) {
+      this.slash = new SlashPicker(this.el, this.textarea, { source: host.prompts, activeNote: () => this.activeNote, addChip: (chip) => this.addChip(chip) });
+    }
 
     const owner = host.owner;
     owner.registerDomEvent(this.textarea, 'keydown', (event) => this.onKeyDown(event));
@@ -71,7 +79,10 @@ export class Composer {
       // Let a click on a suggestion land before the list closes; if the focus is back by then (a
       // click on a chip's ✕, then typing `@` at once), the picker being typed into stays open.
       window.setTimeout(() => {
-        if (this.textarea.ownerDocument.activeElement !== this.textarea) this.closeMention();
+        if (this.textarea.ownerDocument.activeElement !== this.textarea) {
+          this.closeMention();
+          this.slash?.close();
+        }
       }, 150);
     });
     owner.registerDomEvent(this.sendButton, 'click', () => this.submit());
@@ -248,7 +259,16 @@ export class Composer {
     this.textarea.focus();
   }
 
+  /** A prompt run as a command: its text goes in the composer after any draft, for the user to review and send. */
+  insertPrompt(expansion: Extract<PromptExpansion, { ok: true }>): void {
+    const draft = this.textarea.value.trimEnd();
+    this.textarea.value = draft ? `${draft}\n\n` : '';
+    const end = this.textarea.value.length;
+    insertExpansion(this.textarea, expansion, end, end, (chip) => this.addChip(chip));
+  }
+
   private onKeyDown(event: KeyboardEvent): void {
+    if (this.slash?.onKeyDown(event)) return;
     if (this.mention && this.mention.matches.length > 0) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
@@ -296,6 +316,13 @@ export class Composer {
   // ---- the @ picker ----------------------------------------------------------------------
 
   private onInput(): void {
+    // An @ mention being typed wins over the / picker: "/Translate @Plan" attaches Plan.
+    const typingMention = /(^|\s)@[^\s@]*$/.test(this.textarea.value.slice(0, this.textarea.selectionStart ?? this.textarea.value.length));
+    if (typingMention) this.slash?.close();
+    else if (this.slash?.update()) {
+      this.closeMention();
+      return;
+    }
     const caret = this.textarea.selectionStart ?? this.textarea.value.length;
     const before = this.textarea.value.slice(0, caret);
     const at = /(^|\s)@([^\s@]*)$/.exec(before);
@@ -353,6 +380,8 @@ export class Composer {
     this.closeMention();
     this.addChip(match.chip);
     this.textarea.focus();
+    // In a "/prompt …" message, the prompt's picker comes back with the mention as its input.
+    this.slash?.update();
   }
 
   private closeMention(): void {

@@ -17,6 +17,8 @@ export interface MessageActions {
   /** Adds what the empty chat should say about the setup (no provider or key), if anything. */
   setupNotice?(parent: HTMLElement): void;
   openLink(href: string): void;
+  /** A reply's "⋯" menu (insert at cursor, replace selection, copy to a new note), shown at `anchor`. */
+  replyMenu?: (reply: string, anchor: HTMLElement) => void;
 }
 
 /**
@@ -241,6 +243,11 @@ export class MessageList {
     const actions = footer.createDiv({ cls: 'strata-message-actions' });
     this.action(actions, 'copy', 'Copy', 'strata-copy', () => this.actions.copy(reply));
     if (last) this.action(actions, 'refresh-cw', 'Regenerate', 'strata-regenerate', () => this.actions.regenerate());
+    const replyMenu = this.actions.replyMenu;
+    if (replyMenu) {
+      const more = this.action(actions, 'more-horizontal', 'More actions', 'strata-reply-more', () => replyMenu(reply, more));
+      more.setAttr('aria-haspopup', 'menu');
+    }
     const meta = footer.createDiv({ cls: 'strata-turn-meta', attr: { 'aria-label': turnDetail(turn, compactions) } });
     // One span per figure: a narrow sidebar wraps between them, never inside one.
     turnSummary(turn, compactions).forEach((part, i) => {
@@ -265,13 +272,14 @@ export class MessageList {
     retry.addEventListener('click', () => this.actions.retry());
   }
 
-  private action(parent: HTMLElement, icon: string, label: string, cls: string, run: () => void): void {
+  private action(parent: HTMLElement, icon: string, label: string, cls: string, run: () => void): HTMLButtonElement {
     const button = parent.createEl('button', { cls: `clickable-icon ${cls}`, attr: { 'aria-label': label } });
     setIcon(button, icon);
     button.addEventListener('click', (event) => {
       event.stopPropagation();
       run();
     });
+    return button;
   }
 
   /** Keep the newest message in view, if the user is following it (or `follow`: they just sent one). */
