@@ -112,9 +112,14 @@ describe('switching chats while saves are queued', () => {
       ['About the vents', 'complete'],
       ['For b', 'complete'],
     ]);
+    // What had arrived before the switch stopped it is kept in chat-a's note (never in b's).
+    const partial = files.chat('chat-a')?.turns[1].partial ?? '';
+    expect(`Seen context: ${PLAN}. Question: Question for a.`.startsWith(partial)).toBe(true);
+    expect(partial).not.toBe('');
+    expect(files.chat('chat-b')?.turns.some((t) => t.partial !== undefined)).toBe(false);
     // Back in chat-a: the stopped message is there, ready to retry, and retrying answers it in a.
     await controller.open('chat-a');
-    expect(controller.state.pending?.status).toBe('stopped');
+    expect(controller.state.pending).toEqual(expect.objectContaining({ status: 'stopped', partial }));
     await controller.retry();
     expect(controller.state.answered.map((t) => t.reply)).toEqual([
       expect.any(String),
