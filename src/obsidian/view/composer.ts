@@ -1,6 +1,7 @@
 import { setIcon, type App, type Component } from 'obsidian';
 import type { ContextChip } from '../../core/context/items';
 import type { Candidate } from '../../core/chat/fuzzy';
+import type { ComposerDraft } from '../../core/chat/composerDrafts';
 import { chipIcon, chipLabel, sameChip } from './format';
 import { matchMentions, vaultMentions, type Mention } from './mentionSource';
 
@@ -151,7 +152,7 @@ export class Composer {
 
   /**
    * A saved chat is opening: the composer belongs to the chat shown, so it waits (disabled, saying
-   * why) and keeps what was typed for the chat that opens.
+   * why); the view has put the old chat's draft aside (composerDrafts.ts).
    */
   setOpening(opening: boolean): void {
     if (opening === this.opening) return;
@@ -160,6 +161,20 @@ export class Composer {
     this.textarea.disabled = opening;
     this.sendButton.disabled = opening;
     this.textarea.setAttr('placeholder', opening ? 'Opening the chat…' : PLACEHOLDER);
+  }
+
+  /** What the composer holds for the chat shown: put aside when another chat is shown. */
+  draft(): ComposerDraft {
+    return { text: this.textarea.value, chips: [...this.chips], activeNote: this.activeNote ? { path: this.activeNote, on: this.activeNoteOn } : null };
+  }
+
+  /** Show a chat's draft (empty for a new chat); the active note's switch as that chat left it, if it is still the active note. */
+  setDraft(draft: ComposerDraft): void {
+    this.closeMention();
+    this.textarea.value = draft.text;
+    this.chips = [...draft.chips];
+    this.activeNoteOn = draft.activeNote && draft.activeNote.path === this.activeNote ? draft.activeNote.on : this.host.attachActiveNoteDefault();
+    this.renderChips();
   }
 
   /** Put a message the chat could not take back in the composer, as it was. */
