@@ -3,6 +3,7 @@ import type { ChatState } from '../../core/chat/chatState';
 import type { ContextChip } from '../../core/context/items';
 import type { ChatTurn, CompactionRecord } from '../../core/conversation/model';
 import { ZERO_USAGE } from '../../core/usage';
+import { missingUsage } from '../../core/chat/missingUsage';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
 
 export interface MessageActions {
@@ -280,6 +281,8 @@ export class MessageList {
 }
 
 function turnSummary(turn: ChatTurn, compactions: readonly CompactionRecord[]): string[] {
+  const missing = missingUsage(turn);
+  if (missing) return [missing.short];
   const usage = turn.usage ?? ZERO_USAGE;
   const parts = [`${formatTokens(usage.inputTokens)} in`, `${formatTokens(usage.outputTokens)} out`, `${formatPercent(cachedShareOf(usage))} cached`];
   if (typeof turn.cost === 'number') parts.push(formatUsd(turn.cost));
@@ -290,6 +293,8 @@ function turnSummary(turn: ChatTurn, compactions: readonly CompactionRecord[]): 
 }
 
 function turnDetail(turn: ChatTurn, compactions: readonly CompactionRecord[]): string {
+  const missing = missingUsage(turn);
+  if (missing) return `Model: ${turn.model ?? 'unknown'}\n${missing.long}`;
   const usage = turn.usage ?? ZERO_USAGE;
   const compile = turn.envelope?.compile;
   const summary = summaryCost(compactions);
