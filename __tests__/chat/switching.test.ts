@@ -168,6 +168,35 @@ describe('switching chats while saves are queued', () => {
     expect(controller.state.phase).toBe('idle');
   });
 
+  test('+ while a regeneration streams: the old chat keeps the answer it had, also when reopened at once', async () => {
+    const files = new NoteFiles();
+    const model = new MemoryChatModel({ id: 'local', kind: 'openai', model: 'gpt-4o' });
+    const { controller } = makeController(settings(), { providers: () => model, files, ids: ['chat-a', 'chat-b'] });
+    await controller.send('One', [{ kind: 'note', path: PLAN }]);
+    await controller.flush();
+    const answer = controller.state.answered[0].reply;
+    const release = files.hold();
+    const started: { left?: boolean } = {};
+    const unsubscribe = controller.subscribe((change) => {
+      if (!started.left && change === 'stream' && (controller.state.streamingText ?? '').length > 0) {
+        started.left = true;
+        void controller.newChat();
+      }
+    });
+    const regenerating = controller.regenerate();
+    await until(controller, () => started.left === true);
+    unsubscribe();
+    expect(controller.state.conversation.id).toBe('chat-b');
+    const opening = controller.open('chat-a');
+    release();
+    await Promise.all([opening, regenerating]);
+    expect(controller.state.conversation.id).toBe('chat-a');
+    expect(controller.state.pending).toBeNull();
+    expect(controller.state.answered.map((t) => t.reply)).toEqual([answer]);
+    await controller.flush();
+    expect(files.chat('chat-a')?.turns.map((t) => [t.status, t.reply])).toEqual([['complete', answer]]);
+  });
+
   test('deleting the chat shown while its reply streams: a new chat at once, and the stopped turn never writes the note back', async () => {
     const files = new NoteFiles();
     const model = new MemoryChatModel({ id: 'local', kind: 'openai', model: 'gpt-4o' });

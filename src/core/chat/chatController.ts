@@ -59,6 +59,9 @@ interface OpenChat {
   engine: PromptContextEngine;
 }
 
+/** Runs as a turn settles, on its chat: a save it returns is the turn's last. */
+type Settle = (chat: OpenChat) => Promise<void> | null;
+
 const BUSY = 'A reply is still coming in: stop it first.';
 const OPENING = 'A chat is opening: wait until it is shown.';
 
@@ -162,21 +165,25 @@ export class ChatController {
     const turns = this.chat.conversation.turns;
     const last = turns[turns.length - 1];
     if (!last) throw new Error('There is no reply to regenerate.');
-    const chat = this.chat;
-    const before = { conversation: chat.conversation, engine: chat.engine.snapshot() };
-    this.dropFrom(turns.length - 1);
-    await this.runNewTurn(last.text, last.sent, last.chips ?? []);
-    // A regeneration that failed or was stopped must not cost the answer the user already had.
-    const retried = chat.conversation.turns[turns.length - 1];
-    if (this.chat !== chat || !retried || retried.status === 'complete') return;
-    const settings = this.deps.settings();
-    chat.conversation = before.conversation;
-    chat.engine = PromptContextEngine.restore(before.engine, { rendering: settings.rendering, freshness: settings.freshness });
-    this.warnings = withWarnings(withoutSources(this.warnings, 'regenerate'), [
-      { source: 'regenerate', text: `Regenerate failed: ${retried.error ?? retried.status}; the previous answer is kept.` },
-    ]);
-    this.emit();
-    await this.save();
+    const index = turns.length - 1;
+    const before = { conversation: this.chat.conversation, engine: this.chat.engine.snapshot() };
+    this.dropFrom(index);
+    // A regeneration that failed or was stopped (switching chats stops it too) must not cost the
+    // answer the user already had: put back as the turn settles, before the chat can be reopened.
+    await this.runNewTurn(last.text, last.sent, last.chips ?? [], (chat) => {
+      const retried = chat.conversation.turns[index];
+      if (!retried || retried.status === 'complete') return null;
+      const settings = this.deps.settings();
+      chat.conversation = before.conversation;
+      chat.engine = PromptContextEngine.restore(before.engine, { rendering: settings.rendering, freshness: settings.freshness });
+      if (chat === this.chat) {
+        this.warnings = withWarnings(withoutSources(this.warnings, 'regenerate'), [
+          { source: 'regenerate', text: `Regenerate failed: ${retried.error ?? retried.status}; the previous answer is kept.` },
+        ]);
+        this.emit();
+      }
+      return this.saveChat(chat);
+    });
   }
 
   /** Edit the last user message (answered or kept) and send it again with the same chips. */
@@ -209,18 +216,22 @@ export class ChatController {
     chat.conversation = withEngine(truncateFrom(chat.conversation, index, this.deps.now()), chat.engine.snapshot());
   }
 
-  private runNewTurn(text: string, sent: string | undefined, chips: readonly ContextChip[]): Promise<void> {
+  private runNewTurn(text: string, sent: string | undefined, chips: readonly ContextChip[], settle?: Settle): Promise<void> {
     const added = addUserMessage(this.chat.conversation, { text, ...(sent !== undefined ? { sent } : {}), chips, at: this.deps.now() });
     this.chat.conversation = added.conversation;
-    return this.runTurn(added.index);
+    return this.runTurn(added.index, settle);
   }
 
-  /** Resolves once the turn is settled in its chat and saved (`settling` knows when it is settled). */
-  private runTurn(index: number): Promise<void> {
-    const id = this.chat.conversation.id;
+  /**
+   * Resolves once the turn is settled in its chat and saved (`settling` knows when it is settled).
+   * `settle` runs as it settles, on the chat it belongs to; a save it returns replaces the turn's.
+   */
+  private runTurn(index: number, settle?: Settle): Promise<void> {
+    const chat = this.chat;
+    const id = chat.conversation.id;
     let saved: Promise<void> = Promise.resolve();
-    const settled: Promise<void> = this.turn(this.chat, index)
-      .then((s) => void (saved = s.saved))
+    const settled: Promise<void> = this.turn(chat, index)
+      .then((s) => void (saved = settle?.(chat) ?? s.saved))
       .finally(() => {
         if (this.settling.get(id) === settled) this.settling.delete(id);
       });
