@@ -166,9 +166,12 @@ test('while a chat opens the composer says so and takes nothing; the opened chat
 test('a cut reply keeps what arrived: reopened, the chat shows the same partial text with Retry, and Retry answers', async () => {
   await page.click('.strata-new-chat');
   await page.waitForFunction(() => document.querySelectorAll('.strata-message').length === 0);
-  wb.providerServer.injectFault({ kind: 'cut-stream', afterChunks: 4 });
+  // The stream goes silent after a few words, the connection left open: the user stops it.
+  wb.providerServer.injectFault({ kind: 'stall-stream', afterChunks: 4 });
   await page.fill('.strata-composer textarea', 'A question whose reply is cut');
   await page.press('.strata-composer textarea', 'Enter');
+  await page.waitForFunction(() => (document.querySelector('.strata-message.is-streaming .strata-streaming-text')?.textContent ?? '').length > 0);
+  await page.click('.strata-stop');
   await page.waitForSelector('.strata-message.is-failed .strata-partial');
   const partial = (await page.textContent('.strata-message.is-failed .strata-partial')) ?? '';
   expect(partial.length).toBeGreaterThan(0);
