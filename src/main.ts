@@ -8,6 +8,7 @@ import { ObsidianChatStore } from './obsidian/chatStore';
 import { ChatArchive, normalizeChatFolder } from './core/conversation/archive';
 import { importCopilotChat } from './core/conversation/copilotImport';
 import { ObsidianVaultReader } from './obsidian/obsidianVault';
+import { withoutChatNotes } from './core/context/chatNotesHidden';
 import { obsidianProviderFactory } from './obsidian/providerFactory';
 import { StrataSettingTab } from './obsidian/settingsTab';
 import { openPluginSettings } from './obsidian/view/setupNotice';
@@ -148,7 +149,7 @@ export default class StrataPlugin extends Plugin {
 
   createController(): ChatController {
     return new ChatController({
-      vault: new ObsidianVaultReader(this.app),
+      vault: this.contextVault(),
       archive: this.chats,
       providers: obsidianProviderFactory(this.app, () => this.config),
       settings: () => this.config,
@@ -161,7 +162,7 @@ export default class StrataPlugin extends Plugin {
   /** Convert a chat saved by the Copilot plugin into a Strata chat note, then open it. The source note is left as it is. */
   private async importCopilotChat(path: string): Promise<void> {
     try {
-      const vault = new ObsidianVaultReader(this.app);
+      const vault = this.contextVault();
       const text = await vault.read(path);
       if (text === null) throw new Error(`${path} could not be read`);
       const imported = await importCopilotChat(text, vault, { now: () => Date.now() }, {
@@ -180,7 +181,8 @@ export default class StrataPlugin extends Plugin {
       const notes = [...imported.warnings, ...saved.warnings];
       new Notice(`Imported ${conversation.turns.length} messages into ${saved.path}${notes.length ? `:\n${notes.join('\n')}` : '.'}`);
       const view = await this.openChat();
-      view?.openSavedChat(saved.conversation.id);
+      // The Copilot note it came from is not context for it: not attached as the active note.
+      view?.openSavedChat(saved.conversation.id, path);
     } catch (error) {
       new Notice(`Copilot import failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -211,6 +213,11 @@ export default class StrataPlugin extends Plugin {
 
   private chatFolderPath(): string | null {
     return this.config.chatFolder ? normalizeChatFolder(this.config.chatFolder) : null;
+  }
+
+  /** The vault as chats read their context from: chat notes are not listed (chatNotesHidden.ts). */
+  private contextVault() {
+    return withoutChatNotes(new ObsidianVaultReader(this.app), () => this.config.chatFolder);
   }
 
   /** The chats folder; rebuilt when the folder setting changes (it remembers what it last wrote, for merges). */

@@ -19,13 +19,29 @@ export const KEY = 'sk-test-local-0123456789';
 export class NoteFiles extends MemoryChatStore {
   failNext = 0;
   writes = 0;
+  private gate: Promise<void> | null = null;
 
   override create(p: string, text: string): Promise<void> {
-    return this.fail() ?? (this.writes++, super.create(p, text));
+    return this.fail() ?? this.held(() => (this.writes++, super.create(p, text)));
   }
 
   override process(p: string, update: (current: string) => string): Promise<string> {
-    return this.fail() ?? (this.writes++, super.process(p, update));
+    return this.fail() ?? this.held(() => (this.writes++, super.process(p, update)));
+  }
+
+  /** Hold every write from now on (a slow disk, a sync lock) until the returned function is called. */
+  hold(): () => void {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.gate = gate;
+    return () => {
+      if (this.gate === gate) this.gate = null;
+      release();
+    };
+  }
+
+  private held<T>(write: () => Promise<T>): Promise<T> {
+    return this.gate ? this.gate.then(write) : write();
   }
 
   private fail(): Promise<never> | null {

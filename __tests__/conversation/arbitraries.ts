@@ -70,13 +70,16 @@ const turn: fc.Arbitrary<ChatTurn> = fc
     tools: fc.array(tool, { maxLength: 2 }),
     dynamic: fc.array(messageText, { maxLength: 1 }),
     error: fc.string({ maxLength: 40 }),
+    // What had arrived of a cut reply (kept in the note under the message it did not answer).
+    partial: fc.option(messageText, { nil: undefined }),
   })
-  .map(({ failed, text, reply, sent, tools, dynamic, error }, ): ChatTurn => ({
+  .map(({ failed, text, reply, sent, tools, dynamic, error, partial }, ): ChatTurn => ({
     status: failed ? 'failed' : 'complete',
     text,
     ...(sent !== undefined ? { sent } : {}),
     at: 1_700_000_000_000,
     ...(failed ? { error: error || 'not answered' } : { reply, replyAt: 1_700_000_001_000, model: 'gpt-4o' }),
+    ...(failed && partial ? { partial } : {}),
     dynamic: dynamic.map((t, i) => ({ id: `d${i}`, lifecycle: 'dynamic' as const, text: t })),
     tools,
     referenced: [],

@@ -76,7 +76,7 @@ describe('a stream that stalls mid-reply', () => {
     expect(expected.startsWith(state.pending?.partial ?? '')).toBe(true);
     expect(state.pending?.partial).not.toBe(expected);
     expect(state.answered).toHaveLength(0);
-    // The failed turn is saved with its words and the error (the partial reply lives in the open chat only).
+    // The failed turn is saved with its words and the error (and what arrived: partialKept.test.ts).
     expect(files.chat('chat-a')?.turns).toEqual([expect.objectContaining({ text: 'Summarise the plan', status: 'failed', error: state.pending?.error })]);
 
     await controller.retry();

@@ -62,6 +62,9 @@ interface OpenChat {
   engine: PromptContextEngine;
 }
 
+/** Runs as a turn settles, on its chat: a save it returns is the turn's last. */
+type Settle = (chat: OpenChat) => Promise<void> | null;
+
 const BUSY = 'A reply is still coming in: stop it first.';
 const OPENING = 'A chat is opening: wait until it is shown.';
 
@@ -77,9 +80,11 @@ export class ChatController {
   private readonly resolver: ChipResolver;
   private readonly saves: SaveQueue;
   private opening = false;
+  /** Counts chat switches: an open overtaken by a newer switch (a new chat) is dropped when it loads. */
+  private switches = 0;
   private abort: AbortController | null = null;
-  /** The turn in flight, so switching chats can wait for it to settle (and be saved) first. */
-  private running: Promise<void> | null = null;
+  /** Turns still settling, by chat id: a stopped turn of a chat left behind ends in that chat, in the background. */
+  private readonly settling = new Map<string, Promise<void>>();
   private streamingText: string | null = null;
   private lastAssembly: TurnAssembly | null = null;
   /** The next request as it would go now (history, library, the composer's chips): the usage line's figure. */
@@ -168,21 +173,25 @@ export class ChatController {
     const turns = this.chat.conversation.turns;
     const last = turns[turns.length - 1];
     if (!last) throw new Error('There is no reply to regenerate.');
-    const chat = this.chat;
-    const before = { conversation: chat.conversation, engine: chat.engine.snapshot() };
-    this.dropFrom(turns.length - 1);
-    await this.runNewTurn(last.text, last.sent, last.chips ?? []);
-    // A regeneration that failed or was stopped must not cost the answer the user already had.
-    const retried = chat.conversation.turns[turns.length - 1];
-    if (this.chat !== chat || !retried || retried.status === 'complete') return;
-    const settings = this.deps.settings();
-    chat.conversation = before.conversation;
-    chat.engine = PromptContextEngine.restore(before.engine, { rendering: settings.rendering, freshness: settings.freshness });
-    this.warnings = withWarnings(withoutSources(this.warnings, 'regenerate'), [
-      { source: 'regenerate', text: `Regenerate failed: ${retried.error ?? retried.status}; the previous answer is kept.` },
-    ]);
-    this.emit();
-    await this.save();
+    const index = turns.length - 1;
+    const before = { conversation: this.chat.conversation, engine: this.chat.engine.snapshot() };
+    this.dropFrom(index);
+    // A regeneration that failed or was stopped (switching chats stops it too) must not cost the
+    // answer the user already had: put back as the turn settles, before the chat can be reopened.
+    await this.runNewTurn(last.text, last.sent, last.chips ?? [], (chat) => {
+      const retried = chat.conversation.turns[index];
+      if (!retried || retried.status === 'complete') return null;
+      const settings = this.deps.settings();
+      chat.conversation = before.conversation;
+      chat.engine = PromptContextEngine.restore(before.engine, { rendering: settings.rendering, freshness: settings.freshness });
+      if (chat === this.chat) {
+        this.warnings = withWarnings(withoutSources(this.warnings, 'regenerate'), [
+          { source: 'regenerate', text: `Regenerate failed: ${retried.error ?? retried.status}; the previous answer is kept.` },
+        ]);
+        this.emit();
+      }
+      return this.saveChat(chat);
+    });
   }
 
   /** Edit the last user message (answered or kept) and send it again with the same chips. */
@@ -215,20 +224,28 @@ export class ChatController {
     chat.conversation = withEngine(truncateFrom(chat.conversation, index, this.deps.now()), chat.engine.snapshot());
   }
 
-  private runNewTurn(text: string, sent: string | undefined, chips: readonly ContextChip[]): Promise<void> {
+  private runNewTurn(text: string, sent: string | undefined, chips: readonly ContextChip[], settle?: Settle): Promise<void> {
     const added = addUserMessage(this.chat.conversation, { text, ...(sent !== undefined ? { sent } : {}), chips, at: this.deps.now() });
     this.chat.conversation = added.conversation;
-    return this.runTurn(added.index);
+    return this.runTurn(added.index, settle);
   }
 
-  private runTurn(index: number): Promise<void> {
+  /**
+   * Resolves once the turn is settled in its chat and saved (`settling` knows when it is settled).
+   * `settle` runs as it settles, on the chat it belongs to; a save it returns replaces the turn's.
+   */
+  private runTurn(index: number, settle?: Settle): Promise<void> {
     const chat = this.chat;
-    const run = this.turn(chat, index).finally(() => {
-      if (this.running === run) this.running = null;
-    });
-    this.running = run;
+    const id = chat.conversation.id;
+    let saved: Promise<void> = Promise.resolve();
+    const settled: Promise<void> = this.turn(chat, index)
+      .then((s) => void (saved = settle?.(chat) ?? s.saved))
+      .finally(() => {
+        if (this.settling.get(id) === settled) this.settling.delete(id);
+      });
+    this.settling.set(id, settled);
     // The title comes after the turn (the chat is idle meanwhile; switching does not wait for it).
-    return run.then(() => this.nameChat(chat));
+    return settled.then(() => saved).then(() => this.nameChat(chat));
   }
 
   /**
@@ -252,12 +269,8 @@ export class ChatController {
       // Renamed (or the first answer dropped) while the title was on its way: the user's choice stands.
       if (abort.signal.aborted || !wantsTitle(settings, chat.conversation)) return;
       chat.conversation = setGeneratedTitle(chat.conversation, title, record, this.deps.now());
-      if (chat !== this.chat) {
-        await this.saves.request(chat.conversation);
-        return;
-      }
-      this.emit();
-      await this.save();
+      if (chat === this.chat) this.emit();
+      await this.saveChat(chat);
     } catch {
       // A title is a nicety: the first-message title stays and nothing is said.
     } finally {
@@ -265,14 +278,18 @@ export class ChatController {
     }
   }
 
-  private async turn(chat: OpenChat, index: number): Promise<void> {
+  /**
+   * One turn of `chat`, which may stop being the chat shown while it runs (switching stops its
+   * request): it then settles and saves into `chat` only, leaving the controller's state alone.
+   */
+  private async turn(chat: OpenChat, index: number): Promise<{ saved: Promise<void> }> {
     const abort = new AbortController();
     this.abort = abort;
     chat.conversation = resendTurn(chat.conversation, index);
     this.streamingText = '';
     this.emit();
     // The user's words are saved before anything can fail (a crash mid-request keeps them).
-    void this.save();
+    void this.saveChat(chat);
     let partial = '';
     try {
       const settings = this.deps.settings();
@@ -288,16 +305,19 @@ export class ChatController {
           settings,
           signal: abort.signal,
           onAssembled: (a) => {
+            if (chat !== this.chat) return;
             this.lastAssembly = a;
             this.condensing = false;
             this.emit();
           },
           onCondensing: () => {
+            if (chat !== this.chat) return;
             this.condensing = true;
             this.emit();
           },
           onCompacted: (event) => this.compacted(chat, event),
           onRetry: (notice) => {
+            if (chat !== this.chat || abort.signal.aborted) return;
             this.retrying = notice;
             this.emit();
           },
@@ -323,7 +343,7 @@ export class ChatController {
       chat.engine.commit(assembly, result.text);
       chat.conversation = withEngine(completed, chat.engine.snapshot());
       // Notices about the state before this turn (a removed item, what reopening found) are now on the turn itself.
-      this.warnings = withoutSources(this.warnings, 'library', 'reopened', 'regenerate');
+      if (chat === this.chat) this.warnings = withoutSources(this.warnings, 'library', 'reopened', 'regenerate');
     } catch (error) {
       const stopped = isAbort(error, abort.signal);
       // The provider forgot the session (expired Responses id, Claude Code session gone): the retry starts a new one, in full.
@@ -336,14 +356,21 @@ export class ChatController {
         at: this.deps.now(),
       });
     } finally {
-      this.abort = null;
-      this.streamingText = null;
-      this.condensing = false;
-      this.retrying = null;
+      if (this.abort === abort) this.release();
     }
-    this.emit();
-    void this.previewNext();
-    await this.save();
+    if (chat === this.chat) {
+      this.emit();
+      void this.previewNext();
+    }
+    return { saved: this.saveChat(chat) };
+  }
+
+  /** No request of the chat shown is running any more. */
+  private release(): void {
+    this.abort = null;
+    this.streamingText = null;
+    this.condensing = false;
+    this.retrying = null;
   }
 
   private clearRetry(): void {
@@ -367,6 +394,7 @@ export class ChatController {
     const cost = summary ? (this.deps.costOf ? this.deps.costOf(summary.model, summary.usage) : null) : 0;
     const record = { ...event, text: compaction.text, maskedThrough: compaction.maskedThrough, masking: compaction.masking, at: this.deps.now(), cost };
     chat.conversation = withEngine(recordCompaction(chat.conversation, record), chat.engine.snapshot());
+    void this.saveChat(chat);
     if (chat !== this.chat) return;
     this.warnings = withoutSources(this.warnings, 'condense');
     if (event.fallback !== undefined) {
@@ -379,7 +407,6 @@ export class ChatController {
       ]);
     }
     this.emit();
-    void this.save();
   }
 
   /**
@@ -409,10 +436,12 @@ export class ChatController {
       if (isAbort(error, abort.signal)) return 'Condense stopped: nothing changed.';
       throw new Error(`Could not condense: ${userFacingError(error)}`);
     } finally {
-      this.abort = null;
-      this.condensing = false;
-      this.emit();
-      void this.previewNext();
+      // Switching chats stopped it: the chat shown now is not this one's to update.
+      if (this.abort === abort) {
+        this.release();
+        this.emit();
+        void this.previewNext();
+      }
     }
   }
 
@@ -494,26 +523,39 @@ export class ChatController {
     return this.chat.conversation.id;
   }
 
-  /** Start a new, empty chat (a reply in flight is stopped and kept in the chat it belongs to first). */
-  async newChat(): Promise<void> {
-    await this.settle();
+  /**
+   * Start a new, empty chat, at once: a reply in flight is stopped and settles (kept, with what had
+   * arrived) in the chat it belongs to, whose saves finish in the background. A chat still opening
+   * is dropped: the new chat is what the user asked for last.
+   */
+  newChat(): Promise<void> {
+    this.switches++;
+    this.opening = false;
+    this.leave();
     this.reset();
+    return Promise.resolve();
   }
 
-  /** Open a saved chat where it stopped: turns, library, provider session and any kept message. */
+  /**
+   * Open a saved chat where it stopped: turns, library, provider session and any kept message. The
+   * chat shown stops its reply (kept in it, saved in the background) and is not waited for; only
+   * reopening the chat just left waits for its last turn and saves, to read the note they write.
+   */
   async open(id: string): Promise<void> {
     if (this.opening) throw new Error(OPENING);
+    const switchNo = ++this.switches;
+    this.leave();
     this.opening = true;
     // A title still on its way for this chat would be saved over the chat being opened: it is dropped.
     this.titling.get(id)?.abort();
     this.emit();
     try {
-      await this.settle();
-      // Its own saves still queued (reopening the chat just left): read the note once they are written.
+      await this.settling.get(id);
       if (this.saves.has(id)) await this.saves.flush();
       const loaded = await this.deps.archive.load(id);
       const settings = this.deps.settings();
       const restored = await rehydrate(loaded.conversation, this.deps.vault, this.engineOptions(settings));
+      if (switchNo !== this.switches) return;
       // A mode this version does not know (a hand edit, a newer version) reads as the plain chat mode.
       const known = (CHAT_MODES as readonly string[]).includes(loaded.conversation.mode);
       const conversation = known ? loaded.conversation : withMode(loaded.conversation, 'chat', loaded.conversation.updated);
@@ -523,22 +565,28 @@ export class ChatController {
       this.warnings = [...loaded.warnings, ...restored.issues.map((i) => i.message)].map((text) => ({ source: 'reopened' as const, text: `Reopened: ${text}` }));
       this.saved = true;
     } finally {
-      this.opening = false;
-      this.emit();
+      if (switchNo === this.switches) {
+        this.opening = false;
+        this.emit();
+      }
     }
-    void this.previewNext();
+    if (switchNo === this.switches) void this.previewNext();
   }
 
   /** Delete a saved chat; deleting the chat shown starts a new one. */
   async remove(id: string): Promise<void> {
     const shown = id === this.chat.conversation.id;
     this.titling.get(id)?.abort();
-    if (shown) await this.settle();
-    // A save still queued must not write the note back after it is deleted.
+    // The chat shown makes way for a new one at once; its note is deleted once its turn has settled.
+    if (shown) {
+      this.leave();
+      this.reset();
+    }
+    // A save still queued (or the last one of a turn still settling) must not write the note back after it is deleted.
+    await this.settling.get(id);
     this.saves.drop(id);
     await this.saves.flush();
     await this.deps.archive.delete(id);
-    if (shown) this.reset();
   }
 
   /** Resolves once every save started so far has finished (tests, and the view before closing). */
@@ -546,10 +594,13 @@ export class ChatController {
     return this.saves.flush();
   }
 
-  /** Stop any reply in flight and wait until its turn is settled in the chat it belongs to. */
-  private async settle(): Promise<void> {
+  /**
+   * Leave the chat shown: its request (a reply, a condense) is stopped and settles in that chat in
+   * the background; nothing of it is the controller's state any more.
+   */
+  private leave(): void {
     this.stop();
-    if (this.running) await this.running;
+    this.release();
   }
 
   private reset(): void {
@@ -580,7 +631,12 @@ export class ChatController {
 
   /** Queue a save of the chat shown (nothing to save before its first message). */
   private save(): Promise<void> {
-    const conversation = this.chat.conversation;
+    return this.saveChat(this.chat);
+  }
+
+  /** Queue a save of `chat`, shown or not: a chat left behind is saved under its own id only. */
+  private saveChat(chat: OpenChat): Promise<void> {
+    const conversation = chat.conversation;
     if (conversation.turns.length === 0) return this.saves.flush();
     return this.saves.request(conversation);
   }

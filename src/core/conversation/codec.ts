@@ -9,6 +9,7 @@ import type { ChatTurn, Conversation, ItemRef, NoteFormat } from './model';
 import { decodeText, encodeText, isStructureLine, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
 import { calloutPositions, encodeCompactionCallout, readCompactionCallout, SUMMARY_CALLOUT, type BodyCompaction } from './compactionCallout';
 import { pairCompactions } from './compactionRecords';
+import { decodePartialCallout, encodePartialCallout, PARTIAL_CALLOUT } from './partialCallout';
 
 /**
  * The chat-note codec: Conversation ↔ markdown. Pure and deterministic (encode(decode(x)) is x for
@@ -53,6 +54,7 @@ export function encodeChatNote(conversation: Conversation, format: NoteFormat = 
     calloutsBefore(index);
     parts.push(section(`## User · ${n}`, turn.text));
     if (turn.status !== 'complete') parts.push(failedCallout(turn));
+    if (turn.status !== 'complete' && turn.partial) parts.push(encodePartialCallout(turn.partial));
     const context = contextCallout(turn, conversation.library);
     if (context) parts.push(context);
     if (turn.sent !== undefined) parts.push(jsonCallout('sent', 'Sent to the model', turn.sent));
@@ -173,6 +175,8 @@ interface BodyTurn {
   text: string | null;
   reply: string | null;
   failed: boolean;
+  /** What had arrived of a cut reply (partialCallout.ts). */
+  partial?: string;
   sent?: string;
   dynamic?: PromptFragment[];
   tools: ToolOutput[];
@@ -301,6 +305,7 @@ function buildTurn(body: BodyTurn, record: TurnRecord | undefined, label: string
       problems: [],
       ...(status === 'failed' ? { error: 'not answered' } : {}),
       ...(body.sent !== undefined ? { sent: body.sent } : {}),
+      ...(status === 'failed' && body.partial !== undefined ? { partial: body.partial } : {}),
     };
   }
   if (record.textHash && textHash(text) !== record.textHash) warnings.push(`${label}: the user's text was edited by hand; the edited text is kept`);
@@ -336,6 +341,7 @@ function buildTurn(body: BodyTurn, record: TurnRecord | undefined, label: string
     ...(record.usage !== undefined ? { usage: record.usage } : {}),
     ...(record.cost !== undefined ? { cost: record.cost } : {}),
     ...(status !== 'complete' ? { error: record.error ?? 'not answered' } : {}),
+    ...(status !== 'complete' && body.partial !== undefined ? { partial: body.partial } : {}),
   };
 }
 
@@ -419,6 +425,12 @@ function readCallout(type: string, segment: string, turn: BodyTurn | null, out: 
   }
   if (type === 'context') {
     if (turn) turn.context = inside.filter((l) => l.startsWith('- '));
+    return;
+  }
+  if (type === PARTIAL_CALLOUT) {
+    const partial = decodePartialCallout(inside);
+    if (partial.warning) warnings.push(partial.warning);
+    if (turn && partial.text) turn.partial = partial.text;
     return;
   }
   const json = inside.filter((l) => !/^```/.test(l)).join('\n');

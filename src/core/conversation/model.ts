@@ -85,7 +85,7 @@ export interface ChatTurn {
   /** USD; null when unknown. */
   readonly cost?: number | null;
   readonly error?: string;
-  /** What had streamed before a failure or a stop. Shown, never sent, not saved. */
+  /** What had streamed before a failure or a stop. Shown and saved (partialCallout.ts), never sent. */
   readonly partial?: string;
 }
 

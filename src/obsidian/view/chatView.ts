@@ -44,6 +44,7 @@
 import { debounce, ItemView, MarkdownView, Notice, setIcon, TFile, type WorkspaceLeaf } from 'obsidian';
 import type { ChatController } from '../../core/chat/chatController';
 import { chatListActions } from '../../core/chat/chatList';
+import { ComposerDrafts } from '../../core/chat/composerDrafts';
 import type { ChatState } from '../../core/chat/chatState';
 import { MODES } from '../../core/chat/modes';
 import { normalizeChatFolder } from '../../core/conversation/archive';
@@ -76,6 +77,8 @@ export interface ChatViewHost {
 export class ChatView extends ItemView {
   controller!: ChatController;
   private composer!: Composer;
+  /** The composer's draft of each chat not shown (the composer belongs to the chat shown). */
+  private drafts!: ComposerDrafts;
   private messages!: MessageList;
   private panel!: ContextPanel;
   /** The chat's title in our header (not `titleEl`: that is ItemView's, which Obsidian sets to getDisplayText()). */
@@ -111,6 +114,7 @@ export class ChatView extends ItemView {
 
   async onOpen(): Promise<void> {
     this.controller = this.host.createController();
+    this.drafts = new ComposerDrafts(this.controller.chatId);
     const root = this.contentEl;
     root.empty();
     root.addClass('strata-view');
@@ -209,8 +213,9 @@ export class ChatView extends ItemView {
     return this.controller.flush();
   }
 
-  /** Open a saved chat by its id (e.g. one just imported). */
-  openSavedChat(id: string): void {
+  /** Open a saved chat by its id (e.g. one just imported); `notContext`: a note its composer leaves out (the note it was imported from). */
+  openSavedChat(id: string, notContext?: string): void {
+    if (notContext) this.drafts.prepare(id, { text: '', chips: [], activeNote: { path: notContext, on: false } });
     this.run(async () => {
       await this.controller.open(id);
       this.composer.focus();
@@ -338,6 +343,8 @@ export class ChatView extends ItemView {
     this.panel.render(state);
     this.renderWarnings(state);
     this.composer.setBusy(state.busy);
+    const draft = this.drafts.follow(conversation.id, state.phase === 'opening', () => this.composer.draft());
+    if (draft) this.composer.setDraft(draft);
     this.composer.setOpening(state.phase === 'opening');
     this.composer.setBlocked(this.setupProblem());
     // The panel and warnings above the composer may have changed height: keep the newest message in view.

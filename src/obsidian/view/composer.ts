@@ -2,6 +2,7 @@ import { setIcon, type App, type Component } from 'obsidian';
 import type { ContextChip } from '../../core/context/items';
 import type { Candidate } from '../../core/chat/fuzzy';
 import { ChipRow } from './chipRow';
+import type { ComposerDraft } from '../../core/chat/composerDrafts';
 import { chipIcon, chipLabel, sameChip } from './format';
 import { matchMentions, vaultMentions, type Mention } from './mentionSource';
 import { insertExpansion, SlashPicker, type PromptSource } from './slashPicker';
@@ -41,6 +42,8 @@ export class Composer {
   private activeNoteOn = true;
   private busy = false;
   private opening = false;
+  /** Why sending cannot work (no provider or key), or null. */
+  private blocked: string | null = null;
   private mention: { start: number; candidates: Candidate<Mention>[]; matches: Mention[]; selected: number } | null = null;
   private chipRow: ChipRow;
   /** What the last removal (Clear all, Backspace) took, until Undo or the message is sent. */
@@ -208,23 +211,36 @@ export class Composer {
 
   /**
    * A saved chat is opening: the composer belongs to the chat shown, so it waits (disabled, saying
-   * why) and keeps what was typed for the chat that opens.
+   * why); the view has put the old chat's draft aside (composerDrafts.ts).
    */
   setOpening(opening: boolean): void {
     if (opening === this.opening) return;
     this.opening = opening;
     this.el.toggleClass('is-opening', opening);
-    this.textarea.disabled = opening;
-    this.sendButton.disabled = opening;
-    this.textarea.setAttr('placeholder', opening ? 'Opening the chat…' : PLACEHOLDER);
+    this.setBlocked(this.blocked);
   }
 
   /** Sending cannot work (no provider or API key): the composer says why and waits (null: it can send). */
   setBlocked(reason: string | null): void {
+    this.blocked = reason;
     this.el.toggleClass('is-blocked', reason !== null);
     this.textarea.disabled = this.opening || reason !== null;
     this.sendButton.disabled = this.opening || reason !== null;
     this.textarea.setAttr('placeholder', this.opening ? 'Opening the chat…' : (reason ?? PLACEHOLDER));
+  }
+
+  /** What the composer holds for the chat shown: put aside when another chat is shown. */
+  draft(): ComposerDraft {
+    return { text: this.textarea.value, chips: [...this.chips], activeNote: this.activeNote ? { path: this.activeNote, on: this.activeNoteOn } : null };
+  }
+
+  /** Show a chat's draft (empty for a new chat); the active note's switch as that chat left it, if it is still the active note. */
+  setDraft(draft: ComposerDraft): void {
+    this.closeMention();
+    this.textarea.value = draft.text;
+    this.chips = [...draft.chips];
+    this.activeNoteOn = draft.activeNote && draft.activeNote.path === this.activeNote ? draft.activeNote.on : this.host.attachActiveNoteDefault();
+    this.renderChips();
   }
 
   /** Put a message the chat could not take back in the composer, as it was. */

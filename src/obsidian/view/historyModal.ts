@@ -120,10 +120,9 @@ export class HistoryModal extends Modal {
   }
 
   private openEntry(entry: ChatSummary): void {
-    void this.actions.open(entry.id).then(
-      () => this.close(),
-      (error: unknown) => new Notice(`Could not open the chat: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    // Closed at once: the chat view says the chat is opening (its composer waits) until it is shown.
+    this.close();
+    void this.actions.open(entry.id).catch((error: unknown) => new Notice(`Could not open the chat: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private startRename(id: string): void {

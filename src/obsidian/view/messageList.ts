@@ -5,6 +5,7 @@ import type { ChatTurn, CompactionRecord } from '../../core/conversation/model';
 import { ZERO_USAGE } from '../../core/usage';
 import { breakNoteOf, renderBreakNote } from './breakNotes';
 import { RetryStatusLine } from './retryStatus';
+import { missingUsage } from '../../core/chat/missingUsage';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
 
 export interface MessageActions {
@@ -298,6 +299,8 @@ export class MessageList {
 }
 
 function turnSummary(turn: ChatTurn, compactions: readonly CompactionRecord[]): string[] {
+  const missing = missingUsage(turn);
+  if (missing) return [missing.short];
   const usage = turn.usage ?? ZERO_USAGE;
   const parts = [`${formatTokens(usage.inputTokens)} in`, `${formatTokens(usage.outputTokens)} out`, `${formatPercent(cachedShareOf(usage))} cached`];
   if (typeof turn.cost === 'number') parts.push(formatUsd(turn.cost));
@@ -308,6 +311,8 @@ function turnSummary(turn: ChatTurn, compactions: readonly CompactionRecord[]): 
 }
 
 function turnDetail(turn: ChatTurn, compactions: readonly CompactionRecord[]): string {
+  const missing = missingUsage(turn);
+  if (missing) return `Model: ${turn.model ?? 'unknown'}\n${missing.long}`;
   const usage = turn.usage ?? ZERO_USAGE;
   const compile = turn.envelope?.compile;
   const summary = summaryCost(compactions);

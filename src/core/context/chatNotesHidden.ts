@@ -1,0 +1,31 @@
+import { normalizeChatFolder } from '../conversation/archive';
+import type { VaultReader } from '../ports/vault';
+import { extractTags, tagMatches } from './tags';
+
+/** The tag the Copilot plugin puts on every chat it saves. */
+export const COPILOT_CHAT_TAG = '#copilot-conversation';
+
+/**
+ * The vault as a chat's context sees it: chat notes are not listed, so a folder or tag listing never
+ * takes in chats, Strata's own (the chats folder) or Copilot's saved ones (tagged
+ * #copilot-conversation). A chat names the tags and notes it used ("- Tag: #seedlings"): listed,
+ * a Strata chat joined the very tag listing it had attached once it was saved, and reopening it
+ * reported the listing as edited (a false `note-edited` prefix break); an imported Copilot chat
+ * pulled its own transcript in as context. A chat note can still be read, and attached, by its path.
+ */
+export function withoutChatNotes(vault: VaultReader, chatFolder: () => string): VaultReader {
+  const isCopilotChat = async (path: string): Promise<boolean> => {
+    const tags = (await vault.tagsOf?.(path)) ?? extractTags((await vault.read(path).catch(() => null)) ?? '');
+    return tags.some((t) => tagMatches(t, COPILOT_CHAT_TAG));
+  };
+  return {
+    read: (path) => vault.read(path),
+    listMarkdown: async () => {
+      const folder = `${normalizeChatFolder(chatFolder())}/`;
+      const out: string[] = [];
+      for (const path of await vault.listMarkdown()) if (!path.startsWith(folder) && !(await isCopilotChat(path))) out.push(path);
+      return out;
+    },
+    ...(vault.tagsOf ? { tagsOf: vault.tagsOf.bind(vault) } : {}),
+  };
+}
