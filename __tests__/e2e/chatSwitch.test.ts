@@ -18,7 +18,7 @@ let wb: Workbench;
 let page: Page;
 
 beforeAll(async () => {
-  wb = await startWorkbench({ theme: 'light', openNote: PLAN });
+  wb = await startWorkbench({ theme: 'light', openNote: PLAN, settings: { generateTitles: false } });
   page = wb.page;
 }, 120_000);
 afterAll(async () => {
