@@ -262,7 +262,9 @@ describe('chat note frontmatter schema', () => {
   test('a damaged field anywhere: what it reads as is clean (written and read again: no warnings, no change)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: PATHS.length - 1 }), fc.option(fc.jsonValue(), { nil: undefined }), (p, value) => {
-        const first = read(setAt(written(), PATHS[p], value)).meta;
+        // The damage as a note's text can hold it (JSON has no -0: fast-check's -0 came back as 0 and failed the comparison).
+        const stored = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
+        const first = read(setAt(written(), PATHS[p], stored)).meta;
         const turns = first.turns.map(({ textHash: _t, replyHash: _r, ...t }, i) => ({ ...t, text: `message ${i}`, reply: 'answer', dynamic: [], tools: [] }));
         const compactions = first.compactions.map(({ textHash: _h, ...c }, i) => ({ ...c, text: `summary ${i}` }));
         const again = read(JSON.parse(JSON.stringify(writeMeta({ ...first.conversation, turns, library: first.library, compactions }))) as Data);
