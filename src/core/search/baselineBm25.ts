@@ -91,7 +91,15 @@ export class BaselineBm25 implements VaultSearch {
   }
 
   search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    options.signal?.throwIfAborted();
+    try {
+      options.signal?.throwIfAborted();
+      return Promise.resolve(this.rank(query, options));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private rank(query: string, options: SearchOptions): SearchHit[] {
     const k = options.k ?? 10;
     const terms = [...new Set(bm25Tokens(query))];
     const n = this.docs.length;
@@ -109,7 +117,7 @@ export class BaselineBm25 implements VaultSearch {
     const ranked = [...scores]
       .sort(([da, sa], [db, sb]) => sb - sa || compareCodePoints(this.docs[da].path, this.docs[db].path))
       .slice(0, Math.max(0, k));
-    return Promise.resolve(ranked.map(([doc, score]) => this.hit(this.docs[doc], score, terms)));
+    return ranked.map(([doc, score]) => this.hit(this.docs[doc], score, terms));
   }
 
   private hit(doc: Doc, score: number, terms: readonly string[]): SearchHit {
