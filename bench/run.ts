@@ -1,6 +1,6 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin] [-- --no-profile]
- * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, in one run: a markdown report on stdout,
+ * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search] [-- --no-profile]
+ * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, in one run: a markdown report on stdout,
  * the same figures as JSON in bench-results/. Progress goes to stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,8 +16,9 @@ import { machineInfo } from './lib/machine';
 import { bundleBreakdown } from './plugin/bundleBreakdown';
 import { measurePluginCost } from './plugin/section';
 import { renderMarkdown, type BenchResults } from './report/markdown';
+import { measureSearch } from './search/section';
 
-const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin'] as const;
+const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -98,6 +99,12 @@ async function main(): Promise<void> {
     plugin = { ...cost, breakdown: await bundleBreakdown(root) };
   }
 
+  let search: BenchResults['search'] = null;
+  if (args.only.has('search')) {
+    progress('vault search: the evaluation set over the shared corpus…');
+    search = await measureSearch(root, args.quick ? 2_000 : 10_000, progress);
+  }
+
   const results: BenchResults = {
     machine: { ...machine, loadAverageAtEnd: os.loadavg()[0] },
     startedAt: started.toISOString(),
@@ -108,6 +115,7 @@ async function main(): Promise<void> {
     chats,
     frontmatter,
     plugin,
+    search,
   };
   mkdirSync(outDir, { recursive: true });
   const stamp = results.startedAt.replace(/[:.]/g, '-');

@@ -6,8 +6,10 @@ import { frontmatterSection } from '../frontmatter/section';
 import type { GrowthSummary } from '../growth/section';
 import type { MachineInfo } from '../lib/machine';
 import type { PluginCost } from '../plugin/section';
+import type { SearchBench } from '../search/section';
 import type { BundlePart } from '../plugin/bundleBreakdown';
 import { budgetSection, type BudgetFigures } from './budget';
+import { searchSection } from './search';
 import { exponent, int, kchars, kib, mib, ms, pct, ratio, table } from './format';
 
 export interface BenchResults {
@@ -21,6 +23,8 @@ export interface BenchResults {
   /** Chat-note frontmatter and chat data sizes by chat length. */
   readonly frontmatter: readonly NoteSize[] | null;
   readonly plugin: (PluginCost & { readonly breakdown: readonly BundlePart[] }) | null;
+  /** Vault search: quality on the evaluation set, and a generated vault's index build. */
+  readonly search: SearchBench | null;
 }
 
 const RULE_NAMES: Record<Rule, string> = {
@@ -299,5 +303,6 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.chats) out.push(chatListSection(r.chats));
   if (r.frontmatter) out.push(frontmatterSection(r.frontmatter));
   if (r.plugin) out.push(pluginSection(r.plugin));
+  if (r.search) out.push(searchSection(r.search));
   return `${out.join('\n').trimEnd()}\n`;
 }

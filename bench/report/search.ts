@@ -1,0 +1,45 @@
+import type { SearchBench } from '../search/section';
+import { int, mib, ms, pct, table } from './format';
+
+/** The search section of the report: quality on the evaluation set, then the generated vault. */
+export function searchSection(s: SearchBench): string {
+  const out: string[] = ['## Vault search', ''];
+  out.push(
+    `Quality: the ${s.questions} questions of \`bench/search-eval/questions.json\` (written in the user's words, each labelled with the note(s) that answer it) ` +
+      'run through each search target over the shared corpus; hits are collapsed to distinct notes, and a question is found at rank r when the r-th note is an expected one. ' +
+      'recall@k: share found in the first k notes; MRR: mean of 1/rank over the first 10 notes; heading@5: questions naming a section whose note came back in the top 5 with a hit under that heading. ' +
+      'Build: reading and indexing the vault from disk. Target (issue 13): recall@5 ≥ 85 % for `strata` (checked by `npm run test:corpus`).',
+    '',
+    table(
+      ['target', 'vault', 'notes', 'questions', 'recall@1', 'recall@5', 'MRR', 'heading@5', 'build'],
+      s.quality.flatMap((q) => [
+        ...q.vaults.map((v) => [q.target, v.vault, int(v.notes), int(v.figures.questions), pct(v.figures.recallAt1), pct(v.figures.recallAt5), v.figures.mrr.toFixed(3), heading(v.figures), ms(v.buildMs)]),
+        [`**${q.target}**`, '**all**', int(q.vaults.reduce((a, v) => a + v.notes, 0)), int(q.overall.questions), `**${pct(q.overall.recallAt1)}**`, `**${pct(q.overall.recallAt5)}**`, `**${q.overall.mrr.toFixed(3)}**`, heading(q.overall), ms(q.buildMs)],
+      ]),
+      ['l', 'l'],
+    ),
+    '',
+    ...s.quality.map((q) => `- \`${q.target}\`: ${q.description}.`),
+    '',
+  );
+  if (s.generated.length > 0) {
+    const g = s.generated[0];
+    out.push(
+      `Scale: a generated vault of ${int(g.notes)} notes (${mib(g.bytes / 1024 / 1024)} of text; log-normal sizes, median ~1.3 KB, up to 80 KB; folders, frontmatter, headings, lists, tasks, links), ` +
+        'in memory through the VaultReader port, indexed by each target in its own process. Heap before: the generated text already in memory. ' +
+        'Peak heap: sampled during the build (text included). Retained: heap after the build and a full GC, minus heap before. Query: 50 queries of 2 to 5 words, k 10. Reported, not asserted.',
+      '',
+      table(
+        ['target', 'notes', 'build', 'heap before', 'peak heap', 'retained', 'peak RSS', 'query median', 'query p95'],
+        s.generated.map((r) => [r.target, int(r.notes), ms(r.buildMs), mib(r.heapBeforeMiB), mib(r.peakHeapMiB), mib(r.retainedHeapMiB), mib(r.maxRssMiB), ms(r.queryMedianMs), ms(r.queryP95Ms)]),
+        ['l'],
+      ),
+      '',
+    );
+  }
+  return out.join('\n');
+}
+
+function heading(f: { headingQuestions: number; headingAt5: number }): string {
+  return f.headingQuestions > 0 ? `${f.headingAt5}/${f.headingQuestions}` : '–';
+}

@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { EVAL_TARGETS } from '../../src/core/search/evalTargets';
+import type { EvalFigures } from '../../src/core/search/evaluate';
+import { FsVault } from '../../src/node/fsVault';
+import { loadEvalSet, runSearchEval } from '../../src/node/searchEval';
+import type { GeneratedRun } from './worker';
+
+export interface SearchQuality {
+  readonly target: string;
+  readonly description: string;
+  readonly overall: EvalFigures;
+  readonly buildMs: number;
+  readonly vaults: readonly { readonly vault: string; readonly notes: number; readonly figures: EvalFigures; readonly buildMs: number }[];
+}
+
+export interface SearchBench {
+  readonly questions: number;
+  readonly quality: readonly SearchQuality[];
+  /** One generated vault indexed by each target, each in its own process. */
+  readonly generated: readonly GeneratedRun[];
+}
+
+/**
+ * The search section: every target of src/core/search/evalTargets.ts on the evaluation set over
+ * the shared corpus (recall, MRR, build time per vault), then a generated vault of `notes` notes
+ * per target (build time, heap, query time). Reported, not asserted.
+ */
+export async function measureSearch(root: string, notes: number, progress: (message: string) => void): Promise<SearchBench> {
+  const corpus = path.resolve(root, '..', 'shared', 'corpus');
+  const questions = loadEvalSet(path.join(root, 'bench', 'search-eval', 'questions.json'));
+  const runs = await runSearchEval(questions, EVAL_TARGETS, corpus);
+  const counts = new Map<string, number>();
+  for (const vault of new Set(questions.map((q) => q.vault))) {
+    counts.set(vault, (await new FsVault(path.join(corpus, vault)).listMarkdown()).length);
+  }
+  const quality = runs.map((run) => ({
+    target: run.target,
+    description: EVAL_TARGETS.find((t) => t.name === run.target)?.description ?? '',
+    overall: run.report.overall,
+    buildMs: Object.values(run.buildMs).reduce((a, b) => a + b, 0),
+    vaults: run.report.vaults.map((v) => ({ vault: v.vault, notes: counts.get(v.vault) ?? 0, figures: v.figures, buildMs: run.buildMs[v.vault] ?? 0 })),
+  }));
+  const generated: GeneratedRun[] = [];
+  for (const target of EVAL_TARGETS) {
+    progress(`search: ${target.name} indexing a generated ${notes.toLocaleString('en-US')}-note vault, in a child process…`);
+    const worker = path.join(root, 'bench', 'search', 'worker.ts');
+    const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', worker, target.name, String(notes)], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    if (result.status !== 0) throw new Error(`search worker for ${target.name} failed (${result.status}): ${result.stderr.trim()}`);
+    generated.push(JSON.parse(result.stdout) as GeneratedRun);
+  }
+  return { questions: questions.length, quality, generated };
+}
