@@ -15,6 +15,8 @@ import { buildError, classifyError, finalizeError, type FailureContext } from '.
 import { ProviderError } from './errors';
 import { KEY_REQUIRED, type ProviderDeps } from './factory';
 import type { PriceOverrides } from './pricing';
+import { providerConfigOf } from './providerConfig';
+import type { ProviderSettings } from '../core/settings';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retry';
 import { DEFAULT_TIMERS, makeSleep } from './timers';
 
@@ -206,4 +208,9 @@ export function createEmbedder(config: ProviderConfig, deps: EmbedderDeps): Embe
       return { vectors: out, tokens, costUsd: cost, requests };
     },
   };
+}
+
+/** The embedder the settings ask for (see embeddingTarget in core/search/semanticSettings.ts). */
+export function embedderForTarget(target: { readonly provider: ProviderSettings; readonly model: string; readonly batchSize: number }, deps: ProviderDeps): Embedder {
+  return createEmbedder(providerConfigOf(target.provider, target.model), { ...deps, batchSize: target.batchSize });
 }
