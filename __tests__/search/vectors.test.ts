@@ -66,6 +66,16 @@ test('serialised as base64 float32 and restored for the same model; another mode
 
 test('base64 round trip is exact for float32 values, including large blobs', () => {
   const values = Float32Array.from({ length: 100_003 }, (_, i) => Math.sin(i) * 1e3);
-  expect(Array.from(base64ToFloats(floatsToBase64(values)))).toEqual(Array.from(values));
+  const back = base64ToFloats(floatsToBase64(values));
+  expect(back).toHaveLength(values.length);
+  expect(back.every((x, i) => Object.is(x, values[i]))).toBe(true);
+  // Against Node's own base64 (and every padding length).
   expect(floatsToBase64(v(1))).toBe('AACAPw==');
+  for (const n of [1, 2, 3, 4, 5]) {
+    const bytes = Uint8Array.from({ length: n * 4 }, (_, i) => (i * 37 + 11) & 0xff);
+    const floats = new Float32Array(bytes.buffer);
+    expect(floatsToBase64(floats)).toBe(Buffer.from(bytes).toString('base64'));
+    expect(Array.from(new Uint8Array(base64ToFloats(Buffer.from(bytes).toString('base64')).buffer))).toEqual(Array.from(bytes));
+  }
+  expect(() => base64ToFloats('AA*A')).toThrow(/not base64/);
 });
