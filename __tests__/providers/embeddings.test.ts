@@ -39,7 +39,7 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 test('batches: 10 texts at 4 a request make 3 requests, vectors in input order, usage and cost summed', async () => {
   const embedder = createEmbedder(openai(), deps({ batchSize: 4 }));
   const result = await embedder.embed(TEXTS);
-  const bodies = server.requests.map((r) => r.body);
+  const bodies = server.requests.map((r) => r.body as { model: string; input: string[]; encoding_format: string });
   expect(bodies.map((b) => b.input.length)).toEqual([4, 4, 2]);
   expect(bodies.every((b) => b.model === 'text-embedding-3-small' && b.encoding_format === 'float')).toBe(true);
   expect(server.requests[0].headers.authorization).toBe('[redacted]');

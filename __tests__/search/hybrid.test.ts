@@ -106,7 +106,7 @@ describe('embedding only what changed, and what it costs', () => {
     const first = await hybrid.embedChunks(chunks);
     expect(first).toMatchObject({ embedded: 9, reused: 0, removed: 0 });
     expect(embeddingRequests()).toBe(3);
-    expect(server.requests.map((r) => r.body.input.length)).toEqual([4, 4, 1]);
+    expect(server.requests.map((r) => (r.body as { input: string[] }).input.length)).toEqual([4, 4, 1]);
     expect(first.spend.tokens).toBeGreaterThan(50);
     expect(first.spend.requests).toBe(3);
     expect(first.spend.usd).toBeCloseTo((first.spend.tokens * 0.02) / 1e6, 12);
@@ -117,7 +117,7 @@ describe('embedding only what changed, and what it costs', () => {
 
     const changed = chunks.map((c, i) => (i === 2 ? { ...c, text: `${c.text} Dentist in June.`, hash: 'changed' } : c));
     expect(await hybrid.embedChunks(changed.slice(0, 8), { prune: true })).toMatchObject({ embedded: 1, reused: 7, removed: 1 });
-    expect(server.requests.map((r) => r.body.input)).toEqual([[expect.stringContaining('Dentist in June.')]]);
+    expect(server.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([[expect.stringContaining('Dentist in June.')]]);
     expect(store.size).toBe(8);
     expect(hybrid.spend.requests).toBe(4);
   });
@@ -137,7 +137,7 @@ describe('embedding only what changed, and what it costs', () => {
     const switched = new HybridSearch({ lexical: exactWordSearch([]), embedder: large, store: VectorStore.restore(saved, large.model) });
     const report = await switched.embedChunks(fixtureChunks());
     expect(report).toMatchObject({ embedded: 9, reused: 0 });
-    expect(server.requests.every((r) => r.body.model === 'text-embedding-3-large')).toBe(true);
+    expect(server.requests.every((r) => (r.body as { model: string }).model === 'text-embedding-3-large')).toBe(true);
     expect(report.spend.usd).toBeCloseTo((report.spend.tokens * 0.13) / 1e6, 12);
     // A store of one model cannot be searched with another model's query vectors.
     expect(() => new HybridSearch({ lexical: exactWordSearch([]), embedder: large, store: VectorStore.restore(saved, e.model) })).toThrow(/text-embedding-3-small/);
@@ -149,7 +149,7 @@ describe('embedding only what changed, and what it costs', () => {
     await hybrid.search('trip to Portugal');
     await hybrid.search('trip to Portugal');
     await hybrid.search('buy a cheap computer');
-    expect(server.requests.map((r) => r.body.input)).toEqual([['trip to Portugal'], ['buy a cheap computer']]);
+    expect(server.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([['trip to Portugal'], ['buy a cheap computer']]);
     expect(hybrid.spend.requests - before.requests).toBe(2);
     expect(hybrid.spend.tokens).toBeGreaterThan(before.tokens);
   });

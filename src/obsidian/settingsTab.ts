@@ -218,10 +218,10 @@ export class StrataSettingTab extends PluginSettingTab {
       );
     model = new Setting(containerEl)
       .setName('Embedding model')
-      .setDesc('provider-id/model, e.g. openai/text-embedding-3-small, or ollama/nomic-embed-text for an OpenAI-compatible provider named "ollama" (base URL http://localhost:11434/v1). Changing it embeds the vault again.')
+      .setDesc('The provider ID, a slash, then the model name. For a model on this computer, add an OpenAI-compatible provider for the local server and name one of its embedding models, such as nomic-embed-text. Changing it embeds the vault again.')
       .addText((text) =>
         text
-          .setPlaceholder('openai/text-embedding-3-small')
+          .setPlaceholder('Provider ID/model')
           .setValue(settings.embeddingModel)
           .onChange((value) => {
             settings.embeddingModel = value.trim();

@@ -43,6 +43,7 @@ export function embeddingCost(model: string, tokens: number, overrides: PriceOve
 export const DEFAULT_EMBEDDING_BATCH = 64;
 export const DEFAULT_EMBEDDING_TIMEOUT_MS = 60_000;
 
+/** A fetch is required here (unlike chat): `fallbackFetch` (requestUrl, which CORS cannot block) when given, else `fetch`. */
 export interface EmbedderDeps extends ProviderDeps {
   /** Texts per request (OpenAI accepts up to 2048; local servers prefer fewer). */
   readonly batchSize?: number;
@@ -69,7 +70,7 @@ class EmbeddingHttpError extends Error {
 }
 
 function decodeVector(value: unknown): Float32Array | undefined {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) return Float32Array.from(value as number[]);
+  if (Array.isArray(value) && value.every((v): v is number => typeof v === 'number')) return Float32Array.from(value);
   if (typeof value === 'string') {
     // A server that ignored encoding_format=float and sent base64 little-endian float32.
     const binary = atob(value);
@@ -89,7 +90,9 @@ export function createEmbedder(config: ProviderConfig, deps: EmbedderDeps): Embe
   const batchSize = Math.max(1, Math.floor(deps.batchSize ?? DEFAULT_EMBEDDING_BATCH));
   const baseUrl = trimTrailingSlashes(config.baseUrl ?? OPENAI_BASE_URL);
   // Embedding calls never stream, so the fetch CORS cannot block (requestUrl in Obsidian) is the right one.
-  const fetchFn = deps.fallbackFetch ?? deps.fetch ?? globalThis.fetch.bind(globalThis);
+  const given = deps.fallbackFetch ?? deps.fetch;
+  if (!given) throw new Error('createEmbedder needs a fetch: requestUrlFetch(requestUrl) in Obsidian, the global fetch in Node');
+  const fetchFn: typeof fetch = given;
   const context = (apiKey: string | undefined, extra: Partial<FailureContext> = {}): FailureContext => ({
     kind: config.kind,
     providerId: config.id,
@@ -164,7 +167,7 @@ export function createEmbedder(config: ProviderConfig, deps: EmbedderDeps): Embe
     }
     const usage = record.usage && typeof record.usage === 'object' ? (record.usage as Record<string, unknown>) : {};
     const tokens = typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
-    return { vectors: vectors as Float32Array[], tokens };
+    return { vectors: vectors.filter((v): v is Float32Array => v !== undefined), tokens };
   }
 
   async function embedBatch(texts: readonly string[], apiKey: string | undefined, signal: AbortSignal | undefined): Promise<EmbeddingBatch> {

@@ -13,7 +13,7 @@ function base64Floats(values: readonly number[]): string {
 function inputs(body: Record<string, unknown>): string[] {
   const input = body.input;
   if (typeof input === 'string') return [input];
-  if (Array.isArray(input) && input.length > 0 && input.every((item) => typeof item === 'string')) return input as string[];
+  if (Array.isArray(input) && input.length > 0 && input.every((item): item is string => typeof item === 'string')) return input;
   throw new RequestError(400, {
     message: "Invalid 'input': expected a string or a non-empty array of strings.",
     param: 'input',
