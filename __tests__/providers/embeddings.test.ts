@@ -140,6 +140,18 @@ test('abortable: aborting during a hanging request fails at once as aborted', as
   expect(error.kind).toBe('aborted');
 });
 
+test('a server that never answers times out; the timeout is retried like a chat call', async () => {
+  server.injectFault({ kind: 'hang', times: 2 });
+  const d = deps({ timeoutMs: 100 });
+  const result = await createEmbedder(openai(), d).embed(['slow']);
+  expect(result.requests).toBe(3);
+  expect(d.waits).toHaveLength(2);
+  server.injectFault({ kind: 'hang', times: 3 });
+  const error = await failure(createEmbedder(openai(), deps({ timeoutMs: 100 })).embed(['slow']));
+  expect(error.kind).toBe('timeout');
+  expect(error.attempts).toBe(3);
+});
+
 test('anthropic has no embeddings: a plain unsupported error, no request', async () => {
   const error = await failure(createEmbedder({ id: 'anthropic', kind: 'anthropic', model: 'claude-x', baseUrl: server.url }, deps()).embed(['x']));
   expect(error.kind).toBe('unsupported');

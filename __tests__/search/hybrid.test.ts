@@ -1,4 +1,5 @@
 import type { ProviderServer } from '../../src/node/providerServer';
+import { formatSpend } from '../../src/core/search/embedder';
 import { HybridSearch, reciprocalRankFusion } from '../../src/core/search/hybrid';
 import type { SearchHit, VaultSearch } from '../../src/core/search/types';
 import { VectorStore } from '../../src/core/search/vectors';
@@ -120,6 +121,9 @@ describe('embedding only what changed, and what it costs', () => {
     expect(server.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([[expect.stringContaining('Dentist in June.')]]);
     expect(store.size).toBe(8);
     expect(hybrid.spend.requests).toBe(4);
+    expect(formatSpend(hybrid.spend)).toBe(`${hybrid.spend.tokens.toLocaleString('en-US')} embedding tokens, <$0.0001`);
+    expect(formatSpend({ tokens: 2_000_000, usd: 0.04, requests: 40, unpricedBatches: 0 })).toBe('2,000,000 embedding tokens, $0.0400');
+    expect(formatSpend({ tokens: 5000, usd: 0, requests: 2, unpricedBatches: 2 })).toBe('5,000 embedding tokens, unknown price (free on a local model)');
   });
 
   test('a saved store is reused after a restart; a model change re-embeds everything', async () => {

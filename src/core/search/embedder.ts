@@ -38,3 +38,12 @@ export function addSpend(total: EmbeddingSpend, batch: EmbeddingBatch): Embeddin
     unpricedBatches: total.unpricedBatches + (batch.costUsd === null ? 1 : 0),
   };
 }
+
+/** "1,234 embedding tokens, $0.0001" / "…, free or unknown price" (a local model has no list price). */
+export function formatSpend(spend: EmbeddingSpend): string {
+  const tokens = `${spend.tokens.toLocaleString('en-US')} embedding token${spend.tokens === 1 ? '' : 's'}`;
+  if (spend.requests === 0) return tokens;
+  if (spend.unpricedBatches > 0 && spend.usd === 0) return `${tokens}, unknown price (free on a local model)`;
+  const usd = spend.usd === 0 ? '$0' : spend.usd < 0.0001 ? '<$0.0001' : `$${spend.usd.toFixed(4)}`;
+  return spend.unpricedBatches > 0 ? `${tokens}, ${usd} + unknown price for ${spend.unpricedBatches} batch${spend.unpricedBatches === 1 ? '' : 'es'}` : `${tokens}, ${usd}`;
+}
