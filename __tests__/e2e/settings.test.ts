@@ -25,7 +25,7 @@ test('settings: providers, API key in secret storage, defaults, context; screens
   await wb.openSettings('strata');
   await page.waitForSelector('.strata-settings');
   const headings = await page.$$eval('.strata-settings .setting-item-heading .setting-item-name', (els) => els.map((e) => e.textContent));
-  expect(headings).toEqual(['Providers', 'Chat', 'Context', 'Context budget']);
+  expect(headings).toEqual(['Providers', 'Chat', 'Context', 'Semantic search', 'Context budget']);
   expect(await page.$$eval('.strata-settings-provider', (els) => els.length)).toBe(3);
   await wb.screenshot('settings-light');
   await wb.setTheme('dark');
@@ -172,3 +172,29 @@ test('context budget settings: numbers are checked (refused with a visible messa
   await page.waitForFunction(() => /of 12,000 tokens$/.test(document.querySelector('.strata-context-tokens')?.getAttribute('aria-label') ?? ''));
   expect(await page.textContent('.strata-context-condense')).toBe('auto-condense off');
 }, 180_000);
+
+test('semantic search: off by default with its cost said plainly; turning it on enables the model, both saved', async () => {
+  const { page } = wb;
+  await wb.openSettings('strata');
+  await page.waitForSelector('.strata-settings');
+  const toggle = `${settingByName('Use semantic search')} .checkbox-container`;
+  expect(await page.locator(toggle).evaluate((el) => el.classList.contains('is-enabled'))).toBe(false);
+  const model = `${settingByName('Embedding model')} input`;
+  expect(await page.inputValue(model)).toBe('openai/text-embedding-3-small');
+  expect(await page.isDisabled(model)).toBe(true);
+  const note = await page.locator('.strata-settings-note', { hasText: 'by meaning' }).textContent();
+  expect(note).toMatch(/\$0\.02 per million tokens/);
+  expect(note).toMatch(/Ollama costs nothing/);
+  await page.click(toggle);
+  expect(await page.isDisabled(model)).toBe(false);
+  await page.fill(model, ' local-openai/text-embedding-3-large ');
+  expect(await savedData()).toMatchObject({ semanticSearch: true, embeddingModel: 'local-openai/text-embedding-3-large' });
+  await page.locator(settingByName('Embedding model')).scrollIntoViewIfNeeded();
+  await wb.screenshot('settings-semantic-light', { selector: '.modal' });
+  await wb.setTheme('dark');
+  await wb.screenshot('settings-semantic-dark', { selector: '.modal' });
+  await wb.setTheme('light');
+  await page.click(toggle);
+  expect(await savedData()).toMatchObject({ semanticSearch: false });
+  await wb.closeSettings();
+}, 120_000);

@@ -101,7 +101,7 @@ describe('POST /v1/chat/completions', () => {
     const badJson = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', body: '{nope' });
     expect(badJson.status).toBe(400);
     expect((await badJson.json()).error.type).toBe('invalid_request_error');
-    const unknown = await postJson(`${server.url}/v1/embeddings`, { input: 'x' });
+    const unknown = await postJson(`${server.url}/v1/audio/speech`, { input: 'x' });
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.code).toBe('unknown_url');
   });

@@ -115,6 +115,11 @@ const SettingsSchema = z.object({
   contextWindows: orElse(z.record(z.string(), leftOut(z.int().positive())), {}, 'ignored').transform((windows) =>
     Object.fromEntries(Object.entries(windows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   ),
+  /** Semantic search (embeddings fused with the lexical rank): off by default, as embedding costs tokens. See core/search/semanticSettings.ts. */
+  semanticSearch: orElse(z.boolean(), false),
+  /** `provider-id/model` (or a model name on the default provider) the vault is embedded with. */
+  embeddingModel: orElse(z.string().trim(), 'openai/text-embedding-3-small'),
+  embeddingBatchSize: orElse(z.int().min(1).max(2048), 64, 'the default is used'),
 });
 
 export type StrataSettings = z.infer<typeof SettingsSchema>;

@@ -192,7 +192,43 @@ export class StrataSettingTab extends PluginSettingTab {
           });
       });
 
+    this.semanticSearchSettings(containerEl);
     this.budgetSettings(containerEl);
+  }
+
+  /** Issue 13: embeddings fused with the lexical search. Off by default: it sends the vault to the embedding model. */
+  private semanticSearchSettings(containerEl: HTMLElement): void {
+    const settings = this.plugin.config;
+    const save = () => void this.plugin.saveSettings();
+    new Setting(containerEl).setName('Semantic search').setHeading();
+    containerEl.createDiv({
+      cls: 'strata-settings-note',
+      text: 'Finds notes by meaning as well as by words. Every section of every note is sent once to the embedding model, and again when it changes; each search sends the question. With OpenAI\'s text-embedding-3-small that is $0.02 per million tokens (a vault of 1,000 notes is often about a million tokens: about 2 cents to index); a local model through Ollama costs nothing and nothing leaves the computer. The tokens and cost are counted.',
+    });
+    let model: Setting | null = null;
+    new Setting(containerEl)
+      .setName('Use semantic search')
+      .setDesc('Off by default. When on, search ranks by words and by meaning together.')
+      .addToggle((toggle) =>
+        toggle.setValue(settings.semanticSearch).onChange((value) => {
+          settings.semanticSearch = value;
+          model?.setDisabled(!value);
+          save();
+        }),
+      );
+    model = new Setting(containerEl)
+      .setName('Embedding model')
+      .setDesc('The provider ID, a slash, then the model name. For a model on this computer, add an OpenAI-compatible provider for the local server and name one of its embedding models, such as nomic-embed-text. Changing it embeds the vault again.')
+      .addText((text) =>
+        text
+          .setPlaceholder('Provider ID/model')
+          .setValue(settings.embeddingModel)
+          .onChange((value) => {
+            settings.embeddingModel = value.trim();
+            save();
+          }),
+      );
+    model.setDisabled(!settings.semanticSearch);
   }
 
   /** Seed 001's context settings: the input budget, when and how a chat condenses. */

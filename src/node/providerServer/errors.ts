@@ -1,6 +1,6 @@
 /** Error bodies in each provider's own JSON shape. */
 
-export type Api = 'openai-chat' | 'openai-responses' | 'anthropic';
+export type Api = 'openai-chat' | 'openai-responses' | 'openai-embeddings' | 'anthropic';
 
 export interface ErrorReply {
   readonly status: number;

@@ -7,7 +7,7 @@
  *
  * Routes (the `/v1` prefix is optional, so an OpenAI base URL of `url` or `url/v1` both work):
  *   POST /v1/chat/completions, POST /v1/responses, GET|DELETE /v1/responses/{id},
- *   POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models[/{id}] (OpenAI or Anthropic
+ *   POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/embeddings (./embeddings.ts), GET /v1/models[/{id}] (OpenAI or Anthropic
  *   shape, from the client's headers; ./models.ts), GET /.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,6 +16,7 @@ import { trimTrailingSlashes } from '../../core/trim';
 import { AnthropicPromptCache } from './anthropicCacheRule';
 import { handleCountTokens, handleMessages } from './anthropicMessages';
 import { asRecord, type Exchange, type ServerState, type StoredResponse } from './context';
+import { handleEmbeddings } from './embeddings';
 import { errorReply, RequestError, type Api } from './errors';
 import { FaultQueue, type Fault } from './faults';
 import { defaultCatalogue, modelEntry, modelList, requestKey, type ModelCatalogue } from './models';
@@ -82,6 +83,7 @@ function route(method: string, path: string): Route {
   const p = trimTrailingSlashes(path).replace(/^\/v1(?=\/|$)/, '') || '/';
   if (method === 'POST' && p === '/chat/completions') return { kind: 'generate', api: 'openai-chat', handler: handleChatCompletions };
   if (method === 'POST' && p === '/responses') return { kind: 'generate', api: 'openai-responses', handler: handleResponses };
+  if (method === 'POST' && p === '/embeddings') return { kind: 'generate', api: 'openai-embeddings', handler: handleEmbeddings };
   if (method === 'POST' && p === '/messages') return { kind: 'generate', api: 'anthropic', handler: handleMessages };
   if (method === 'POST' && p === '/messages/count_tokens') return { kind: 'count' };
   const response = /^\/responses\/([^/]+)$/.exec(p);
