@@ -119,7 +119,7 @@ export async function searchQuery(
     return { query, rewrite: { status: 'rewritten', key, ...call } };
   } catch (error) {
     if (deps.signal.aborted) throw error;
-    const detail = timeout.aborted ? `timed out after ${Math.round((deps.timeoutMs ?? REWRITE_TIMEOUT_MS) / 1000)} s` : error instanceof Error ? error.message : String(error);
+    const detail = timeout.aborted ? `timed out after ${deps.timeoutMs ?? REWRITE_TIMEOUT_MS} ms` : error instanceof Error ? error.message : String(error);
     return { query: message, rewrite: { status: 'failed', key, detail } };
   }
 }
