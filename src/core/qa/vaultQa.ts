@@ -1,4 +1,5 @@
 import type { ToolOutput } from '../engine/types';
+import { normalizeChatFolder } from '../conversation/archive';
 import type { StrataSettings } from '../settings';
 import type { VaultSearch } from '../search/types';
 import { localSearchBlock } from './localSearchBlock';
@@ -43,6 +44,8 @@ export async function vaultQaSearch(
   const { query, rewrite } = await searchQuery(settings, chat, message, prior, deps.cache, deps);
   const hits = await deps.search.search(query, { k: VAULT_QA_RESULTS, perNote: VAULT_QA_PER_NOTE, signal: deps.signal });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
-  const { tool, sources } = localSearchBlock(query, hits.filter((h) => h.score > 0));
+  // Chats are not sources (the index leaves their folder out by default; a chat citing a chat would echo itself).
+  const chats = `${normalizeChatFolder(settings.chatFolder)}/`;
+  const { tool, sources } = localSearchBlock(query, hits.filter((h) => h.score > 0 && !h.path.startsWith(chats)));
   return { tool, search: { query, sources, ...(rewrite ? { rewrite } : {}) } };
 }
