@@ -104,7 +104,7 @@ function searchForTurn(request: TurnRequest, engine: PromptContextEngine, deps: 
   const prior = engine.completedTurns().map((t) => ({ userText: t.userText, reply: t.reply }));
   return vaultQaSearch(deps.settings, { provider: request.providerId, model: request.model }, request.userText, prior, {
     search: deps.vaultQa?.search ?? null,
-    cache: deps.vaultQa?.cache ?? new Map(),
+    cache: deps.vaultQa?.cache ?? new Map<string, string>(),
     providers: deps.providers,
     signal: deps.signal,
     ...(deps.vaultQa?.costOf ? { costOf: deps.vaultQa.costOf } : {}),

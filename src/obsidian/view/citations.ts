@@ -18,16 +18,16 @@ const SKIP = new Set(['CODE', 'PRE', 'A', 'BUTTON']);
 export function linkCitations(body: HTMLElement, search: TurnSearch): void {
   if (!hasCitation(body.textContent ?? '')) return;
   const sources = search.sources;
-  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  const walker = body.ownerDocument.createTreeWalker(body, NodeFilter.SHOW_TEXT);
   const nodes: Text[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!(node instanceof Text) || !hasCitation(node.data)) continue;
+    if (!node.instanceOf(Text) || !hasCitation(node.data)) continue;
     let skip = false;
     for (let el = node.parentElement; el && el !== body; el = el.parentElement) if (SKIP.has(el.tagName)) skip = true;
     if (!skip) nodes.push(node);
   }
   for (const node of nodes) {
-    const fragment = document.createDocumentFragment();
+    const fragment = createFragment();
     for (const part of citationParts(node.data, sources)) {
       if (!('n' in part)) {
         fragment.append(part.text);
