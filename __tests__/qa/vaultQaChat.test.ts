@@ -115,6 +115,32 @@ test('three Vault QA turns: each request extends the previous byte for byte; the
   expect(usage[0].cachedReadTokens).toBe(0);
   for (const k of [1, 2]) expect(usage[k].cachedReadTokens).toBe(Math.floor(turns[k - 1].usage!.inputTokens / 128) * 128);
   expect(cached / input).toBeGreaterThan(0.5);
+  // The rewrites are part of what the chat cost: in its totals, and saved with their turn.
+  const rewrites = turns.map((t) => t.search?.rewrite?.usage?.inputTokens ?? 0);
+  expect(controller.state.totalUsage.inputTokens).toBe(input + rewrites[1] + rewrites[2]);
+  expect(typeof turns[1].search?.rewrite?.cost).toBe('number');
+  expect(controller.state.totalCost).toBeCloseTo(turns.reduce((s, t) => s + (t.cost ?? 0) + (t.search?.rewrite?.cost ?? 0), 0), 10);
+  await controller.flush();
+  const saved = h.files.chat(controller.state.conversation.id)!;
+  expect(saved.turns.map((t) => t.search)).toEqual(turns.map((t) => t.search));
+  await controller.flush();
+});
+
+test('the same over Anthropic Messages: turns 2 and 3 read the earlier turns, search blocks included, from the cache', async () => {
+  const base = settingsFor(server.url, 'anthropic');
+  const settings = { ...base, summaryModel: 'gpt-4o-mini', defaultMode: 'vault-qa' as const };
+  const search = new TermOverlapSearch(dir);
+  const h = makeController(settings, { providers: providersWith(summaryModel()), vault: new FsVault(dir) });
+  const controller = new ChatController({ ...h.deps, search: () => search });
+  await controller.send('Which vent openers work without electricity?');
+  await controller.send('How much did they cost?');
+  await controller.send('What about storms?');
+  const turns = controller.state.answered;
+  expect(turns.map((t) => t.envelope?.prefixChange ?? null)).toEqual([null, null, null]);
+  const usage = turns.map((t) => t.usage!);
+  expect(usage[0].cachedReadTokens).toBe(0);
+  expect(usage[1].cachedReadTokens).toBeGreaterThan(0);
+  expect(usage[2].cachedReadTokens).toBeGreaterThan(usage[1].cachedReadTokens);
   await controller.flush();
 });
 
