@@ -19,9 +19,15 @@ import { LastMarkdownEditor } from './obsidian/lastEditor';
 import { expandWithApp } from './obsidian/promptContext';
 import { PromptRegistry } from './obsidian/promptRegistry';
 import { showReplyMenu } from './obsidian/replyMenu';
+import type { VaultSearch } from './core/search/types';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
+  /**
+   * The vault search Vault QA turns use: null until the index is ready (a Vault QA turn then says so
+   * and sends nothing). The search core's wiring sets it once its index is built.
+   */
+  vaultSearch: () => VaultSearch | null = () => null;
   private archive: ChatArchive | null = null;
   /** The note editor the user worked in last (the chat is the active leaf when its menus run). */
   private editors!: LastMarkdownEditor;
@@ -156,6 +162,7 @@ export default class StrataPlugin extends Plugin {
       now: () => Date.now(),
       newId: newChatId,
       costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
+      search: () => this.vaultSearch(),
     });
   }
 

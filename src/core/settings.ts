@@ -7,7 +7,7 @@ import { leftOut, NonBlank, orElse, readLenient } from './lenient';
 import { PROVIDER_KINDS } from './ports/chatModel';
 
 /** Chat modes: what the assistant is asked to do with the context (a dynamic prompt fragment, never a prefix break). */
-export const CHAT_MODES = ['chat', 'notes-only'] as const;
+export const CHAT_MODES = ['chat', 'notes-only', 'vault-qa'] as const;
 export type ChatMode = (typeof CHAT_MODES)[number];
 
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;

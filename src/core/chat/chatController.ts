@@ -35,6 +35,8 @@ import { SaveQueue, type SaveEvent } from './saveQueue';
 import { generateTitle, wantsTitle } from './titles';
 import { budgetDeps, runTurnPipeline, turnInput, type ProviderFactory } from './turnPipeline';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
+import { rewriteCacheOf, type RewriteCache } from '../qa/queryRewrite';
+import type { VaultSearch } from '../search/types';
 
 export type { ProviderFactory } from './turnPipeline';
 
@@ -51,6 +53,8 @@ export interface ChatControllerDeps {
   readonly newId: () => string;
   /** US dollars for a call; null when the model has no known price. */
   readonly costOf?: (model: string, usage: Usage) => number | null;
+  /** The vault search for Vault QA turns; null (or absent) while the index is not ready. Read at every turn. */
+  readonly search?: () => VaultSearch | null;
 }
 
 export type ChatChange = 'state' | 'stream';
@@ -60,6 +64,8 @@ export type ChatListener = (change: ChatChange) => void;
 interface OpenChat {
   conversation: Conversation;
   engine: PromptContextEngine;
+  /** Vault QA's rewritten queries (a retry or a regenerate does not pay for the same rewrite again). */
+  rewrites: RewriteCache;
 }
 
 /** Runs as a turn settles, on its chat: a save it returns is the turn's last. */
@@ -296,7 +302,7 @@ export class ChatController {
       chat.engine.setRendering(settings.rendering);
       const c = chat.conversation;
       const turn = c.turns[index];
-      const { assembly, compiled, result } = await runTurnPipeline(
+      const { assembly, compiled, result, search } = await runTurnPipeline(
         { chatId: c.id, providerId: c.provider, model: c.model, mode: c.mode as ChatMode, userText: turn.sent ?? turn.text, chips: turn.chips ?? [], session: c.session },
         chat.engine,
         {
@@ -304,6 +310,7 @@ export class ChatController {
           providers: this.deps.providers,
           settings,
           signal: abort.signal,
+          vaultQa: { search: this.deps.search?.() ?? null, cache: chat.rewrites, ...(this.deps.costOf ? { costOf: this.deps.costOf } : {}) },
           onAssembled: (a) => {
             if (chat !== this.chat) return;
             this.lastAssembly = a;
@@ -339,6 +346,7 @@ export class ChatController {
         usage: result.usage,
         cost: this.deps.costOf ? this.deps.costOf(c.model, result.usage) : null,
         session: advance(compiled, assembly, result),
+        ...(search ? { search } : {}),
       });
       chat.engine.commit(assembly, result.text);
       chat.conversation = withEngine(completed, chat.engine.snapshot());
@@ -559,7 +567,7 @@ export class ChatController {
       // A mode this version does not know (a hand edit, a newer version) reads as the plain chat mode.
       const known = (CHAT_MODES as readonly string[]).includes(loaded.conversation.mode);
       const conversation = known ? loaded.conversation : withMode(loaded.conversation, 'chat', loaded.conversation.updated);
-      this.chat = { conversation: interrupted(conversation), engine: restored.engine };
+      this.chat = { conversation: interrupted(conversation), engine: restored.engine, rewrites: rewriteCacheOf(conversation.turns) };
       this.lastAssembly = null;
       this.next = null;
       this.warnings = [...loaded.warnings, ...restored.issues.map((i) => i.message)].map((text) => ({ source: 'reopened' as const, text: `Reopened: ${text}` }));
@@ -620,7 +628,7 @@ export class ChatController {
       { provider: settings.defaultProviderId, model: settings.defaultModel, mode: settings.defaultMode, id: this.deps.newId() },
       { now: this.deps.now },
     );
-    return { conversation, engine: new PromptContextEngine(this.engineOptions(settings)) };
+    return { conversation, engine: new PromptContextEngine(this.engineOptions(settings)), rewrites: new Map() };
   }
 
   private engineOptions(settings: StrataSettings): EngineOptions {

@@ -76,6 +76,10 @@ export function chatStateOf(transient: Transient): ChatState {
   for (const t of answered) {
     if (t.usage) totalUsage = addUsage(totalUsage, t.usage);
     if (typeof t.cost === 'number') totalCost = (totalCost ?? 0) + t.cost;
+    // A Vault QA turn's query rewrite (on the summary model) is part of what the turn cost.
+    const rewrite = t.search?.rewrite;
+    if (rewrite?.usage) totalUsage = addUsage(totalUsage, rewrite.usage);
+    if (typeof rewrite?.cost === 'number') totalCost = (totalCost ?? 0) + rewrite.cost;
   }
   // Summaries are part of what the chat cost.
   for (const c of transient.conversation.compactions ?? []) {

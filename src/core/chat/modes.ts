@@ -10,6 +10,8 @@ export interface ModeInfo {
 export const MODES: readonly ModeInfo[] = [
   { id: 'chat', label: 'Chat', description: 'Talk about anything; attached notes are context.' },
   { id: 'notes-only', label: 'Notes only', description: 'Answer only from the attached notes, and say when they do not contain the answer.' },
+  // Its guidance travels in each search's localSearch block (src/core/qa), not in a mode fragment.
+  { id: 'vault-qa', label: 'Vault QA', description: 'Search the whole vault with each message and answer from what is found, citing the notes as [1], [2].' },
 ];
 
 /**

@@ -12,6 +12,11 @@ import { fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense'
 import type { CompactionPlan } from '../budget/plan';
 import { modeFragments } from './modes';
 import { SUMMARY_TIMEOUT_MS, summarizerFor } from './summaries';
+import { VAULT_QA_MODE, vaultQaSearch } from '../qa/vaultQa';
+import type { RewriteCache } from '../qa/queryRewrite';
+import type { TurnSearch } from '../qa/record';
+import type { VaultSearch } from '../search/types';
+import type { Usage } from '../usage';
 
 import type { ProviderFactory } from './providerFactory';
 export type { ProviderFactory } from './providerFactory';
@@ -40,6 +45,12 @@ export interface TurnPipelineDeps {
   readonly onToken?: (delta: string) => void;
   /** An attempt failed and is retried after a wait (the view shows it, with a cancel). */
   readonly onRetry?: (notice: RetryNotice) => void;
+  /** Vault QA turns: the search (null while the index is not ready), the chat's rewrite cache, the rewrite's pricing. */
+  readonly vaultQa?: {
+    readonly search: VaultSearch | null;
+    readonly cache: RewriteCache;
+    readonly costOf?: (model: string, usage: Usage) => number | null;
+  };
 }
 
 /** A request that went out and came back complete: what the controller commits. */
@@ -47,6 +58,8 @@ export interface SentRequest {
   readonly assembly: TurnAssembly;
   readonly compiled: CompiledRequest;
   readonly result: ChatResult;
+  /** Vault QA: the search the turn's localSearch block came from. */
+  readonly search?: TurnSearch;
 }
 
 /**
@@ -61,7 +74,10 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const providerSettings = findProvider(settings, request.providerId);
   if (!providerSettings) throw new Error(`No provider "${request.providerId}" is configured: pick a model in the chat header or add the provider in settings.`);
   const provider = deps.providers(providerSettings, request.model);
-  const input = await turnInput(request, engine, deps.resolver, settings, true);
+  const base = await turnInput(request, engine, deps.resolver, settings, true);
+  // Vault QA: the search results are the turn's tool output (in history like any, never in the cached prefix).
+  const qa = request.mode === VAULT_QA_MODE ? await searchForTurn(request, engine, deps) : null;
+  const input = qa ? { ...base, tools: [qa.tool] } : base;
   const { assembly, compaction } = await fitTurn(engine, input, {
     ...budgetDeps(request, settings, deps.providers, deps.signal),
     ...(deps.onCondensing ? { onCondensing: deps.onCondensing } : {}),
@@ -80,7 +96,19 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
     ...(deps.onRetry ? { onRetry: deps.onRetry } : {}),
   });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
-  return { assembly, compiled, result };
+  return { assembly, compiled, result, ...(qa ? { search: qa.search } : {}) };
+}
+
+/** The Vault QA search of a turn: the conversation before it is what the engine has seen. */
+function searchForTurn(request: TurnRequest, engine: PromptContextEngine, deps: TurnPipelineDeps) {
+  const prior = engine.completedTurns().map((t) => ({ userText: t.userText, reply: t.reply }));
+  return vaultQaSearch(deps.settings, { provider: request.providerId, model: request.model }, request.userText, prior, {
+    search: deps.vaultQa?.search ?? null,
+    cache: deps.vaultQa?.cache ?? new Map<string, string>(),
+    providers: deps.providers,
+    signal: deps.signal,
+    ...(deps.vaultQa?.costOf ? { costOf: deps.vaultQa.costOf } : {}),
+  });
 }
 
 /** This turn's engine input: its resolved chips, L1 for its mode, and (for a send) the library's notes re-read. */

@@ -337,6 +337,7 @@ function buildTurn(body: BodyTurn, record: TurnRecord | undefined, label: string
     tools: body.tools,
     referenced: record.referenced,
     problems: record.problems,
+    ...(record.search !== undefined ? { search: record.search } : {}),
     ...(record.envelope !== undefined ? { envelope: record.envelope } : {}),
     ...(record.usage !== undefined ? { usage: record.usage } : {}),
     ...(record.cost !== undefined ? { cost: record.cost } : {}),

@@ -5,6 +5,7 @@ import { readLenient } from '../lenient';
 import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as SchemaTurnRecord } from './metaSchema';
 import type { ChatTurn, CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
 import { isoFromEpoch } from './time';
+import type { TurnSearch } from '../qa/record';
 
 /**
  * The chat's metadata as one record: readable properties at the top (title, times, model), the
@@ -99,11 +100,33 @@ function writeTurn(t: ChatTurn): Record<string, unknown> {
   if (t.chips !== undefined) record.chips = t.chips.map(writeChip);
   if (t.referenced.length > 0) record.referenced = [...t.referenced];
   if (t.problems.length > 0) record.problems = t.problems.map((p) => ({ chipId: p.chipId, reason: p.reason, detail: p.detail }));
+  if (t.search) record.search = writeSearch(t.search);
   if (t.envelope) record.envelope = writeEnvelope(t.envelope);
   if (t.usage !== undefined) record.usage = t.usage ? { ...t.usage } : null;
   if (t.cost !== undefined) record.cost = t.cost;
   if (t.error !== undefined) record.error = t.error;
   return record;
+}
+
+function writeSearch(s: TurnSearch): Record<string, unknown> {
+  const r = s.rewrite;
+  return {
+    query: s.query,
+    sources: s.sources.map((x) => ({ path: x.path, heading: x.heading })),
+    ...(r
+      ? {
+          rewrite: {
+            status: r.status,
+            key: r.key,
+            ...(r.detail !== undefined ? { detail: r.detail } : {}),
+            ...(r.provider !== undefined ? { provider: r.provider } : {}),
+            ...(r.model !== undefined ? { model: r.model } : {}),
+            ...(r.usage !== undefined ? { usage: { ...r.usage } } : {}),
+            ...(r.cost !== undefined ? { cost: r.cost } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 /** The properties in the order the note had them; keys it did not have follow, in the written order. */

@@ -10,6 +10,7 @@ import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type LayerId } from '../engine/types';
 import { Count, leftOut, NonBlank, orElse, required } from '../lenient';
 import type { Usage } from '../usage';
+import { REWRITE_STATUSES, type TurnSearch } from '../qa/record';
 import { DEFAULT_MODE, TITLE_SOURCES, TURN_STATUSES, type EnvelopeRecord, type ItemRef, type LayerRecord } from './model';
 import { epochFromIso } from './time';
 
@@ -68,6 +69,23 @@ const EnvelopeRecordSchema = z.object({
   compile: leftOut(z.object({ mode: z.enum(COMPILE_MODES), reason: z.string() })).optional(),
 }) satisfies z.ZodType<EnvelopeRecord>;
 
+/** A Vault QA turn's search (src/core/qa/record.ts): a damaged one is left out (the view then lists no sources). */
+const SearchRecord = z.object({
+  query: z.string(),
+  sources: z.array(z.object({ path: z.string(), heading: orElse(z.string(), '') })),
+  rewrite: leftOut(
+    z.object({
+      status: z.enum(REWRITE_STATUSES),
+      key: orElse(z.string(), ''),
+      detail: leftOut(z.string()).optional(),
+      provider: leftOut(z.string()).optional(),
+      model: leftOut(z.string()).optional(),
+      usage: leftOut(UsageRecord).optional(),
+      cost: leftOut(z.number().nullable()).optional(),
+    }),
+  ).optional(),
+}) satisfies z.ZodType<TurnSearch>;
+
 /** One turn's record. `at` is null when unreadable: the reader puts the chat's creation time there. */
 const TurnRecord = z.object({
   status: required(z.enum(TURN_STATUSES), 'complete', 'read as complete if it has a reply'),
@@ -80,6 +98,7 @@ const TurnRecord = z.object({
   chips: leftOut(z.array(leftOut(ChipRecord, 'left out'))).optional(),
   referenced: orElse(z.array(z.string()), []),
   problems: orElse(z.array(leftOut(ProblemRecord, 'left out')), []),
+  search: leftOut(SearchRecord, 'the search record is left out').optional(),
   envelope: leftOut(EnvelopeRecordSchema, 'the envelope record is left out').optional(),
   usage: leftOut(UsageRecord.nullable()).optional(),
   cost: leftOut(z.number().nullable()).optional(),

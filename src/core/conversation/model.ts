@@ -8,6 +8,7 @@ import type { FreshnessStatus, LayerId, LibraryItem, PrefixChange, PromptFragmen
 import type { ProviderSession } from '../compiler/session';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
+import type { TurnSearch } from '../qa/record';
 
 export type { ProviderSession } from '../compiler/session';
 
@@ -80,6 +81,8 @@ export interface ChatTurn {
   /** Ids attached again and sent by reference. */
   readonly referenced: readonly string[];
   readonly problems: readonly ResolutionProblem[];
+  /** Vault QA: the query searched (the message or its rewrite), the sources numbered, the rewrite's call. */
+  readonly search?: TurnSearch;
   readonly envelope?: EnvelopeRecord;
   readonly usage?: Usage | null;
   /** USD; null when unknown. */

@@ -2,6 +2,7 @@ import type { ContextChip } from '../context/items';
 import type { EngineState, TurnAssembly } from '../engine/engine';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
+import type { TurnSearch } from '../qa/record';
 import { envelopeRecord, savedChip, toRef } from './records';
 import { sentTurnOf } from '../engine/completedTurn';
 import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleCall, type TitleSource } from './model';
@@ -59,6 +60,8 @@ export interface Answer {
   readonly cost?: number | null;
   /** The provider session after this call (cursor advanced by the compiler). */
   readonly session?: ProviderSession | null;
+  /** Vault QA: the turn's search. */
+  readonly search?: TurnSearch;
 }
 
 /**
@@ -75,7 +78,7 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     throw new Error(`turn ${index + 1} is engine turn ${expected}, but the assembly is for turn ${answer.assembly.envelope.turn}`);
   }
   const parts = sentTurnOf(answer.assembly);
-  const { error: _error, sent: _sent, partial: _partial, ...rest } = turn;
+  const { error: _error, sent: _sent, partial: _partial, search: _search, ...rest } = turn;
   const done: ChatTurn = {
     ...rest,
     status: 'complete',
@@ -89,6 +92,7 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     tools: parts.tools,
     referenced: parts.referenced,
     problems: parts.problems,
+    ...(answer.search ? { search: answer.search } : {}),
     envelope: { ...envelopeRecord(answer.assembly), ...(answer.compile ? { compile: answer.compile } : {}) },
     ...(answer.usage !== undefined ? { usage: answer.usage } : {}),
     ...(answer.cost !== undefined ? { cost: answer.cost } : {}),

@@ -8,7 +8,10 @@ import type { PromptFragment } from '../engine/types';
 import { promptFragments } from '../prompts';
 import type { VaultReader } from '../ports/vault';
 import { OverlayVault } from './overlayVault';
-import { placeholderReply, type Scenario } from './scenario';
+import { placeholderReply, ScenarioError, type Scenario } from './scenario';
+import { localSearchBlock } from '../qa/localSearchBlock';
+import { VAULT_QA_PER_NOTE, VAULT_QA_RESULTS } from '../qa/vaultQa';
+import type { VaultSearch } from '../search/types';
 
 export interface ReplayOptions extends EngineOptions {
   model?: string;
@@ -24,6 +27,8 @@ export interface ReplayOptions extends EngineOptions {
   budget?: ReplayBudget;
   /** Called after each turn is committed (the inspector keeps the compactions for the chat note). */
   afterTurn?: (turn: ReplayedTurn) => void;
+  /** The vault search a turn's `"search": "query"` runs (required when a scenario has one). */
+  search?: VaultSearch;
 }
 
 export interface ReplayBudget {
@@ -61,7 +66,8 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
     for (const id of step.remove) engine.removeFromLibrary(id);
     const { items, problems } = await resolver.resolve(step.context);
     const current = await reReadLibraryNotes(resolver, engine.libraryNotes(), items);
-    const input = { userText: step.user, items, problems, tools: step.tools, fragments, model, current };
+    const tools = step.search !== undefined ? [...step.tools, await searchBlock(step.search, turn, options.search)] : step.tools;
+    const input = { userText: step.user, items, problems, tools, fragments, model, current };
     const compactions: CompactionEvent[] = [];
     let assembly: TurnAssembly;
     if (options.budget) {
@@ -83,4 +89,11 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
     options.afterTurn?.(replayed);
   }
   return { turns: out, engine };
+}
+
+/** A turn's `"search"`: the localSearch block a Vault QA turn would send for that query. */
+async function searchBlock(query: string, turn: number, search: VaultSearch | undefined) {
+  if (!search) throw new ScenarioError(`turn ${turn} has "search": the replay needs a vault search (the replay's search option)`);
+  const hits = await search.search(query, { k: VAULT_QA_RESULTS, perNote: VAULT_QA_PER_NOTE });
+  return localSearchBlock(query, hits.filter((h) => h.score > 0)).tool;
 }

@@ -60,6 +60,13 @@ const Turn = z.object(
     remove: list(text('must be a string')),
     /** Project extension: the user condenses the chat (the button) before this turn. */
     condense: z.boolean({ error: 'must be true or false' }).optional(),
+    /**
+     * Project extension (issue 13, Vault QA): run the vault search with this query during replay (the
+     * replay's `search` option: the real index over the scenario's vault, as it is on disk; `edits`
+     * do not reach it). Its localSearch block (numbered sources, chunks, citation rules) becomes
+     * this turn's tool output, after any `tools`, exactly as a Vault QA turn sends it.
+     */
+    search: text('must be a string').min(1, { error: 'must be a non-empty string' }).optional(),
   },
   { error: 'expected an object' },
 );

@@ -7,7 +7,7 @@
  *                                        .strata-title-edit (the pencil: rename)
  *   .strata-new-chat, .strata-history-button   header buttons
  *   select.strata-model-picker           model picker (value "providerId::model")
- *   select.strata-mode-picker            mode picker (value: chat | notes-only)
+ *   select.strata-mode-picker            mode picker (value: chat | notes-only | vault-qa)
  *   .strata-messages                     the conversation
  *   .strata-message.is-user / .is-assistant    messages; .is-streaming while a reply streams,
  *                                        .is-failed (.is-error / .is-stopped) for a kept message's error,

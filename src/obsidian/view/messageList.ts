@@ -4,6 +4,7 @@ import type { ContextChip } from '../../core/context/items';
 import type { ChatTurn, CompactionRecord } from '../../core/conversation/model';
 import { ZERO_USAGE } from '../../core/usage';
 import { breakNoteOf, renderBreakNote } from './breakNotes';
+import { linkCitations, renderSources, searchDetail } from './citations';
 import { RetryStatusLine } from './retryStatus';
 import { missingUsage } from '../../core/chat/missingUsage';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
@@ -239,7 +240,10 @@ export class MessageList {
     el.addClass('strata-message', 'is-assistant');
     const reply = turn.reply ?? '';
     const body = el.createDiv({ cls: 'strata-message-body markdown-rendered' });
-    void MarkdownRenderer.render(this.app, reply, body, this.sourcePath, component);
+    // Vault QA: `[1]` become links to the sources (the unknown ones marked unverified), listed under the answer.
+    const search = turn.search;
+    void MarkdownRenderer.render(this.app, reply, body, this.sourcePath, component).then(() => search && linkCitations(body, search));
+    if (search) renderSources(el, search);
     const footer = el.createDiv({ cls: 'strata-message-footer' });
     const actions = footer.createDiv({ cls: 'strata-message-actions' });
     this.action(actions, 'copy', 'Copy', 'strata-copy', () => this.actions.copy(reply));
@@ -321,6 +325,7 @@ function turnDetail(turn: ChatTurn, compactions: readonly CompactionRecord[]): s
     `Prompt: ${usage.inputTokens} tokens, ${usage.cachedReadTokens} read from cache, ${usage.cacheWriteTokens} written to cache`,
     `Reply: ${usage.outputTokens} tokens`,
     ...(compile ? [`Request: ${compile.mode} (${compile.reason})`] : []),
+    ...(turn.search ? searchDetail(turn.search) : []),
     ...(summary ? [`Summary before this turn: ${summary.input} tokens in, ${summary.output} out, ${formatUsd(summary.cost)}`] : []),
   ].join('\n');
 }

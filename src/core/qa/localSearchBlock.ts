@@ -1,0 +1,66 @@
+import type { ToolOutput } from '../engine/types';
+import type { SearchHit } from '../search/types';
+import type { SearchSource } from './record';
+
+/** The tool name of a Vault QA search: the block is a tool output like any other (`<tool_output tool="localSearch">`). */
+export const LOCAL_SEARCH_TOOL = 'localSearch';
+
+/** The rules every block carries, so each search in a chat brings its own guidance. */
+export const CITATION_RULES =
+  'Citation rules: cite the sources you use as [1], [2], right after the statement they support, using the numbers listed here. Only cite sources listed here. If they do not answer the question, say that you do not know.';
+
+export const NOTHING_FOUND =
+  'Nothing relevant was found in the vault for this search. Tell the user you could not find this in their notes and that you do not know; do not answer from general knowledge and do not cite anything.';
+
+/** A source's label: `path › heading`, or the path alone for text before the first heading. */
+export function sourceLabel(source: SearchSource): string {
+  return source.heading ? `${source.path} › ${source.heading}` : source.path;
+}
+
+/**
+ * The sources of a ranked hit list: one per note and heading (chunks of one long section share a
+ * number), numbered in rank order, each with its chunks in rank order.
+ */
+export function groupHits(hits: readonly SearchHit[]): Array<{ source: SearchSource; chunks: SearchHit[] }> {
+  const groups: Array<{ source: SearchSource; chunks: SearchHit[] }> = [];
+  const byKey = new Map<string, { source: SearchSource; chunks: SearchHit[] }>();
+  for (const hit of hits) {
+    const key = `${hit.path}\u0000${hit.heading}`;
+    let group = byKey.get(key);
+    if (!group) {
+      group = { source: { path: hit.path, heading: hit.heading }, chunks: [] };
+      byKey.set(key, group);
+      groups.push(group);
+    }
+    group.chunks.push(hit);
+  }
+  return groups;
+}
+
+/**
+ * The localSearch block of one search: self-contained (the instruction, the numbered catalog, the
+ * chunks, the citation rules), a pure function of the query and the hits, so it renders the same
+ * bytes wherever it is rendered. The engine's tool wrapper escapes it like any tool output.
+ */
+export function localSearchBlock(query: string, hits: readonly SearchHit[]): { tool: ToolOutput; sources: SearchSource[] } {
+  const groups = groupHits(hits);
+  const sources = groups.map((g) => g.source);
+  const lines: string[] = [`Vault search for: ${oneLine(query)}`, ''];
+  if (groups.length === 0) {
+    lines.push(NOTHING_FOUND);
+  } else {
+    lines.push("Answer the user's question based only on the following sources from their vault.", '', 'Sources:');
+    groups.forEach((g, i) => lines.push(`[${i + 1}] ${sourceLabel(g.source)}`));
+    groups.forEach((g, i) => {
+      for (const chunk of g.chunks) {
+        lines.push('', `--- [${i + 1}] ${sourceLabel(g.source)} (lines ${chunk.startLine}-${chunk.endLine}) ---`, chunk.text.replace(/\s+$/, ''));
+      }
+    });
+    lines.push('', '---', CITATION_RULES);
+  }
+  return { tool: { name: LOCAL_SEARCH_TOOL, input: oneLine(query), output: lines.join('\n') }, sources };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
