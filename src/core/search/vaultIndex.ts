@@ -111,7 +111,8 @@ const miniOptions = {
 };
 
 // The window's timer in Obsidian (popout-safe), the global one under Node.
-const macrotask = (): Promise<void> => new Promise((resolve) => (typeof window !== 'undefined' ? window : globalThis).setTimeout(resolve, 0));
+const timerHost: { setTimeout: typeof setTimeout } = typeof window !== 'undefined' ? window : { setTimeout };
+const macrotask = (): Promise<void> => new Promise((resolve) => timerHost.setTimeout(resolve, 0));
 
 export class VaultIndex implements VaultSearch {
   private mini = new MiniSearch<ChunkDoc>(miniOptions);
