@@ -1,4 +1,5 @@
-import { parseYaml, splitFrontmatter } from '../conversation/frontmatter';
+import { parse } from 'yaml';
+import { splitFrontmatter } from '../conversation/frontmatter';
 import { extractTags } from '../context/tags';
 
 /**
@@ -61,7 +62,7 @@ export function noteTitle(path: string): string {
 export function chunkNote(path: string, text: string, options: ChunkOptions = {}): ChunkedNote {
   const { maxChars, overlapChars } = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   const { yaml, body } = splitFrontmatter(text);
-  const properties = yaml === null ? null : parseYaml(yaml).value;
+  const properties = yaml === null ? null : parseProperties(yaml);
   const firstBodyLine = countLines(text.slice(0, text.length - body.length)) + 1;
   const sections = splitSections(body, firstBodyLine);
   const chunks: Chunk[] = [];
@@ -80,10 +81,32 @@ export function chunkNote(path: string, text: string, options: ChunkOptions = {}
   }
   return {
     title: noteTitle(path),
-    tags: extractTags(text).map((t) => t.replace(/^#/, '')),
+    tags: noteTags(properties, body),
     aliases: properties ? stringList(properties.aliases ?? properties.alias) : [],
     chunks,
   };
+}
+
+/**
+ * Frontmatter properties, or null when they are not valid YAML (Obsidian ignores such a block too).
+ * Warnings are not printed: templates' `{{date}}` keys would flood the console.
+ */
+function parseProperties(yaml: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = parse(yaml, { uniqueKeys: false, maxAliasCount: 100, logLevel: 'error' });
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Frontmatter `tags`/`tag` (list or string) and inline tags outside code, as extractTags reads them: lowercase, no '#'. */
+function noteTags(properties: Record<string, unknown> | null, body: string): string[] {
+  const tags = new Set(extractTags(body).map((t) => t.slice(1)));
+  const raw = properties ? (properties.tags ?? properties.tag) : undefined;
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,\s]+/) : [];
+  for (const tag of list) if (typeof tag === 'string' && tag.trim() !== '') tags.add(tag.trim().replace(/^#+/, '').toLowerCase());
+  return [...tags].sort();
 }
 
 function countLines(prefix: string): number {

@@ -74,11 +74,21 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+// Stemming is most of the indexing time and a vault repeats its words: remember recent stems.
+const STEM_CACHE_LIMIT = 100_000;
+const stems = new Map<string, string>();
+
 /** One folded word to its index term: null for a stop word; English-looking words are stemmed (Porter2). */
 export function processTerm(word: string): string | null {
   if (STOP_WORDS.has(word)) return null;
-  if (LATIN_WORD.test(word) && word.length > 2) return stem(word);
-  return word;
+  if (word.length <= 2 || !LATIN_WORD.test(word)) return word;
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
+    stemmed = stem(word);
+    stems.set(word, stemmed);
+  }
+  return stemmed;
 }
 
 /** The index terms of a text, in order (stop words dropped). */
