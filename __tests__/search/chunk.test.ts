@@ -26,6 +26,14 @@ describe('chunkNote', () => {
     expect(chunkNote('x.md', '---\naliases: One, Two\n---\nbody').aliases).toEqual(['One', 'Two']);
   });
 
+  test('other properties become text of their own (keys, values, links flattened, URLs left out)', () => {
+    const note = chunkNote('Films/Arrival.md', read('Films/Arrival.md'));
+    expect(note.properties.split('\n')).toEqual(['cast [[Amy Adams]]', 'categories [[Movies]]', 'director [[Denis Villeneuve]]', 'poster', 'rating 8', 'year 2016']);
+    expect(note.chunks).toHaveLength(1);
+    expect(note.chunks[0].body).toBe('');
+    expect(chunkNote('Garden/Tomatoes.md', read('Garden/Tomatoes.md')).properties).toBe('');
+  });
+
   test("a '#' line inside a code fence is not a heading", () => {
     const note = chunkNote('Kitchen/Sourdough.md', read('Kitchen/Sourdough.md'));
     expect(note.chunks.map((c) => c.headings[c.headings.length - 1])).toEqual(['Sourdough bread', 'Baking']);

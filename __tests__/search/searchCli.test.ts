@@ -45,10 +45,10 @@ describe('npm run search', () => {
       const file = path.join(dir, 'index.json');
       const first = run(['sourdough', '--vault', VAULT, '--index', file, '--stats']);
       expect(first.status).toBe(0);
-      expect(JSON.parse(first.stderr)).toMatchObject({ restored: false, indexed: 9 });
+      expect(JSON.parse(first.stderr)).toMatchObject({ restored: false, indexed: 10 });
       expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveProperty('version');
       const second = run(['sourdough', '--vault', VAULT, '--index', file, '--stats']);
-      expect(JSON.parse(second.stderr)).toMatchObject({ restored: true, indexed: 0, unchanged: 9, readToCompare: 0 });
+      expect(JSON.parse(second.stderr)).toMatchObject({ restored: true, indexed: 0, unchanged: 10, readToCompare: 0 });
       expect(second.stdout).toBe(first.stdout);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -28,6 +28,13 @@ describe('VaultIndex over the fixture vault', () => {
     expect(await top(index, 'CRÈME')).toBe('Kitchen/Crème brûlée.md');
   });
 
+  test('a note that is all properties is found by them', async () => {
+    const index = await fixtureIndex();
+    expect(await top(index, 'the 2016 film with Amy Adams')).toBe('Films/Arrival.md');
+    expect(await top(index, 'villeneuve')).toBe('Films/Arrival.md');
+    expect(await index.search('heptapod')).toEqual([]); // URLs are not indexed
+  });
+
   test('Thai, Japanese and Chinese notes are found by a word inside a sentence', async () => {
     const index = await fixtureIndex();
     const thai = await index.search('อาหารไทย', { k: 1 });

@@ -33,6 +33,8 @@ export interface ChunkedNote {
   /** Tags without '#', lowercase (frontmatter and inline). */
   readonly tags: readonly string[];
   readonly aliases: readonly string[];
+  /** Other frontmatter properties as text, one `key value…` line each (links and lists flattened, URLs left out). */
+  readonly properties: string;
   readonly chunks: readonly Chunk[];
 }
 
@@ -83,6 +85,7 @@ export function chunkNote(path: string, text: string, options: ChunkOptions = {}
     title: noteTitle(path),
     tags: noteTags(properties, body),
     aliases: properties ? stringList(properties.aliases ?? properties.alias) : [],
+    properties: properties ? propertyText(properties) : '',
     chunks,
   };
 }
@@ -107,6 +110,40 @@ function noteTags(properties: Record<string, unknown> | null, body: string): str
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,\s]+/) : [];
   for (const tag of list) if (typeof tag === 'string' && tag.trim() !== '') tags.add(tag.trim().replace(/^#+/, '').toLowerCase());
   return [...tags].sort();
+}
+
+// Indexed in their own fields, or Obsidian's display settings.
+const NOT_PROPERTIES = new Set(['tags', 'tag', 'aliases', 'alias', 'cssclasses', 'cssclass', 'position']);
+
+/**
+ * Many notes are mostly properties (a film's director and year, a book's author): what they are
+ * about is there, not in the body. Keys are kept too ("rating", "sqft" say what the note records).
+ */
+function propertyText(properties: Record<string, unknown>): string {
+  const lines: string[] = [];
+  for (const key of Object.keys(properties).sort()) {
+    if (NOT_PROPERTIES.has(key.toLowerCase())) continue;
+    const values: string[] = [];
+    flatten(properties[key], values, 0);
+    lines.push([key, ...values].join(' '));
+  }
+  return lines.join('\n');
+}
+
+function flatten(value: unknown, out: string[], depth: number): void {
+  if (depth > 4 || value === null || value === undefined) return;
+  if (typeof value === 'string') {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim())) out.push(value);
+  } else if (typeof value === 'number' || typeof value === 'boolean') {
+    out.push(String(value));
+  } else if (Array.isArray(value)) {
+    for (const item of value) flatten(item, out, depth + 1);
+  } else if (typeof value === 'object') {
+    for (const key of Object.keys(value).sort()) {
+      out.push(key);
+      flatten((value as Record<string, unknown>)[key], out, depth + 1);
+    }
+  }
 }
 
 function countLines(prefix: string): number {
