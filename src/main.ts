@@ -19,6 +19,7 @@ import { LastMarkdownEditor } from './obsidian/lastEditor';
 import { expandWithApp } from './obsidian/promptContext';
 import { PromptRegistry } from './obsidian/promptRegistry';
 import { showReplyMenu } from './obsidian/replyMenu';
+import { ObsidianVaultSearch } from './obsidian/searchIndex';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -27,6 +28,8 @@ export default class StrataPlugin extends Plugin {
   private editors!: LastMarkdownEditor;
   /** Custom prompts from the prompts folder, with a command each. */
   private prompts!: PromptRegistry;
+  /** The vault search (issue 13): built in the background after the layout is ready, kept current from vault events. */
+  vaultSearch!: ObsidianVaultSearch;
   /** Saved chats, for the controller and the history. Looked up at each call: the archive is rebuilt when the chats folder setting changes. */
   private readonly chats: ChatArchivePort = {
     save: (c) => this.chatArchive().save(c),
@@ -51,10 +54,12 @@ export default class StrataPlugin extends Plugin {
       { add: (id, name, run) => this.addCommand({ id, name, callback: run }), remove: (id) => this.removeCommand(id) },
       (name) => void this.runPrompt(name),
     );
+    this.vaultSearch = new ObsidianVaultSearch(this, () => ({ excludedFolders: [normalizeChatFolder(this.config.chatFolder), ...this.config.searchExcludedFolders] }));
     // After the vault is indexed: Obsidian fires 'create' for every file while it loads.
     this.app.workspace.onLayoutReady(() => {
       this.prompts.watch((ref) => this.registerEvent(ref));
       void this.prompts.reload();
+      this.vaultSearch.start();
     });
     this.registerView(
       VIEW_TYPE_CHAT,
@@ -143,6 +148,7 @@ export default class StrataPlugin extends Plugin {
     await this.saveData(this.config);
     // The prompts folder may have changed: its prompts and their commands follow.
     void this.prompts.reload();
+    this.vaultSearch.settingsChanged();
     // Open chats show the new provider and model list at once.
     for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
   }

@@ -157,6 +157,11 @@ export class VaultIndex implements VaultSearch {
     return this.notes.has(path);
   }
 
+  /** Paths of the indexed notes, sorted by code point. */
+  paths(): string[] {
+    return [...this.notes.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   /**
    * Bring the index in line with the vault: index new and changed notes, drop deleted ones. After
    * restore(), a note whose stat (mtime, size) is unchanged is not read; one whose stat changed is
