@@ -37,13 +37,14 @@ async function main(argv: string[]): Promise<void> {
   const report = await index.build({ pause: () => Promise.resolve() });
   const buildMs = performance.now() - started;
   let serialized: string | null = null;
-  if (indexFile) {
+  const changed = !restored || report.indexed > 0 || report.removed > 0 || report.skipped > 0;
+  if (indexFile && changed) {
     serialized = await index.serialize();
     await fs.writeFile(indexFile, serialized);
   }
   if (args.flags.has('stats')) {
-    serialized ??= await index.serialize();
-    const stats = { ...report, restored, buildMs: Math.round(buildMs), indexBytes: Buffer.byteLength(serialized) };
+    const indexBytes = serialized !== null ? Buffer.byteLength(serialized) : indexFile ? (await fs.stat(indexFile)).size : Buffer.byteLength(await index.serialize());
+    const stats = { ...report, restored, buildMs: Math.round(buildMs), indexBytes };
     process.stderr.write(`${JSON.stringify(stats)}\n`);
   }
 
