@@ -22,7 +22,7 @@ function host(): SearchHost {
     manifest: { id: pluginId(), dir: `${app.vault.configDir}/plugins/${pluginId()}` } as SearchHost['manifest'],
     registerEvent: (ref: EventRef) => cleanups.push(() => app.vault.offref(ref)),
     register: (cb: () => unknown) => cleanups.push(() => void cb()),
-    addStatusBarItem: () => ({ setText: (t: string) => statusTexts.push(t), remove: () => undefined }) as unknown as HTMLElement,
+    addStatusBarItem: () => ({ setText: (t: string) => statusTexts.push(t), remove: () => statusTexts.push('removed') }) as unknown as HTMLElement,
   };
 }
 
@@ -87,4 +87,22 @@ test('saved in the plugin folder; the next start re-reads only what changed whil
   await third.settled();
   expect(third.lastBuild!.indexed).toBe(notes - 2);
   expect(await paths(third, 'polycarbonate greenhouse')).toContain('Projects/Greenhouse/Plan.md');
+});
+
+test("a big vault shows the build's progress in the status bar, then removes it", async () => {
+  await vault.createFolder('Bulk');
+  for (let i = 0; i < 120; i++) await vault.create(`Bulk/Note ${String(i).padStart(3, '0')}.md`, `Bulk note ${i} about item ${i}.`);
+  const search = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats'] }), 100);
+  search.start();
+  await search.settled();
+  const total = search.lastBuild!.notes;
+  expect(total).toBeGreaterThan(120);
+  expect(statusTexts).toEqual([`Indexing notes for search: 50 of ${total}`, `Indexing notes for search: 100 of ${total}`, ...(total > 150 ? [`Indexing notes for search: 150 of ${total}`] : []), 'removed']);
+  // A small vault shows nothing.
+  statusTexts = [];
+  for (const cleanup of cleanups.splice(0)) cleanup();
+  const small = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats', 'Bulk'] }), 100);
+  small.start();
+  await small.settled();
+  expect(statusTexts).toEqual([]);
 });

@@ -6,6 +6,8 @@ import { ObsidianVaultReader } from './obsidianVault';
 /** Vaults with more notes than this to read show the build's progress in the status bar. */
 const PROGRESS_FROM = 300;
 const INDEX_FILE = 'search-index.json';
+/** Notes indexed between two pauses of the build. */
+const BATCH = 50;
 
 /**
  * The vault search inside Obsidian: restored from the plugin folder, brought up to date in the
@@ -27,6 +29,8 @@ export class ObsidianVaultSearch implements VaultSearch {
   constructor(
     private readonly plugin: SearchHost,
     private readonly settings: () => IndexSettings,
+    /** Vaults with at least this many notes show the build's progress in the status bar. */
+    private readonly progressFrom = PROGRESS_FROM,
   ) {
     this.vault = new ObsidianVaultReader(plugin.app);
     this.index = new VaultIndex(this.vault, settings());
@@ -128,9 +132,9 @@ export class ObsidianVaultSearch implements VaultSearch {
     const bar: { el: HTMLElement | null } = { el: null };
     try {
       this.lastBuild = await this.index.build({
-        yieldEvery: 50,
+        yieldEvery: BATCH,
         onProgress: (done, total) => {
-          if (total < PROGRESS_FROM || done >= total) return;
+          if (total < this.progressFrom || done >= total) return;
           bar.el ??= this.plugin.addStatusBarItem();
           bar.el.setText(`Indexing notes for search: ${done} of ${total}`);
         },

@@ -141,6 +141,13 @@ export class VaultIndex implements VaultSearch {
     this.fingerprint = sha256Hex(JSON.stringify({ excluded: this.excluded, chunk: [this.chunkOptions.maxChars, this.chunkOptions.overlapChars] })).slice(0, 16);
   }
 
+  /** A new index over `vault`, built (for scripts, the evaluation and tests). */
+  static async create(vault: VaultReader, settings: IndexSettings = {}, options: BuildOptions = {}): Promise<VaultIndex> {
+    const index = new VaultIndex(vault, settings);
+    await index.build(options);
+    return index;
+  }
+
   get noteCount(): number {
     return this.notes.size;
   }
