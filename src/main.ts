@@ -20,19 +20,22 @@ import { expandWithApp } from './obsidian/promptContext';
 import { PromptRegistry } from './obsidian/promptRegistry';
 import { showReplyMenu } from './obsidian/replyMenu';
 import type { VaultSearch } from './core/search/types';
+import { ObsidianVaultSearch } from './obsidian/searchIndex';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
   /**
-   * The vault search Vault QA turns use: null until the index is ready (a Vault QA turn then says so
-   * and sends nothing). The search core's wiring sets it once its index is built.
+   * The vault search Vault QA turns use: null before the plugin has loaded (a Vault QA turn then says so
+   * and sends nothing); a search during the first build waits for it.
    */
-  vaultSearch: () => VaultSearch | null = () => null;
+  vaultSearch: () => VaultSearch | null = () => this.searchIndex ?? null;
   private archive: ChatArchive | null = null;
   /** The note editor the user worked in last (the chat is the active leaf when its menus run). */
   private editors!: LastMarkdownEditor;
   /** Custom prompts from the prompts folder, with a command each. */
   private prompts!: PromptRegistry;
+  /** The vault search (issue 13): built in the background after the layout is ready, kept current from vault events. */
+  searchIndex: ObsidianVaultSearch | undefined;
   /** Saved chats, for the controller and the history. Looked up at each call: the archive is rebuilt when the chats folder setting changes. */
   private readonly chats: ChatArchivePort = {
     save: (c) => this.chatArchive().save(c),
@@ -57,10 +60,12 @@ export default class StrataPlugin extends Plugin {
       { add: (id, name, run) => this.addCommand({ id, name, callback: run }), remove: (id) => this.removeCommand(id) },
       (name) => void this.runPrompt(name),
     );
+    this.searchIndex = new ObsidianVaultSearch(this, () => ({ excludedFolders: [normalizeChatFolder(this.config.chatFolder), ...this.config.searchExcludedFolders] }));
     // After the vault is indexed: Obsidian fires 'create' for every file while it loads.
     this.app.workspace.onLayoutReady(() => {
       this.prompts.watch((ref) => this.registerEvent(ref));
       void this.prompts.reload();
+      this.searchIndex?.start();
     });
     this.registerView(
       VIEW_TYPE_CHAT,
@@ -149,6 +154,7 @@ export default class StrataPlugin extends Plugin {
     await this.saveData(this.config);
     // The prompts folder may have changed: its prompts and their commands follow.
     void this.prompts.reload();
+    this.searchIndex?.settingsChanged();
     // Open chats show the new provider and model list at once.
     for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
   }

@@ -95,6 +95,8 @@ const SettingsSchema = z.object({
   chatFolder: orElse(NonBlank, 'Strata/Chats'),
   /** Custom prompts: each note in this folder (and its subfolders) is a prompt, run as `/name` or a command. */
   promptsFolder: orElse(NonBlank, 'Strata/Prompts'),
+  /** Folders the vault search leaves out, besides the chat folder (always left out). */
+  searchExcludedFolders: orElse(z.array(z.string()), []),
   rendering: orElse(z.enum(RENDERINGS), 'transcript'),
   freshness: orElse(z.enum(FRESHNESS_POLICIES), 'fresh'),
   attachActiveNote: orElse(z.boolean(), true),

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type VaultReader } from '../core/ports/vault';
+import { type NoteStat, type VaultReader } from '../core/ports/vault';
 import { UnreadableNoteError } from '../core/context/vaultReader';
 
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -26,6 +26,17 @@ export class FsVault implements VaultReader {
     const bytes = await fs.readFile(full);
     if (bytes.includes(0)) throw new UnreadableNoteError(relative, 'binary', 'the file contains NUL bytes');
     return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  }
+
+  async stat(relative: string): Promise<NoteStat | null> {
+    const full = await this.insideVault(relative, this.resolve(relative));
+    if (full === null) return null;
+    try {
+      const stat = await fs.stat(full);
+      return stat.isFile() ? { mtime: Math.floor(stat.mtimeMs), size: stat.size } : null;
+    } catch {
+      return null;
+    }
   }
 
   async listMarkdown(): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { getAllTags, TFile, type App } from 'obsidian';
-import type { VaultReader } from '../core/ports/vault';
+import type { NoteStat, VaultReader } from '../core/ports/vault';
 import { UnreadableNoteError } from '../core/context/vaultReader';
 
 /** Files larger than this are reported, not read (the resolver's character limit is lower still). */
@@ -21,6 +21,12 @@ export class ObsidianVaultReader implements VaultReader {
     // Code-point order, as the port promises (localeCompare would depend on the locale).
     paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return Promise.resolve(paths);
+  }
+
+  stat(path: string): Promise<NoteStat | null> {
+    const file = this.app.vault.getAbstractFileByPath(path);
+    if (!(file instanceof TFile)) return Promise.resolve(null);
+    return Promise.resolve({ mtime: file.stat.mtime, size: file.stat.size });
   }
 
   tagsOf(path: string): Promise<string[] | null> {

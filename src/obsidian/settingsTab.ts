@@ -143,6 +143,17 @@ export class StrataSettingTab extends PluginSettingTab {
         }),
       );
 
+    new Setting(containerEl)
+      .setName('Excluded folders')
+      .setDesc('Folders the vault search leaves out, one per line. The chat folder is always left out.')
+      .addTextArea((text) => {
+        text.inputEl.rows = 3;
+        text.setValue(settings.searchExcludedFolders.join('\n')).onChange((value) => {
+          settings.searchExcludedFolders = value.split('\n').map((f) => f.trim()).filter((f) => f !== '');
+          save();
+        });
+      });
+
     new Setting(containerEl).setName('Context').setHeading();
     new Setting(containerEl)
       .setName('Attach the active note')

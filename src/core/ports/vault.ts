@@ -6,4 +6,11 @@ export interface VaultReader {
   listMarkdown(): Promise<string[]>;
   /** Optional fast path: tags of a note as the host already indexed them (Obsidian's metadata cache). */
   tagsOf?(path: string): Promise<string[] | null>;
+  /** Optional: modification time (ms) and size in bytes, or null when no file exists; lets the search index skip unchanged notes. */
+  stat?(path: string): Promise<NoteStat | null>;
+}
+
+export interface NoteStat {
+  readonly mtime: number;
+  readonly size: number;
 }

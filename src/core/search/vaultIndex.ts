@@ -1,0 +1,440 @@
+import MiniSearch, { type SearchResult } from 'minisearch';
+import { sha256Hex } from '../hash';
+import type { NoteStat, VaultReader } from '../ports/vault';
+import { trimSlashes } from '../trim';
+import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
+import { makeSnippet } from './snippet';
+import { processTerm, tokenize } from './text';
+import type { SearchHit, SearchOptions, VaultSearch } from './types';
+
+/**
+ * The vault's lexical search index: chunks (chunk.ts) in MiniSearch (BM25 per field, prefix and
+ * fuzzy matching), kept current note by note, saved and restored so a restart re-reads only the
+ * notes that changed. The index keeps no note text: hits read their note when they are returned.
+ */
+
+/** Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt. */
+export const INDEX_FORMAT_VERSION = 1;
+
+export interface IndexSettings {
+  /** Vault-relative folders whose notes are not indexed (the chat folder, typically). */
+  readonly excludedFolders?: readonly string[];
+  readonly chunk?: ChunkOptions;
+  /** Query-time ranking knobs (not part of the stored index). */
+  readonly ranking?: Partial<Ranking>;
+}
+
+export interface Ranking {
+  readonly boost: Readonly<Record<(typeof FIELDS)[number], number>>;
+  /** Query terms (stems) at least this long also match longer words; 0 turns prefix matching off. */
+  readonly prefixMin: number;
+  /** Query terms at least this long also match words one edit away; 0 turns fuzzy matching off. */
+  readonly fuzzyMin: number;
+  /** Weight of prefix and fuzzy matches relative to exact ones. */
+  readonly looseWeight: number;
+  /** Share of a note's other matching chunks added to each of its chunks' scores. */
+  readonly noteShare: number;
+  /** BM25+ parameters (MiniSearch's defaults: k 1.2, b 0.7, d 0.5). */
+  readonly bm25: { readonly k: number; readonly b: number; readonly d: number };
+}
+
+export interface BuildOptions {
+  /** Called after each batch and at the end with notes handled so far and the total. */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Notes handled between two pauses (default 50). */
+  readonly yieldEvery?: number;
+  /** What a pause is; by default a macrotask, so the host's UI can run between batches. */
+  readonly pause?: () => Promise<void>;
+  readonly signal?: AbortSignal;
+}
+
+export interface BuildReport {
+  /** Notes in the index after the build. */
+  readonly notes: number;
+  readonly chunks: number;
+  /** Notes read and (re)indexed because they were new or changed. */
+  readonly indexed: number;
+  /** Notes kept from the restored index without being re-indexed. */
+  readonly unchanged: number;
+  /** Of those, the ones whose text was read to compare hashes (no stat, or stat changed). */
+  readonly readToCompare: number;
+  readonly removed: number;
+  /** Notes that could not be read (too large, binary), left out. */
+  readonly skipped: number;
+}
+
+interface ChunkMeta {
+  readonly path: string;
+  readonly headings: readonly string[];
+  readonly startLine: number;
+  readonly endLine: number;
+}
+
+interface NoteEntry {
+  hash: string;
+  stat: NoteStat | null;
+  readonly ids: readonly number[];
+}
+
+interface ChunkDoc {
+  id: number;
+  title: string;
+  aliases: string;
+  headings: string;
+  tags: string;
+  properties: string;
+  path: string;
+  body: string;
+}
+
+interface Stored {
+  version: number;
+  fingerprint: string;
+  nextId: number;
+  notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number]> }]>;
+  mini: unknown;
+}
+
+const FIELDS = ['title', 'aliases', 'headings', 'tags', 'properties', 'path', 'body'] as const;
+
+export const DEFAULT_RANKING: Ranking = {
+  // No field is boosted. Short fields (name, aliases, headings) already score high in BM25, and
+  // the note-wide ones repeat on every chunk: on the evaluation set (84 questions in user words),
+  // title 3 / aliases 3 / headings 2 / tags 1.5 gave recall@5 0.726, all fields at 1 gave 0.786.
+  boost: { title: 1, aliases: 1, headings: 1, tags: 1, properties: 1, path: 1, body: 1 },
+  prefixMin: 5,
+  fuzzyMin: 6,
+  looseWeight: 0.3,
+  noteShare: 0.1,
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+};
+
+const miniOptions = {
+  fields: [...FIELDS],
+  tokenize: (text: string) => tokenize(text),
+  processTerm: (term: string) => processTerm(term),
+  autoVacuum: false as const,
+};
+
+// The window's timer in Obsidian (popout-safe), the global one under Node.
+const timerHost: { setTimeout: typeof setTimeout } = typeof window !== 'undefined' ? window : { setTimeout };
+const macrotask = (): Promise<void> => new Promise((resolve) => timerHost.setTimeout(resolve, 0));
+
+export class VaultIndex implements VaultSearch {
+  private mini = new MiniSearch<ChunkDoc>(miniOptions);
+  private readonly notes = new Map<string, NoteEntry>();
+  private readonly chunks = new Map<number, ChunkMeta>();
+  private nextId = 1;
+  private readonly excluded: readonly string[];
+  private readonly chunkOptions: Required<ChunkOptions>;
+  private readonly ranking: Ranking;
+  /** Settings that shape the index: a stored index made with other settings is not reused. */
+  readonly fingerprint: string;
+
+  constructor(
+    private readonly vault: VaultReader,
+    settings: IndexSettings = {},
+  ) {
+    this.excluded = [...new Set((settings.excludedFolders ?? []).map((f) => trimSlashes(f.trim())).filter((f) => f !== ''))].sort();
+    this.chunkOptions = { ...DEFAULT_CHUNK_OPTIONS, ...settings.chunk };
+    this.ranking = { ...DEFAULT_RANKING, ...settings.ranking };
+    this.fingerprint = sha256Hex(JSON.stringify({ excluded: this.excluded, chunk: [this.chunkOptions.maxChars, this.chunkOptions.overlapChars] })).slice(0, 16);
+  }
+
+  /** A new index over `vault`, built (for scripts, the evaluation and tests). */
+  static async create(vault: VaultReader, settings: IndexSettings = {}, options: BuildOptions = {}): Promise<VaultIndex> {
+    const index = new VaultIndex(vault, settings);
+    await index.build(options);
+    return index;
+  }
+
+  get noteCount(): number {
+    return this.notes.size;
+  }
+
+  get chunkCount(): number {
+    return this.chunks.size;
+  }
+
+  isExcluded(path: string): boolean {
+    return this.excluded.some((folder) => path.startsWith(`${folder}/`));
+  }
+
+  has(path: string): boolean {
+    return this.notes.has(path);
+  }
+
+  /** Paths of the indexed notes, sorted by code point. */
+  paths(): string[] {
+    return [...this.notes.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /**
+   * Bring the index in line with the vault: index new and changed notes, drop deleted ones. After
+   * restore(), a note whose stat (mtime, size) is unchanged is not read; one whose stat changed is
+   * read and re-indexed only when its content hash differs.
+   */
+  async build(options: BuildOptions = {}): Promise<BuildReport> {
+    const { onProgress, yieldEvery = 50, pause = macrotask, signal } = options;
+    const paths = (await this.vault.listMarkdown()).filter((p) => !this.isExcluded(p));
+    const listed = new Set(paths);
+    let removed = 0;
+    for (const known of [...this.notes.keys()].sort()) {
+      if (!listed.has(known)) {
+        this.remove(known);
+        removed++;
+      }
+    }
+    let indexed = 0;
+    let unchanged = 0;
+    let readToCompare = 0;
+    let skipped = 0;
+    for (let i = 0; i < paths.length; i++) {
+      if (signal?.aborted) throw abortError();
+      if (i > 0 && i % yieldEvery === 0) {
+        onProgress?.(i, paths.length);
+        await pause();
+      }
+      const path = paths[i];
+      const known = this.notes.get(path);
+      const stat = this.vault.stat ? await this.vault.stat(path) : null;
+      if (known && stat && known.stat && known.stat.mtime === stat.mtime && known.stat.size === stat.size) {
+        unchanged++;
+        continue;
+      }
+      let text: string | null;
+      try {
+        text = await this.vault.read(path);
+      } catch {
+        this.remove(path);
+        skipped++;
+        continue;
+      }
+      if (text === null) {
+        this.remove(path);
+        removed++;
+        continue;
+      }
+      const hash = sha256Hex(text);
+      if (known && known.hash === hash) {
+        known.stat = stat;
+        unchanged++;
+        readToCompare++;
+        continue;
+      }
+      this.index(path, text, hash, stat);
+      indexed++;
+    }
+    onProgress?.(paths.length, paths.length);
+    return { notes: this.notes.size, chunks: this.chunks.size, indexed, unchanged, readToCompare, removed, skipped };
+  }
+
+  /** Index a note's new text (created or modified). A note in an excluded folder is removed instead. */
+  upsert(path: string, text: string, stat: NoteStat | null = null): void {
+    if (this.isExcluded(path)) {
+      this.remove(path);
+      return;
+    }
+    const hash = sha256Hex(text);
+    const known = this.notes.get(path);
+    if (known && known.hash === hash) {
+      known.stat = stat ?? known.stat;
+      return;
+    }
+    this.index(path, text, hash, stat);
+  }
+
+  remove(path: string): void {
+    const known = this.notes.get(path);
+    if (!known) return;
+    for (const id of known.ids) {
+      this.mini.discard(id);
+      this.chunks.delete(id);
+    }
+    this.notes.delete(path);
+  }
+
+  /** A renamed or moved note: its name and path are indexed fields, so it is indexed again from the vault. */
+  async rename(from: string, to: string): Promise<void> {
+    this.remove(from);
+    if (this.isExcluded(to)) return;
+    const text = await this.vault.read(to);
+    if (text === null) return;
+    const stat = this.vault.stat ? await this.vault.stat(to) : null;
+    this.upsert(to, text, stat);
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const k = options.k ?? 10;
+    if (query.trim() === '' || k <= 0) return [];
+    const { boost, prefixMin, fuzzyMin, looseWeight, noteShare, bm25 } = this.ranking;
+    const results = this.mini.search(query, {
+      boost: { ...boost },
+      bm25: { ...bm25 },
+      combineWith: 'OR',
+      // Longer stems also match longer words and words one typo away; short ones would match too much.
+      prefix: (term) => prefixMin > 0 && term.length >= prefixMin,
+      fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
+      weights: { prefix: looseWeight, fuzzy: looseWeight },
+    });
+    const ranked = rank(results, this.chunks, noteShare);
+    const picked: Array<{ meta: ChunkMeta; score: number; terms: string[] }> = [];
+    const perNote = new Map<string, number>();
+    for (const hit of ranked) {
+      if (picked.length >= k) break;
+      const count = perNote.get(hit.meta.path) ?? 0;
+      if (options.perNote !== undefined && count >= options.perNote) continue;
+      perNote.set(hit.meta.path, count + 1);
+      picked.push(hit);
+    }
+    const texts = new Map<string, string[] | null>();
+    const hits: SearchHit[] = [];
+    for (const hit of picked) {
+      if (options.signal?.aborted) throw abortError();
+      const { path } = hit.meta;
+      if (!texts.has(path)) texts.set(path, await this.readLines(path));
+      const lines = texts.get(path);
+      if (!lines) continue; // Deleted since it was indexed; the delete event will remove it.
+      const text = lines.slice(hit.meta.startLine - 1, hit.meta.endLine).join('\n');
+      hits.push({
+        path,
+        headings: hit.meta.headings,
+        heading: hit.meta.headings[hit.meta.headings.length - 1] ?? '',
+        startLine: hit.meta.startLine,
+        endLine: hit.meta.endLine,
+        text,
+        snippet: makeSnippet(withoutHeadingLine(text, hit.meta.headings.length > 0), new Set(hit.terms)),
+        score: hit.score,
+      });
+    }
+    return hits;
+  }
+
+  /** The index as JSON, for the plugin folder (or a file): format version, settings fingerprint, per-note hashes and stats. */
+  async serialize(): Promise<string> {
+    if (this.mini.dirtCount > 0) await this.mini.vacuum();
+    const notes: Stored['notes'] = [...this.notes.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([path, entry]) => [
+        path,
+        {
+          hash: entry.hash,
+          stat: entry.stat,
+          chunks: entry.ids.map((id) => {
+            const meta = this.chunks.get(id) as ChunkMeta;
+            return [id, [...meta.headings], meta.startLine, meta.endLine] as [number, string[], number, number];
+          }),
+        },
+      ]);
+    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, mini: this.mini.toJSON() };
+    return JSON.stringify(stored);
+  }
+
+  /**
+   * Load a serialized index. Returns false, leaving this index empty, when the text is not an
+   * index, was written by another format version, or with other settings; build() then reads every note.
+   */
+  restore(json: string): boolean {
+    let stored: Stored;
+    try {
+      stored = JSON.parse(json) as Stored;
+    } catch {
+      return false;
+    }
+    if (!stored || stored.version !== INDEX_FORMAT_VERSION || stored.fingerprint !== this.fingerprint || !Array.isArray(stored.notes)) return false;
+    let mini: MiniSearch<ChunkDoc>;
+    try {
+      mini = MiniSearch.loadJS<ChunkDoc>(stored.mini as Parameters<typeof MiniSearch.loadJS>[0], miniOptions);
+    } catch {
+      return false;
+    }
+    this.mini = mini;
+    this.notes.clear();
+    this.chunks.clear();
+    for (const [path, entry] of stored.notes) {
+      const ids: number[] = [];
+      for (const [id, headings, startLine, endLine] of entry.chunks) {
+        ids.push(id);
+        this.chunks.set(id, { path, headings, startLine, endLine });
+      }
+      this.notes.set(path, { hash: entry.hash, stat: entry.stat, ids });
+    }
+    this.nextId = stored.nextId;
+    return true;
+  }
+
+  private index(path: string, text: string, hash: string, stat: NoteStat | null): void {
+    this.remove(path);
+    const note = chunkNote(path, text, this.chunkOptions);
+    const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    const ids: number[] = [];
+    for (const chunk of note.chunks) {
+      const id = this.nextId++;
+      ids.push(id);
+      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine });
+      this.mini.add({
+        id,
+        title: note.title,
+        aliases: note.aliases.join('\n'),
+        headings: chunk.headings.join('\n'),
+        tags: note.tags.join('\n'),
+        properties: note.properties,
+        path: folder,
+        body: chunk.body,
+      });
+    }
+    this.notes.set(path, { hash, stat, ids });
+  }
+
+  private async readLines(path: string): Promise<string[] | null> {
+    try {
+      const text = await this.vault.read(path);
+      return text === null ? null : text.split(/\r\n?|\n/);
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * Chunk hits in rank order: score (rounded, so float noise from insertion order cannot reorder
+ * ties), then path, then line. A chunk's score gets a share of the best other matching chunk of
+ * its note, so a note that answers in two places edges out a lone mention elsewhere. Only the best
+ * other chunk counts: a sum would let a long note's many weak matches swamp the list again.
+ */
+function rank(results: SearchResult[], chunks: ReadonlyMap<number, ChunkMeta>, noteShare: number): Array<{ meta: ChunkMeta; score: number; terms: string[] }> {
+  const best = new Map<string, [number, number]>(); // The note's two best chunk scores.
+  const rows: Array<{ meta: ChunkMeta; raw: number; terms: string[] }> = [];
+  for (const result of results) {
+    const meta = chunks.get(result.id as number);
+    if (!meta) continue;
+    rows.push({ meta, raw: result.score, terms: result.terms });
+    const [first, second] = best.get(meta.path) ?? [0, 0];
+    best.set(meta.path, result.score > first ? [result.score, first] : [first, Math.max(second, result.score)]);
+  }
+  return rows
+    .map((row) => {
+      const [first, second] = best.get(row.meta.path) ?? [0, 0];
+      const other = row.raw >= first ? second : first;
+      return { meta: row.meta, terms: row.terms, score: round(row.raw + noteShare * other) };
+    })
+    .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
+}
+
+function round(score: number): number {
+  return Math.round(score * 1e6) / 1e6;
+}
+
+function withoutHeadingLine(text: string, hasHeading: boolean): string {
+  if (!hasHeading) return text;
+  const first = text.split(/\r\n?|\n/, 1)[0];
+  return /^ {0,3}#{1,6}(?:\s|$)/.test(first) ? text.slice(first.length).replace(/^\r?\n/, '') : text;
+}
+
+function abortError(): Error {
+  const error = new Error('The search was stopped.');
+  error.name = 'AbortError';
+  return error;
+}
+
+export { noteTitle };
