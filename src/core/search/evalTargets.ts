@@ -1,6 +1,7 @@
 import type { VaultReader } from '../ports/vault';
 import { BaselineBm25 } from './baselineBm25';
 import type { VaultSearch } from './types';
+import { VaultIndex } from './vaultIndex';
 
 /**
  * The searches the evaluation (`npm run search-eval`), the corpus test and the bench measure, in
@@ -19,4 +20,5 @@ export const STRATA_TARGET = 'strata';
 
 export const EVAL_TARGETS: readonly EvalTarget[] = [
   { name: 'bm25-baseline', description: 'plain BM25 over whole notes (one hit per note)', create: (vault) => BaselineBm25.build(vault) },
+  { name: STRATA_TARGET, description: 'chunked MiniSearch index (VaultIndex)', create: (vault) => VaultIndex.create(vault) },
 ];
