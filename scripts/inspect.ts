@@ -22,6 +22,7 @@ import type { CompactionEvent } from '../src/core/budget/condense';
 import { conversationFromEngine, reloadThroughNote } from '../src/core/conversation/reload';
 import { replayWithEngine, type ReplayBudget } from '../src/core/scenario/replay';
 import { FsVault } from '../src/node/fsVault';
+import { VaultIndex } from '../src/core/search/vaultIndex';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
 import { parseArgs } from './args';
 
@@ -76,7 +77,11 @@ async function main(argv: string[]): Promise<void> {
   const fields = { id: `inspect-${scenario.name}`, provider: 'inspect', model: scenario.model };
   // Every compaction so far, so the chat note written keeps each summary's record (the engine keeps the latest only).
   const compactions: CompactionEvent[] = [];
+  // A turn's "search" runs the real vault index over the scenario's vault (built only when a turn needs it).
+  const usesSearch = scenario.turns.some((t) => t.search !== undefined);
+  const search = usesSearch ? await VaultIndex.create(new FsVault(vaultDir)) : undefined;
   const { turns, engine } = await replayWithEngine(scenario, new FsVault(vaultDir), {
+    ...(search ? { search } : {}),
     rendering,
     freshness,
     ...(budget ? { budget } : {}),
