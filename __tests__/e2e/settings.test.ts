@@ -25,7 +25,8 @@ test('settings: providers, API key in secret storage, defaults, context; screens
   await wb.openSettings('strata');
   await page.waitForSelector('.strata-settings');
   const headings = await page.$$eval('.strata-settings .setting-item-heading .setting-item-name', (els) => els.map((e) => e.textContent));
-  expect(headings).toEqual(['Providers', 'Chat', 'Context', 'Semantic search', 'Context budget']);
+  // 'Semantic search' joins between Context and Context budget once the index uses embeddings (issue 13).
+  expect(headings).toEqual(['Providers', 'Chat', 'Context', 'Context budget']);
   expect(await page.$$eval('.strata-settings-provider', (els) => els.length)).toBe(3);
   await wb.screenshot('settings-light');
   await wb.setTheme('dark');
@@ -173,7 +174,7 @@ test('context budget settings: numbers are checked (refused with a visible messa
   expect(await page.textContent('.strata-context-condense')).toBe('auto-condense off');
 }, 180_000);
 
-test('semantic search: off by default with its cost said plainly; turning it on enables the model, both saved', async () => {
+test.skip('semantic search (hidden until the vault index uses embeddings, issue 13): off by default with its cost said plainly; turning it on enables the model, both saved', async () => {
   const { page } = wb;
   await wb.openSettings('strata');
   await page.waitForSelector('.strata-settings');

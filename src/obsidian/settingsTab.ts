@@ -28,6 +28,9 @@ const FRESHNESS_LABELS: Record<FreshnessPolicy, string> = {
  * Settings: providers and keys (SecretStorage), defaults, prompts, chat folder, context behaviour.
  * Built with display(): the declarative settings API needs Obsidian 1.13, and Strata supports 1.11.4.
  */
+/** Whether the vault index fuses embeddings yet (issue 13: not yet); the settings section shows once it does. */
+const SEMANTIC_SEARCH_WIRED = false;
+
 export class StrataSettingTab extends PluginSettingTab {
   /** Providers shown expanded (by position), kept across redraws. */
   private readonly expanded = new Set<number>();
@@ -203,7 +206,9 @@ export class StrataSettingTab extends PluginSettingTab {
           });
       });
 
-    this.semanticSearchSettings(containerEl);
+    // Not shown yet: the embedder, vector store and rank fusion exist (src/core/search/hybrid.ts) but the
+    // vault index does not use them yet, and a switch that changes nothing would mislead (issue 13).
+    if (SEMANTIC_SEARCH_WIRED) this.semanticSearchSettings(containerEl);
     this.budgetSettings(containerEl);
   }
 
