@@ -97,7 +97,8 @@ export class ObsidianVaultSearch implements VaultSearch {
   }
 
   private onChange(file: TAbstractFile): void {
-    if (!isMarkdown(file)) return;
+    // Chat notes change on every reply: not read at all (excluded folders).
+    if (!isMarkdown(file) || this.index.isExcluded(file.path)) return;
     void this.enqueue(async () => {
       const text = await this.vault.read(file.path);
       if (text === null) return;
