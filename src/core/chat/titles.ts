@@ -1,9 +1,7 @@
 import type { Conversation, ChatTurn, TitleCall } from '../conversation/model';
 import type { ChatMessage } from '../engine/messages';
-import type { ChatProvider } from '../ports/chatModel';
-import { findProvider, summaryTarget, type StrataSettings } from '../settings';
-import type { Usage } from '../usage';
-import type { ProviderFactory } from './providerFactory';
+import type { StrataSettings } from '../settings';
+import { excerpt, firstLine, sideCall, type SideCallDeps } from './sideCall';
 
 /** How long a title may take; after that the first-message title simply stays. */
 export const TITLE_TIMEOUT_MS = 30_000;
@@ -29,16 +27,11 @@ export function wantsTitle(settings: StrataSettings, conversation: Conversation)
 
 /** The request for a title: the first message and the start of its answer. */
 export function titleMessages(turn: Pick<ChatTurn, 'text' | 'reply'>): ChatMessage[] {
-  const user = [`User's message:\n${excerpt(turn.text)}`, `Assistant's answer:\n${excerpt(turn.reply ?? '')}`, 'Title:'].join('\n\n');
+  const user = [`User's message:\n${excerpt(turn.text, EXCERPT_CHARS)}`, `Assistant's answer:\n${excerpt(turn.reply ?? '', EXCERPT_CHARS)}`, 'Title:'].join('\n\n');
   return [
     { role: 'system', content: TITLE_INSTRUCTIONS },
     { role: 'user', content: user },
   ];
-}
-
-function excerpt(text: string): string {
-  const t = text.trim();
-  return t.length > EXCERPT_CHARS ? `${t.slice(0, EXCERPT_CHARS)}…` : t;
 }
 
 /**
@@ -46,10 +39,7 @@ function excerpt(text: string): string {
  * trailing period, at most TITLE_MAX_CHARS (cut at a word). Null when nothing usable is left.
  */
 export function cleanTitle(raw: string): string | null {
-  const line = raw
-    .split('\n')
-    .map((l) => l.trim())
-    .find((l) => l.length > 0);
+  const line = firstLine(raw);
   if (!line) return null;
   let title = line
     .replace(/^(?:#+\s*|[-*]\s+)/, '')
@@ -70,10 +60,7 @@ export function cleanTitle(raw: string): string | null {
   return title.length > 0 ? title : null;
 }
 
-export interface TitleDeps {
-  readonly providers: ProviderFactory;
-  readonly costOf?: (model: string, usage: Usage) => number | null;
-  readonly signal: AbortSignal;
+export interface TitleDeps extends SideCallDeps {
   readonly timeoutMs?: number;
 }
 
@@ -88,17 +75,8 @@ export async function generateTitle(
   turn: Pick<ChatTurn, 'text' | 'reply'>,
   deps: TitleDeps,
 ): Promise<{ title: string; record: TitleCall }> {
-  const target = summaryTarget(settings, conversation.provider, conversation.model);
-  const providerSettings = findProvider(settings, target.provider);
-  if (!providerSettings) throw new Error(`no provider "${target.provider}" is configured`);
-  const provider: ChatProvider = deps.providers(providerSettings, target.model);
-  // AbortSignal.timeout: a timer without the host's timer functions (as the summaries do).
-  const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.timeoutMs ?? TITLE_TIMEOUT_MS)]);
-  const result = await provider.send({ messages: titleMessages(turn), signal });
-  if (signal.aborted) throw new DOMException('The title was stopped.', 'AbortError');
-  const title = cleanTitle(result.text);
+  const { text, call } = await sideCall(settings, conversation, titleMessages(turn), deps.timeoutMs ?? TITLE_TIMEOUT_MS, deps);
+  const title = cleanTitle(text);
   if (!title) throw new Error('the title model returned no title');
-  const model = result.model ?? target.model;
-  const cost = deps.costOf ? deps.costOf(model, result.usage) : null;
-  return { title, record: { provider: target.provider, model, usage: result.usage, cost } };
+  return { title, record: call };
 }

@@ -1,9 +1,7 @@
-import type { ChatProvider } from '../ports/chatModel';
 import type { ChatMessage } from '../engine/messages';
 import { sha256Hex } from '../hash';
-import { findProvider, summaryTarget, type StrataSettings } from '../settings';
-import type { Usage } from '../usage';
-import type { ProviderFactory } from '../chat/providerFactory';
+import type { StrataSettings } from '../settings';
+import { excerpt, firstLine, sideCall, SideCallError, type SideCallDeps } from '../chat/sideCall';
 import type { QueryRewrite, TurnSearch } from './record';
 
 /** How long a rewrite may take before the message is searched as it is. */
@@ -34,7 +32,7 @@ export function rewriteKey(message: string, prior: readonly PriorTurn[]): string
 export function rewriteMessages(message: string, prior: readonly PriorTurn[]): ChatMessage[] {
   const conversation = prior
     .slice(-CONTEXT_TURNS)
-    .map((t) => `User: ${excerpt(t.userText)}\nAssistant: ${excerpt(t.reply)}`)
+    .map((t) => `User: ${excerpt(t.userText, EXCERPT_CHARS)}\nAssistant: ${excerpt(t.reply, EXCERPT_CHARS)}`)
     .join('\n\n');
   return [
     { role: 'system', content: REWRITE_INSTRUCTIONS },
@@ -42,17 +40,9 @@ export function rewriteMessages(message: string, prior: readonly PriorTurn[]): C
   ];
 }
 
-function excerpt(text: string): string {
-  const t = text.trim();
-  return t.length > EXCERPT_CHARS ? `${t.slice(0, EXCERPT_CHARS)}…` : t;
-}
-
 /** The model's reply as a query: its first non-empty line without a "Query:" lead or quotes; null when nothing is left. */
 export function cleanQuery(raw: string): string | null {
-  const line = raw
-    .split('\n')
-    .map((l) => l.trim())
-    .find((l) => l.length > 0);
+  const line = firstLine(raw);
   if (!line) return null;
   const query = line
     .replace(/^(?:standalone\s+)?(?:search\s+)?query\s*:\s*/i, '')
@@ -62,11 +52,8 @@ export function cleanQuery(raw: string): string | null {
   return query.length > 0 ? query : null;
 }
 
-export interface RewriteDeps {
-  readonly providers: ProviderFactory;
-  readonly costOf?: (model: string, usage: Usage) => number | null;
-  /** The turn's signal: the user's stop stops the rewrite and the turn. */
-  readonly signal: AbortSignal;
+/** `signal` is the turn's: the user's stop stops the rewrite and the turn. */
+export interface RewriteDeps extends SideCallDeps {
   readonly timeoutMs?: number;
 }
 
@@ -102,24 +89,14 @@ export async function searchQuery(
   const key = rewriteKey(message, prior);
   const cached = cache.get(key);
   if (cached !== undefined) return { query: cached, rewrite: { status: 'cached', key } };
-  const target = summaryTarget(settings, chat.provider, chat.model);
-  const providerSettings = findProvider(settings, target.provider);
-  if (!providerSettings) return { query: message, rewrite: { status: 'failed', key, detail: `no provider "${target.provider}" is configured` } };
-  const timeout = AbortSignal.timeout(deps.timeoutMs ?? REWRITE_TIMEOUT_MS);
-  const signal = AbortSignal.any([deps.signal, timeout]);
   try {
-    const provider: ChatProvider = deps.providers(providerSettings, target.model);
-    const result = await provider.send({ messages: rewriteMessages(message, prior), signal });
-    if (signal.aborted) throw new DOMException('The rewrite was stopped.', 'AbortError');
-    const model = result.model ?? target.model;
-    const call = { provider: target.provider, model, usage: result.usage, cost: deps.costOf ? deps.costOf(model, result.usage) : null };
-    const query = cleanQuery(result.text);
+    const { text, call } = await sideCall(settings, chat, rewriteMessages(message, prior), deps.timeoutMs ?? REWRITE_TIMEOUT_MS, deps);
+    const query = cleanQuery(text);
     if (!query) return { query: message, rewrite: { status: 'failed', key, detail: 'the model returned no query', ...call } };
     cache.set(key, query);
     return { query, rewrite: { status: 'rewritten', key, ...call } };
   } catch (error) {
-    if (deps.signal.aborted) throw error;
-    const detail = timeout.aborted ? `timed out after ${deps.timeoutMs ?? REWRITE_TIMEOUT_MS} ms` : error instanceof Error ? error.message : String(error);
-    return { query: message, rewrite: { status: 'failed', key, detail } };
+    if (!(error instanceof SideCallError)) throw error;
+    return { query: message, rewrite: { status: 'failed', key, detail: error.message } };
   }
 }
