@@ -23,18 +23,9 @@ afterAll(async () => {
   await wb?.close();
 });
 
-let narrowStyle: Awaited<ReturnType<Page['addStyleTag']>> | null = null;
-async function narrow(on: boolean): Promise<void> {
-  await narrowStyle?.evaluate((el) => (el as Element).remove());
-  narrowStyle = on ? await page.addStyleTag({ content: '.workspace-split.mod-right-split { width: 300px !important; }' }) : null;
-}
+const narrow = (on: boolean) => wb.narrowSidebar(on);
 
-async function shoot(name: string, selector?: string): Promise<void> {
-  await wb.screenshot(`${name}-light`, selector ? { selector } : {});
-  await wb.setTheme('dark');
-  await wb.screenshot(`${name}-dark`, selector ? { selector } : {});
-  await wb.setTheme('light');
-}
+const shoot = (name: string, selector?: string) => wb.screenshotThemes(name, selector ? { selector } : {});
 
 /** The chips row: how many chips are shown and hidden, on how many rows, and what the "more" button says. */
 const row = () =>

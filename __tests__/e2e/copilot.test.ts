@@ -24,18 +24,9 @@ afterAll(async () => {
   await wb?.close();
 });
 
-let narrowStyle: Awaited<ReturnType<Page['addStyleTag']>> | null = null;
-async function narrow(on: boolean): Promise<void> {
-  await narrowStyle?.evaluate((el) => (el as Element).remove());
-  narrowStyle = on ? await page.addStyleTag({ content: '.workspace-split.mod-right-split { width: 300px !important; }' }) : null;
-}
+const narrow = (on: boolean) => wb.narrowSidebar(on);
 
-async function shoot(name: string): Promise<void> {
-  await wb.screenshot(`${name}-light`);
-  await wb.setTheme('dark');
-  await wb.screenshot(`${name}-dark`);
-  await wb.setTheme('light');
-}
+const shoot = (name: string) => wb.screenshotThemes(name);
 
 const commandIds = async () => (await wb.listCommands()).map((c) => c.id).filter((id) => id.includes('run-prompt'));
 async function waitForCommands(ids: string[]): Promise<void> {

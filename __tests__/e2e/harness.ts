@@ -103,6 +103,10 @@ export interface Workbench {
   listCommands(): Promise<Command[]>;
   screenshot(name: string, options?: { selector?: string; fullPage?: boolean }): Promise<string>;
   setTheme(theme: Theme): Promise<void>;
+  /** `name-light` and `name-dark` screenshots, the theme back to light after. */
+  screenshotThemes(name: string, options?: { selector?: string }): Promise<void>;
+  /** The right sidebar held at 300 px (true), or back to its own width (false). */
+  narrowSidebar(on: boolean): Promise<void>;
   openNote(path: string): Promise<void>;
   selectText(text: string, occurrence?: number): Promise<void>;
   openSettings(tabId?: string): Promise<void>;
@@ -169,6 +173,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
       viewport: options.viewport ?? { width: 1400, height: 900 },
     });
     const page = context.pages()[0] ?? (await context.newPage());
+    let narrowStyle: Awaited<ReturnType<typeof page.addStyleTag>> | null = null;
     // Waits are for events (a reply rendered, a modal closed), not timings: on a loaded 2-core machine
     // the first reply (which parses the tokenizer's rank tables) can take longer than Playwright's 30 s.
     page.setDefaultTimeout(90_000);
@@ -209,6 +214,16 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
         return path;
       },
       setTheme: (theme) => page.evaluate((t) => (window as unknown as WorkbenchWindow).workbench.setTheme(t), theme),
+      async screenshotThemes(name, options = {}) {
+        await this.screenshot(`${name}-light`, options);
+        await this.setTheme('dark');
+        await this.screenshot(`${name}-dark`, options);
+        await this.setTheme('light');
+      },
+      async narrowSidebar(on) {
+        await narrowStyle?.evaluate((el) => (el as Element).remove());
+        narrowStyle = on ? await page.addStyleTag({ content: '.workspace-split.mod-right-split { width: 300px !important; }' }) : null;
+      },
       openNote: (path) => page.evaluate((p) => (window as unknown as WorkbenchWindow).workbench.openFile(p), path),
       selectText: (text, occurrence = 0) =>
         page.evaluate(({ t, n }) => (window as unknown as WorkbenchWindow).workbench.selectText(t, n), { t: text, n: occurrence }),

@@ -27,19 +27,9 @@ async function send(text: string): Promise<void> {
   await page.waitForFunction(([n]) => document.querySelectorAll('.strata-message.is-assistant:not(.is-failed):not(.is-streaming)').length > n, [before]);
 }
 
-/** The sidebar at 300 px, or back to its own width. */
-let narrowStyle: Awaited<ReturnType<Page['addStyleTag']>> | null = null;
-async function narrow(on: boolean): Promise<void> {
-  await narrowStyle?.evaluate((el) => (el as Element).remove());
-  narrowStyle = on ? await page.addStyleTag({ content: '.workspace-split.mod-right-split { width: 300px !important; }' }) : null;
-}
+const narrow = (on: boolean) => wb.narrowSidebar(on);
 
-async function shoot(name: string): Promise<void> {
-  await wb.screenshot(`${name}-light`);
-  await wb.setTheme('dark');
-  await wb.screenshot(`${name}-dark`);
-  await wb.setTheme('light');
-}
+const shoot = (name: string) => wb.screenshotThemes(name);
 
 const titles = () => page.$$eval('.strata-history-item .strata-history-title', (els) => els.map((e) => e.textContent ?? ''));
 const selectedTitle = () =>

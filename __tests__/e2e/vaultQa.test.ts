@@ -50,18 +50,9 @@ const opened = () => page.evaluate(() => [...(window as unknown as { __opened: s
 const activePath = () => page.evaluate(() => (window as unknown as WorkbenchWindow).workbench.app.workspace.getActiveFile()?.path ?? null);
 const chatRequests = () => wb.providerServer.requests.filter((r) => r.path.includes('chat/completions'));
 
-let narrowStyle: Awaited<ReturnType<Page['addStyleTag']>> | null = null;
-async function narrow(on: boolean): Promise<void> {
-  await narrowStyle?.evaluate((el) => (el as Element).remove());
-  narrowStyle = on ? await page.addStyleTag({ content: '.workspace-split.mod-right-split { width: 300px !important; }' }) : null;
-}
+const narrow = (on: boolean) => wb.narrowSidebar(on);
 
-async function shoot(name: string): Promise<void> {
-  await wb.screenshot(`${name}-light`);
-  await wb.setTheme('dark');
-  await wb.screenshot(`${name}-dark`);
-  await wb.setTheme('light');
-}
+const shoot = (name: string) => wb.screenshotThemes(name);
 
 test('no index yet: the Vault QA turn says so and sends nothing', async () => {
   await useSearch(false);
