@@ -3,7 +3,7 @@ import path from 'node:path';
 import { EVAL_TARGETS, STRATA_TARGET } from '../../src/core/search/evalTargets';
 import type { TargetEvaluation } from '../../src/core/search/evalFormat';
 import type { EvalFigures } from '../../src/core/search/evaluate';
-import { loadEvalSet, runSearchEval } from '../../src/node/searchEval';
+import { HELD_OUT_FILE, loadEvalSet, runSearchEval } from '../../src/node/searchEval';
 import { CORPUS } from '../helpers/paths';
 
 /**
@@ -83,5 +83,35 @@ describe(`the ${STRATA_TARGET} search`, () => {
       ['tasks-demo', 22, 17, 19, 0.8042],
     ]);
     expect(report.overall.headingAt5).toBe(12);
+  });
+});
+
+/**
+ * The held-out set (bench/search-eval/heldout.json): 36 more questions written without running any
+ * search, so ranking changes tuned on the main set are checked on questions they never saw.
+ */
+describe('the held-out questions', () => {
+  const heldOut = loadEvalSet(HELD_OUT_FILE);
+  let held: TargetEvaluation[] = [];
+  beforeAll(async () => {
+    held = await runSearchEval(heldOut, EVAL_TARGETS, CORPUS);
+  }, 300_000);
+
+  it('label notes that exist and ask nothing the main set asks', () => {
+    const ids = new Set(questions.map((q) => q.id));
+    for (const q of heldOut) {
+      expect([q.id, ids.has(q.id)]).toEqual([q.id, false]);
+      for (const p of q.expected) expect([q.id, existsSync(path.join(CORPUS, q.vault, p))]).toEqual([q.id, true]);
+    }
+  });
+
+  it('score exactly their recorded figures, baseline and strata', () => {
+    const figures = (name: string) => {
+      const found = held.find((r) => r.target === name);
+      if (!found) throw new Error(`no evaluation for ${name}`);
+      return [counts(found.report.overall), ...found.report.vaults.map((v) => [v.vault, ...counts(v.figures)])];
+    };
+    expect(figures('bm25-baseline')).toEqual([[36, 16, 27, 0.5718], ['kepano', 9, 6, 9, 0.8], ['tasks-docs', 18, 5, 11, 0.4241], ['tasks-demo', 9, 5, 7, 0.6389]]);
+    expect(figures(STRATA_TARGET)).toEqual([[36, 18, 27, 0.629], ['kepano', 9, 6, 9, 0.8333], ['tasks-docs', 18, 6, 11, 0.4802], ['tasks-demo', 9, 6, 7, 0.7222]]);
   });
 });

@@ -8,6 +8,8 @@ import { FsVault } from './fsVault';
 
 /** The evaluation set in the repository (questions over ../shared/corpus). */
 export const QUESTIONS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'search-eval', 'questions.json');
+/** Questions written without running any search, to check that ranking changes tuned on the main set generalise. */
+export const HELD_OUT_FILE = path.resolve(__dirname, '..', '..', 'bench', 'search-eval', 'heldout.json');
 /** The shared corpus beside the checkout. */
 export const CORPUS_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
 
