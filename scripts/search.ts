@@ -5,18 +5,30 @@
  * --format json prints a JSON array of { "path", "heading", "score", "snippet" }.
  * --index FILE keeps the index in FILE: the next run re-reads only notes whose size or time changed.
  * --stats prints the build's figures (notes, chunks, time, index size) on stderr.
+ * --embed-url URL --embed-model MODEL [--embed-key-env VAR] adds semantic search (embeddings from an
+ * OpenAI-compatible endpoint, fused with the words' ranking); --vectors FILE keeps the embeddings.
  */
 import { promises as fs } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { VaultIndex } from '../src/core/search/vaultIndex';
 import type { SearchHit } from '../src/core/search/types';
+import { formatSpend } from '../src/core/search/embedder';
 import { FsVault } from '../src/node/fsVault';
+import { attachSemantic, SEMANTIC_OPTIONS, SEMANTIC_USAGE, semanticOptions } from '../src/node/semanticOptions';
 import { parseArgs } from './args';
 
-const USAGE = 'usage: search "<query>" --vault DIR [--k N] [--per-note N] [--format json|table] [--exclude "A,B"] [--index FILE] [--stats]';
+const USAGE = `usage: search "<query>" --vault DIR [--k N] [--per-note N] [--format json|table] [--exclude "A,B"] [--index FILE] [--stats] ${SEMANTIC_USAGE} [--vectors FILE]`;
 
 async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, ['vault', 'k', 'per-note', 'format', 'exclude', 'index'], ['stats']);
+  let args;
+  let semantic;
+  try {
+    args = parseArgs(argv, ['vault', 'k', 'per-note', 'format', 'exclude', 'index', 'vectors', ...SEMANTIC_OPTIONS], ['stats']);
+    semantic = semanticOptions(args.options);
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  if (args.options.vectors !== undefined && !semantic) throw new UsageError(`--vectors needs --embed-url and --embed-model\n${USAGE}`);
   const query = args.positional.join(' ').trim();
   if (query === '') throw new UsageError(`no query given\n${USAGE}`);
   const dir = args.options.vault;
@@ -48,7 +60,16 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`${JSON.stringify(stats)}\n`);
   }
 
+  const vectorsFile = args.options.vectors;
+  const saved: unknown = vectorsFile ? await fs.readFile(vectorsFile, 'utf8').then((t) => JSON.parse(t) as unknown).catch(() => null) : null;
+  const vectors = semantic ? await attachSemantic(index, semantic, saved) : null;
   const hits = await index.search(query, { k, perNote });
+  if (vectors) {
+    if (vectorsFile) await fs.writeFile(vectorsFile, JSON.stringify(vectors));
+    const { error, spend, embedded, chunks } = vectors.status;
+    if (error) process.stderr.write(`search: semantic search failed, ranked by words only: ${error}\n`);
+    if (args.flags.has('stats')) process.stderr.write(`${JSON.stringify({ embedded, chunks, spend: formatSpend(spend) })}\n`);
+  }
   if (format === 'json') {
     const rows = hits.map((h) => ({ path: h.path, heading: h.heading, score: h.score, snippet: h.snippet }));
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

@@ -9,7 +9,7 @@ import { ChatArchive, normalizeChatFolder } from './core/conversation/archive';
 import { importCopilotChat } from './core/conversation/copilotImport';
 import { ObsidianVaultReader } from './obsidian/obsidianVault';
 import { withoutChatNotes } from './core/context/chatNotesHidden';
-import { obsidianProviderFactory } from './obsidian/providerFactory';
+import { obsidianProviderFactory, obsidianSemanticChoice } from './obsidian/providerFactory';
 import { StrataSettingTab } from './obsidian/settingsTab';
 import { openPluginSettings } from './obsidian/view/setupNotice';
 import { ChatView, VIEW_TYPE_CHAT } from './obsidian/view/chatView';
@@ -20,7 +20,7 @@ import { expandWithApp } from './obsidian/promptContext';
 import { PromptRegistry } from './obsidian/promptRegistry';
 import { showReplyMenu } from './obsidian/replyMenu';
 import type { VaultSearch } from './core/search/types';
-import { ObsidianVaultSearch } from './obsidian/searchIndex';
+import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -36,6 +36,7 @@ export default class StrataPlugin extends Plugin {
   private prompts!: PromptRegistry;
   /** The vault search (issue 13): built in the background after the layout is ready, kept current from vault events. */
   searchIndex: ObsidianVaultSearch | undefined;
+  semanticSearchState = (): SemanticState => this.searchIndex?.semanticState() ?? { state: 'off' };
   /** Saved chats, for the controller and the history. Looked up at each call: the archive is rebuilt when the chats folder setting changes. */
   private readonly chats: ChatArchivePort = {
     save: (c) => this.chatArchive().save(c),
@@ -60,7 +61,11 @@ export default class StrataPlugin extends Plugin {
       { add: (id, name, run) => this.addCommand({ id, name, callback: run }), remove: (id) => this.removeCommand(id) },
       (name) => void this.runPrompt(name),
     );
-    this.searchIndex = new ObsidianVaultSearch(this, () => ({ excludedFolders: [normalizeChatFolder(this.config.chatFolder), ...this.config.searchExcludedFolders] }));
+    this.searchIndex = new ObsidianVaultSearch(
+      this,
+      () => ({ excludedFolders: [normalizeChatFolder(this.config.chatFolder), ...this.config.searchExcludedFolders] }),
+      { semantic: () => obsidianSemanticChoice(this.app, this.config), notify: (message) => new Notice(message) },
+    );
     // After the vault is indexed: Obsidian fires 'create' for every file while it loads.
     this.app.workspace.onLayoutReady(() => {
       this.prompts.watch((ref) => this.registerEvent(ref));

@@ -25,8 +25,7 @@ test('settings: providers, API key in secret storage, defaults, context; screens
   await wb.openSettings('strata');
   await page.waitForSelector('.strata-settings');
   const headings = await page.$$eval('.strata-settings .setting-item-heading .setting-item-name', (els) => els.map((e) => e.textContent));
-  // 'Semantic search' joins between Context and Context budget once the index uses embeddings (issue 13).
-  expect(headings).toEqual(['Providers', 'Chat', 'Context', 'Context budget']);
+  expect(headings).toEqual(['Providers', 'Chat', 'Context', 'Semantic search', 'Context budget']);
   expect(await page.$$eval('.strata-settings-provider', (els) => els.length)).toBe(3);
   await wb.screenshot('settings-light');
   await wb.setTheme('dark');
@@ -174,7 +173,7 @@ test('context budget settings: numbers are checked (refused with a visible messa
   expect(await page.textContent('.strata-context-condense')).toBe('auto-condense off');
 }, 180_000);
 
-test.skip('semantic search (hidden until the vault index uses embeddings, issue 13): off by default with its cost said plainly; turning it on enables the model, both saved', async () => {
+test('semantic search: off by default with its cost said plainly; turned on, the vault is embedded and the status says so; both saved', async () => {
   const { page } = wb;
   await wb.openSettings('strata');
   await page.waitForSelector('.strata-settings');
@@ -188,14 +187,22 @@ test.skip('semantic search (hidden until the vault index uses embeddings, issue 
   expect(note).toMatch(/Ollama costs nothing/);
   await page.click(toggle);
   expect(await page.isDisabled(model)).toBe(false);
+  const status = '.strata-semantic-status';
   await page.fill(model, ' local-openai/text-embedding-3-large ');
   expect(await savedData()).toMatchObject({ semanticSearch: true, embeddingModel: 'local-openai/text-embedding-3-large' });
-  await page.locator(settingByName('Embedding model')).scrollIntoViewIfNeeded();
+  // The local provider server embeds every section in the background; the status follows while the tab is open.
+  await page.waitForFunction(
+    (sel) => /^(\d+) of \1 sections embedded with text-embedding-3-large\. So far: [\d,]+ embedding tokens, [^ ]+/.test(document.querySelector(sel)?.textContent ?? ''),
+    status,
+    { timeout: 30_000 },
+  );
+  await page.locator(settingByName('Status')).scrollIntoViewIfNeeded();
   await wb.screenshot('settings-semantic-light', { selector: '.modal' });
   await wb.setTheme('dark');
   await wb.screenshot('settings-semantic-dark', { selector: '.modal' });
   await wb.setTheme('light');
   await page.click(toggle);
   expect(await savedData()).toMatchObject({ semanticSearch: false });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === 'Off: search ranks by words only.', status, { timeout: 10_000 });
   await wb.closeSettings();
 }, 120_000);

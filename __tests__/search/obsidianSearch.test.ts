@@ -1,7 +1,10 @@
-import type { EventRef, FileManager, Vault } from 'obsidian';
+import { TFile, type EventRef, type FileManager, type Vault } from 'obsidian';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ObsidianVaultSearch, type SearchHost } from '../../src/obsidian/searchIndex';
+import { ObsidianVaultSearch, type SearchHost, type SemanticChoice } from '../../src/obsidian/searchIndex';
+import type { ProviderServer } from '../../src/node/providerServer';
+import { createEmbedder } from '../../src/providers/embeddings';
+import { recordingSleep, useLocalServer } from '../providers/helpers';
 import { pluginId } from '../../workbench/vaultCopy';
 import { startWorkbenchApp, type WorkbenchApp } from '../helpers/workbenchApp';
 
@@ -92,7 +95,7 @@ test('saved in the plugin folder; the next start re-reads only what changed whil
 test("a big vault shows the build's progress in the status bar, then removes it", async () => {
   await vault.createFolder('Bulk');
   for (let i = 0; i < 120; i++) await vault.create(`Bulk/Note ${String(i).padStart(3, '0')}.md`, `Bulk note ${i} about item ${i}.`);
-  const search = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats'] }), 100);
+  const search = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats'] }), { progressFrom: 100 });
   search.start();
   await search.settled();
   const total = search.lastBuild!.notes;
@@ -101,8 +104,84 @@ test("a big vault shows the build's progress in the status bar, then removes it"
   // A small vault shows nothing.
   statusTexts = [];
   for (const cleanup of cleanups.splice(0)) cleanup();
-  const small = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats', 'Bulk'] }), 100);
+  const small = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats', 'Bulk'] }), { progressFrom: 100 });
   small.start();
   await small.settled();
   expect(statusTexts).toEqual([]);
+});
+
+describe('semantic search in the plugin', () => {
+  let server: ProviderServer;
+  useLocalServer((s) => (server = s));
+
+  const choice = (model = 'text-embedding-3-small', batchSize = 16): SemanticChoice => ({
+    embedder: createEmbedder({ id: 'openai', kind: 'openai', model, baseUrl: `${server.url}/v1`, secretId: 'key' }, { getSecret: () => 'sk-test', fetch, sleep: recordingSleep().sleep }),
+    key: `openai|${model}`,
+    batchSize,
+  });
+  const embedCalls = (): number => server.requests.filter((r) => r.api === 'openai-embeddings').length;
+  const vectorsFile = (): string => join(wb.vaultDir, vault.configDir, 'plugins', pluginId(), 'search-vectors.json');
+
+  test('on: every section is embedded in the background and saved; a paraphrase finds its note; the next start embeds nothing', async () => {
+    await vault.create('Notes/Mechanic.md', '# Mechanic\n\nRepair the automobile brakes before the winter.');
+    let wanted: SemanticChoice = null;
+    const search = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats'] }), { semantic: () => wanted });
+    search.start();
+    await search.settled();
+    expect(search.semanticState()).toEqual({ state: 'off' });
+    expect(await paths(search, 'fix car')).not.toContain('Notes/Mechanic.md');
+
+    wanted = choice();
+    search.settingsChanged();
+    search.settingsChanged.flush();
+    await search.embedded();
+    await search.embedded();
+    const state = search.semanticState();
+    expect(state).toMatchObject({ state: 'on', model: 'text-embedding-3-small', embedding: false, error: null });
+    if (state.state !== 'on') throw new Error('not on');
+    expect(state.embedded).toBe(state.chunks);
+    expect(state.spend.tokens).toBeGreaterThan(100);
+    expect(existsSync(vectorsFile())).toBe(true);
+    expect(await paths(search, 'fix car')).toContain('Notes/Mechanic.md');
+
+    // An edit re-embeds that note's section only.
+    server.reset();
+    const mechanic = vault.getAbstractFileByPath('Notes/Mechanic.md');
+    if (!(mechanic instanceof TFile)) throw new Error('Notes/Mechanic.md is not a file');
+    await vault.modify(mechanic, '# Mechanic\n\nRepair the automobile brakes and the tyres before the winter.');
+    await search.embedded();
+    expect(server.requests.filter((r) => r.api === 'openai-embeddings').map((r) => (r.body as { input: string[] }).input)).toEqual([[expect.stringContaining('and the tyres')]]);
+    for (const cleanup of cleanups.splice(0)) cleanup();
+
+    server.reset();
+    const again = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats'] }), { semantic: () => choice() });
+    again.start();
+    await again.embedded();
+    expect(embedCalls()).toBe(0);
+    expect(again.semanticState()).toMatchObject({ state: 'on', embedded: state.chunks });
+  });
+
+  test('a provider that fails is announced once (no key in it) and search answers by words; a setting problem stops embedding and is shown', async () => {
+    const notices: string[] = [];
+    let wanted: SemanticChoice = choice('text-embedding-3-small', 4);
+    const search = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats'] }), { semantic: () => wanted, notify: (m) => notices.push(m) });
+    server.injectFault({ kind: 'status', status: 503, times: 1000 });
+    search.start();
+    await search.embedded();
+    await search.embedded();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^Strata semantic search: .*503/s);
+    expect(notices[0]).not.toContain('sk-test');
+    expect(search.semanticState()).toMatchObject({ state: 'on', embedded: 0, error: expect.stringMatching(/503/) });
+    expect((await paths(search, 'polycarbonate greenhouse'))[0]).toBe('Projects/Greenhouse/Plan.md');
+
+    server.reset();
+    wanted = { problem: 'No embedding model is set.' };
+    search.settingsChanged();
+    search.settingsChanged.flush();
+    await search.embedded();
+    expect(search.semanticState()).toEqual({ state: 'problem', problem: 'No embedding model is set.' });
+    await paths(search, 'fix car');
+    expect(embedCalls()).toBe(0);
+  });
 });

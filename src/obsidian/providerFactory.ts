@@ -4,6 +4,9 @@ import type { StrataSettings } from '../core/settings';
 import { createProvider, requestUrlFetch, type ProviderDeps } from '../providers';
 import { providerConfigOf } from '../providers/providerConfig';
 import type { SpawnFn } from '../providers/claudeCode/index';
+import { embedderForTarget } from '../providers/embeddings';
+import { embeddingTarget } from '../core/search/semanticSettings';
+import type { SemanticChoice } from './searchIndex';
 
 /**
  * Providers for the plugin: keys from Obsidian's SecretStorage (looked up at each call, never
@@ -42,4 +45,20 @@ function desktopSpawn(): SpawnFn | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * What semantic search embeds with, from the settings: off, why it cannot run, or an embedder over
+ * requestUrl (embedding calls never stream, and requestUrl is not blocked by CORS).
+ */
+export function obsidianSemanticChoice(app: App, settings: StrataSettings): SemanticChoice {
+  if (!settings.semanticSearch) return null;
+  const target = embeddingTarget(settings);
+  if (!target.ok) return { problem: target.problem };
+  const { provider, model, batchSize } = target;
+  const embedder = embedderForTarget(target, {
+    getSecret: (id) => app.secretStorage.getSecret(id),
+    fallbackFetch: requestUrlFetch((params) => requestUrl(params)),
+  });
+  return { embedder, batchSize, key: JSON.stringify([provider.id, provider.kind, provider.baseUrl ?? '', model]) };
 }

@@ -1,4 +1,6 @@
 import { normalizePath, TFile, type Plugin, type TAbstractFile } from 'obsidian';
+import type { Embedder } from '../core/search/embedder';
+import { ChunkVectors, type SemanticStatus } from '../core/search/semantic';
 import type { SearchHit, SearchOptions, VaultSearch } from '../core/search/types';
 import { VaultIndex, type BuildReport, type IndexSettings } from '../core/search/vaultIndex';
 import { ObsidianVaultReader } from './obsidianVault';
@@ -6,6 +8,44 @@ import { ObsidianVaultReader } from './obsidianVault';
 /** Vaults with more notes than this to read show the build's progress in the status bar. */
 const PROGRESS_FROM = 300;
 const INDEX_FILE = 'search-index.json';
+const VECTORS_FILE = 'search-vectors.json';
+/** Chunks to embed from which the status bar shows the progress. */
+const EMBED_PROGRESS_FROM = 200;
+/** Quiet time after the last note change before the changed sections are embedded. */
+const EMBED_AFTER_MS = 10_000;
+
+/** What semantic search should use now: off (null), a reason it cannot run, or an embedder. */
+export type SemanticChoice =
+  | null
+  | { readonly problem: string }
+  | {
+      readonly embedder: Embedder;
+      /** Identifies the provider, endpoint and model: a new key means new vectors. */
+      readonly key: string;
+      readonly batchSize: number;
+    };
+
+export interface SearchIndexOptions {
+  /** Vaults with at least this many notes show the build's progress in the status bar. */
+  readonly progressFrom?: number;
+  /** Semantic search as the settings ask for it now (off when not given). */
+  readonly semantic?: () => SemanticChoice;
+  /** Tells the user something went wrong (a Notice in the app). */
+  readonly notify?: (message: string) => void;
+}
+
+interface EmbeddingRun {
+  readonly controller: AbortController;
+  /** Notes changed during the run: sync once more. */
+  again: boolean;
+  done: Promise<void>;
+}
+
+/** What the settings show about semantic search. */
+export type SemanticState =
+  | { readonly state: 'off' }
+  | { readonly state: 'problem'; readonly problem: string }
+  | ({ readonly state: 'on'; readonly embedding: boolean } & SemanticStatus);
 /** Notes indexed between two pauses of the build. */
 const BATCH = 50;
 
@@ -25,13 +65,30 @@ export class ObsidianVaultSearch implements VaultSearch {
   private readonly saveSoon = quietFor(30_000, () => void this.save());
   /** The last build's figures, for a status or a test. */
   lastBuild: BuildReport | null = null;
+  /** Semantic search, when on: the vectors fused into every search. */
+  private vectors: ChunkVectors | null = null;
+  private semanticKey: string | null = null;
+  private semanticProblem: string | null = null;
+  private batchSize = 64;
+  /** The embedding run under way (one at a time). */
+  private embedding: EmbeddingRun | null = null;
+  /** Errors already shown in a notice, so a failing provider is not announced after every edit. */
+  private readonly announced = new Set<string>();
+  private readonly embedSoon = quietFor(EMBED_AFTER_MS, () => void this.embed());
+  private readonly saveVectorsSoon = quietFor(30_000, () => void this.saveVectors());
+
+  private readonly progressFrom: number;
+  private readonly semantic: () => SemanticChoice;
+  private readonly notify: (message: string) => void;
 
   constructor(
     private readonly plugin: SearchHost,
     private readonly settings: () => IndexSettings,
-    /** Vaults with at least this many notes show the build's progress in the status bar. */
-    private readonly progressFrom = PROGRESS_FROM,
+    options: SearchIndexOptions = {},
   ) {
+    this.progressFrom = options.progressFrom ?? PROGRESS_FROM;
+    this.semantic = options.semantic ?? (() => null);
+    this.notify = options.notify ?? ((message) => console.warn(message));
     this.vault = new ObsidianVaultReader(plugin.app);
     this.index = new VaultIndex(this.vault, settings());
   }
@@ -66,8 +123,28 @@ export class ObsidianVaultSearch implements VaultSearch {
     this.plugin.register(() => {
       this.saveSoon.cancel();
       this.settingsChanged.cancel();
+      this.embedSoon.cancel();
+      this.saveVectorsSoon.cancel();
+      this.stopEmbedding();
     });
-    this.ready = this.enqueue(() => this.restoreAndBuild());
+    this.ready = this.enqueue(async () => {
+      await this.restoreAndBuild();
+      await this.applySemantic();
+    });
+  }
+
+  /** Semantic search as it stands, for the settings. */
+  semanticState(): SemanticState {
+    if (this.vectors) return { state: 'on', embedding: this.embedding !== null, ...this.vectors.status };
+    if (this.semanticProblem) return { state: 'problem', problem: this.semanticProblem };
+    return { state: 'off' };
+  }
+
+  /** Resolves once the sections waiting to be embedded are (tests; the plugin never waits for it). */
+  async embedded(): Promise<void> {
+    await this.settled();
+    this.embedSoon.cancel();
+    await this.embed();
   }
 
   /** Resolves once the build and every update received so far are in the index. */
@@ -80,7 +157,10 @@ export class ObsidianVaultSearch implements VaultSearch {
 
   async search(query: string, options?: SearchOptions): Promise<SearchHit[]> {
     await this.ready;
-    return this.index.search(query, options);
+    const hits = await this.index.search(query, options);
+    // The query's embedding adds to the spend the settings show.
+    if (this.vectors) this.saveVectorsSoon();
+    return hits;
   }
 
   /** Settings changed: a different fingerprint (excluded folders, chunk sizes) means a new index. Waits for typing to stop. */
@@ -88,12 +168,107 @@ export class ObsidianVaultSearch implements VaultSearch {
 
   private applySettings(): void {
     const next = new VaultIndex(this.vault, this.settings());
-    if (next.fingerprint === this.index.fingerprint) return;
+    if (next.fingerprint === this.index.fingerprint) {
+      void this.enqueue(() => this.applySemantic());
+      return;
+    }
+    this.stopEmbedding();
     this.ready = this.enqueue(async () => {
       this.index = next;
       await this.build();
       await this.save();
+      this.semanticKey = null; // The new index's chunks get the vectors again (by hash: nothing is re-embedded).
+      await this.applySemantic();
     });
+  }
+
+  /**
+   * Follows the semantic settings: off drops the vectors from the search (the saved file stays, so
+   * turning it back on costs nothing); a new provider or model restores that model's vectors when
+   * the file holds them, or starts over, and embeds what is missing in the background.
+   */
+  private async applySemantic(): Promise<void> {
+    const choice = this.semantic();
+    if (choice === null || 'problem' in choice) {
+      this.stopEmbedding();
+      this.vectors = null;
+      this.semanticKey = null;
+      this.semanticProblem = choice?.problem ?? null;
+      this.index.setSemantic(null);
+      return;
+    }
+    this.semanticProblem = null;
+    if (choice.key === this.semanticKey && this.vectors) {
+      this.index.setSemantic(this.vectors);
+      return;
+    }
+    this.stopEmbedding();
+    const saved = await this.readJson(VECTORS_FILE);
+    this.vectors = saved === null ? ChunkVectors.create(choice.embedder) : ChunkVectors.restore(saved, choice.embedder);
+    this.semanticKey = choice.key;
+    this.batchSize = choice.batchSize;
+    this.index.setSemantic(this.vectors);
+    this.embedSoon.cancel();
+    void this.embed();
+  }
+
+  /**
+   * Embeds the sections that have no current vector, outside the update queue (a first run over a
+   * big vault takes minutes; searches and note events go on meanwhile, sections without a vector
+   * are found by their words). A failure keeps what was embedded and is shown once.
+   */
+  private embed(): Promise<void> {
+    if (!this.vectors) return Promise.resolve();
+    if (this.embedding) {
+      this.embedding.again = true;
+      return this.embedding.done;
+    }
+    const run: EmbeddingRun = { controller: new AbortController(), again: false, done: Promise.resolve() };
+    this.embedding = run;
+    run.done = this.embedWhileChanged(this.vectors, run).finally(() => {
+      if (this.embedding === run) this.embedding = null;
+    });
+    return run.done;
+  }
+
+  private stopEmbedding(): void {
+    this.embedding?.controller.abort();
+    this.embedding = null;
+  }
+
+  /** Syncs, and again while notes changed during the last pass. */
+  private async embedWhileChanged(vectors: ChunkVectors, run: EmbeddingRun): Promise<void> {
+    do {
+      run.again = false;
+      await this.embedOnce(vectors, run.controller.signal);
+    } while (run.again && this.vectors === vectors && !run.controller.signal.aborted);
+  }
+
+  private async embedOnce(vectors: ChunkVectors, signal: AbortSignal): Promise<void> {
+    const bar: { el: HTMLElement | null } = { el: null };
+    try {
+      const report = await vectors.sync(this.index, {
+        batchSize: this.batchSize,
+        signal,
+        pause: macrotask,
+        onProgress: (done, total) => {
+          if (total < EMBED_PROGRESS_FROM || done >= total) return;
+          bar.el ??= this.plugin.addStatusBarItem();
+          bar.el.setText(`Embedding notes for semantic search: ${done} of ${total} sections`);
+        },
+      });
+      if (report.embedded > 0 || report.reused > 0 || report.removed > 0) await this.saveVectors();
+    } catch (error) {
+      if (signal.aborted) return;
+      await this.saveVectors(); // The batches that arrived are paid for.
+      const message = error instanceof Error ? error.message : String(error);
+      if (!this.announced.has(message)) {
+        this.announced.add(message);
+        this.notify(`Strata semantic search: ${message}\nSearch uses words only until this is fixed (Settings → Strata → Semantic search).`);
+      }
+    } finally {
+      bar.el?.remove();
+    }
   }
 
   private onChange(file: TAbstractFile): void {
@@ -115,6 +290,7 @@ export class ObsidianVaultSearch implements VaultSearch {
     const run = this.queue.then(task).then(
       () => {
         this.saveSoon();
+        if (this.vectors) this.embedSoon();
       },
       (error: unknown) => console.error('Strata search index:', error),
     );
@@ -146,13 +322,13 @@ export class ObsidianVaultSearch implements VaultSearch {
     }
   }
 
-  private indexPath(): string {
-    return normalizePath(`${this.plugin.manifest.dir ?? `${this.plugin.app.vault.configDir}/plugins/${this.plugin.manifest.id}`}/${INDEX_FILE}`);
+  private pluginFile(name: string): string {
+    return normalizePath(`${this.plugin.manifest.dir ?? `${this.plugin.app.vault.configDir}/plugins/${this.plugin.manifest.id}`}/${name}`);
   }
 
-  private async readSaved(): Promise<string | null> {
+  private async readSaved(name = INDEX_FILE): Promise<string | null> {
     const adapter = this.plugin.app.vault.adapter;
-    const path = this.indexPath();
+    const path = this.pluginFile(name);
     try {
       return (await adapter.exists(path)) ? await adapter.read(path) : null;
     } catch {
@@ -160,20 +336,40 @@ export class ObsidianVaultSearch implements VaultSearch {
     }
   }
 
+  private async readJson(name: string): Promise<unknown> {
+    const text = await this.readSaved(name);
+    if (text === null) return null;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return null; // Damaged: started over.
+    }
+  }
+
   private async save(): Promise<void> {
     try {
-      await this.plugin.app.vault.adapter.write(this.indexPath(), await this.index.serialize());
+      await this.plugin.app.vault.adapter.write(this.pluginFile(INDEX_FILE), await this.index.serialize());
     } catch (error) {
       console.error('Strata search index: could not save', error);
+    }
+  }
+
+  private async saveVectors(): Promise<void> {
+    if (!this.vectors) return;
+    try {
+      await this.plugin.app.vault.adapter.write(this.pluginFile(VECTORS_FILE), JSON.stringify(this.vectors));
+    } catch (error) {
+      console.error('Strata semantic search: could not save the embeddings', error);
     }
   }
 }
 
 // The window's timers in Obsidian (popout-safe), Node's in tests.
 const timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = typeof window !== 'undefined' ? window : { setTimeout, clearTimeout };
+const macrotask = (): Promise<void> => new Promise((resolve) => timers.setTimeout(resolve, 0));
 
 /** `run` once calls have stopped for `ms` (Obsidian's debounce with resetTimer, which the Node shim lacks). */
-function quietFor(ms: number, run: () => void): { (): void; cancel(): void } {
+function quietFor(ms: number, run: () => void): { (): void; cancel(): void; flush(): void } {
   let handle: ReturnType<typeof setTimeout> | null = null;
   const call = (): void => {
     if (handle !== null) timers.clearTimeout(handle);
@@ -185,6 +381,11 @@ function quietFor(ms: number, run: () => void): { (): void; cancel(): void } {
   call.cancel = (): void => {
     if (handle !== null) timers.clearTimeout(handle);
     handle = null;
+  };
+  call.flush = (): void => {
+    if (handle === null) return;
+    call.cancel();
+    run();
   };
   return call;
 }

@@ -7,10 +7,14 @@ import { DEFAULT_BUDGET_SETTINGS } from '../core/budget/budget';
 import { type BudgetCount, type ChatMode, type ProviderSettings, type StrataSettings } from '../core/settings';
 import { parseBudgetCount } from './settingsInput';
 import { renderProvider } from './providerSettings';
+import type { SemanticState } from './searchIndex';
+import { describeSemanticState } from './semanticStatus';
 
 export interface SettingsHost extends Plugin {
   config: StrataSettings;
   saveSettings(): Promise<void>;
+  /** Semantic search as it runs now (what is embedded, its cost, its last error). */
+  semanticSearchState?(): SemanticState;
 }
 
 const RENDERING_LABELS: Record<Rendering, string> = {
@@ -28,12 +32,11 @@ const FRESHNESS_LABELS: Record<FreshnessPolicy, string> = {
  * Settings: providers and keys (SecretStorage), defaults, prompts, chat folder, context behaviour.
  * Built with display(): the declarative settings API needs Obsidian 1.13, and Strata supports 1.11.4.
  */
-/** Whether the vault index fuses embeddings yet (issue 13: not yet); the settings section shows once it does. */
-const SEMANTIC_SEARCH_WIRED = false;
-
 export class StrataSettingTab extends PluginSettingTab {
   /** Providers shown expanded (by position), kept across redraws. */
   private readonly expanded = new Set<number>();
+  /** Refreshes the semantic search status while the tab is open. */
+  private statusTimer: number | null = null;
 
   constructor(
     app: App,
@@ -44,6 +47,16 @@ export class StrataSettingTab extends PluginSettingTab {
 
   display(): void {
     this.render();
+  }
+
+  hide(): void {
+    this.stopStatus();
+    super.hide();
+  }
+
+  private stopStatus(): void {
+    if (this.statusTimer !== null) window.clearInterval(this.statusTimer);
+    this.statusTimer = null;
   }
 
   private render(): void {
@@ -206,9 +219,7 @@ export class StrataSettingTab extends PluginSettingTab {
           });
       });
 
-    // Not shown yet: the embedder, vector store and rank fusion exist (src/core/search/hybrid.ts) but the
-    // vault index does not use them yet, and a switch that changes nothing would mislead (issue 13).
-    if (SEMANTIC_SEARCH_WIRED) this.semanticSearchSettings(containerEl);
+    this.semanticSearchSettings(containerEl);
     this.budgetSettings(containerEl);
   }
 
@@ -245,6 +256,15 @@ export class StrataSettingTab extends PluginSettingTab {
           }),
       );
     model.setDisabled(!settings.semanticSearch);
+    const status = new Setting(containerEl).setName('Status');
+    status.descEl.addClass('strata-semantic-status');
+    const show = (): void => {
+      const state = this.plugin.semanticSearchState?.() ?? { state: 'off' };
+      status.setDesc(describeSemanticState(state));
+    };
+    show();
+    this.stopStatus();
+    this.statusTimer = window.setInterval(show, 1000);
   }
 
   /** Seed 001's context settings: the input budget, when and how a chat condenses. */

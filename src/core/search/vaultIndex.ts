@@ -2,7 +2,8 @@ import MiniSearch, { type SearchResult } from 'minisearch';
 import { sha256Hex } from '../hash';
 import type { NoteStat, VaultReader } from '../ports/vault';
 import { trimSlashes } from '../trim';
-import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
+import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkedNote, type ChunkOptions } from './chunk';
+import { reciprocalRankFusion, DEFAULT_RRF_K } from './fusion';
 import { makeSnippet } from './snippet';
 import { processTerm, tokenize } from './text';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
@@ -14,7 +15,23 @@ import type { SearchHit, SearchOptions, VaultSearch } from './types';
  */
 
 /** Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt. */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
+
+/**
+ * A second ranking of the index's chunks by meaning (semantic.ts: embeddings), fused with the
+ * lexical one by reciprocal rank fusion. It never throws for a failed embedding: it answers []
+ * (the lexical ranking alone) and reports the failure itself; only an abort is thrown.
+ */
+export interface ChunkRanker {
+  rank(query: string, n: number, accept: (id: number) => boolean, signal?: AbortSignal): Promise<number[]>;
+}
+
+/** A chunk as the embedding model sees it, with the hash its vector is kept under. */
+export interface EmbeddingInput {
+  readonly id: number;
+  readonly hash: string;
+  readonly text: string;
+}
 
 export interface IndexSettings {
   /** Vault-relative folders whose notes are not indexed (the chat folder, typically). */
@@ -68,6 +85,8 @@ interface ChunkMeta {
   readonly headings: readonly string[];
   readonly startLine: number;
   readonly endLine: number;
+  /** Hash of the chunk's embedding text (title, headings, lines): a vector computed from another hash is stale. */
+  readonly hash: string;
 }
 
 interface NoteEntry {
@@ -91,7 +110,7 @@ interface Stored {
   version: number;
   fingerprint: string;
   nextId: number;
-  notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number]> }]>;
+  notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }]>;
   mini: unknown;
 }
 
@@ -128,6 +147,7 @@ export class VaultIndex implements VaultSearch {
   private readonly excluded: readonly string[];
   private readonly chunkOptions: Required<ChunkOptions>;
   private readonly ranking: Ranking;
+  private semantic: ChunkRanker | null = null;
   /** Settings that shape the index: a stored index made with other settings is not reused. */
   readonly fingerprint: string;
 
@@ -162,6 +182,55 @@ export class VaultIndex implements VaultSearch {
 
   has(path: string): boolean {
     return this.notes.has(path);
+  }
+
+  /** Fuse a semantic ranking into every search from now on (null: lexical only). */
+  setSemantic(ranker: ChunkRanker | null): void {
+    this.semantic = ranker;
+  }
+
+  /** Every chunk's id and embedding hash, by id: what a vector store must hold to be current. */
+  embeddingTargets(): Array<{ readonly id: number; readonly hash: string }> {
+    return [...this.chunks.entries()].sort(([a], [b]) => a - b).map(([id, meta]) => ({ id, hash: meta.hash }));
+  }
+
+  /** True while chunk `id` is indexed with content of this hash (an embedding made from it is current). */
+  isCurrent(id: number, hash: string): boolean {
+    return this.chunks.get(id)?.hash === hash;
+  }
+
+  /**
+   * The embedding texts of these chunks, read from their notes (one read per note). A chunk whose
+   * note is gone or changed since it was indexed is left out: its re-indexing brings a new chunk.
+   */
+  async embeddingInputs(ids: readonly number[]): Promise<EmbeddingInput[]> {
+    const byPath = new Map<string, number[]>();
+    for (const id of ids) {
+      const meta = this.chunks.get(id);
+      if (!meta) continue;
+      const list = byPath.get(meta.path);
+      if (list) list.push(id);
+      else byPath.set(meta.path, [id]);
+    }
+    const out: EmbeddingInput[] = [];
+    for (const [path, list] of byPath) {
+      let note: string | null;
+      try {
+        note = await this.vault.read(path);
+      } catch {
+        continue;
+      }
+      if (note === null) continue;
+      // Cut again exactly as when indexed; a chunk whose text changed since has another hash.
+      const texts = new Map<string, string>();
+      for (const text of embeddingTexts(path, note, chunkNote(path, note, this.chunkOptions))) texts.set(sha256Hex(text), text);
+      for (const id of list) {
+        const meta = this.chunks.get(id) as ChunkMeta;
+        const text = texts.get(meta.hash);
+        if (text !== undefined) out.push({ id, hash: meta.hash, text });
+      }
+    }
+    return out;
   }
 
   /** Paths of the indexed notes, sorted by code point. */
@@ -277,8 +346,9 @@ export class VaultIndex implements VaultSearch {
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
     });
-    const ranked = rank(results, this.chunks, noteShare);
-    const picked: Array<{ meta: ChunkMeta; score: number; terms: string[] }> = [];
+    const lexical = rank(results, this.chunks, noteShare);
+    const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
+    const picked: RankedChunk[] = [];
     const perNote = new Map<string, number>();
     for (const hit of ranked) {
       if (picked.length >= k) break;
@@ -310,6 +380,22 @@ export class VaultIndex implements VaultSearch {
     return hits;
   }
 
+  /**
+   * The lexical ranking fused with the semantic one by reciprocal rank fusion (ranks only, so BM25
+   * and cosine scores never need calibrating): a chunk found by both rises above one found by
+   * either alone, and a chunk only the meaning finds (no word in common) still gets in.
+   */
+  private async fuse(query: string, lexical: RankedChunk[], k: number, signal: AbortSignal | undefined): Promise<RankedChunk[]> {
+    const candidates = Math.max(3 * k, 30);
+    const ids = await (this.semantic as ChunkRanker).rank(query, candidates, (id) => this.chunks.has(id), signal);
+    if (ids.length === 0) return lexical;
+    const semantic = ids.map((id) => ({ id, meta: this.chunks.get(id) as ChunkMeta, score: 0, terms: [] as string[] }));
+    const fused = reciprocalRankFusion([{ items: lexical.slice(0, candidates) }, { items: semantic }], (c) => String(c.id), DEFAULT_RRF_K);
+    return fused
+      .map(({ item, score }) => ({ ...item, score: round(score) }))
+      .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
+  }
+
   /** The index as JSON, for the plugin folder (or a file): format version, settings fingerprint, per-note hashes and stats. */
   async serialize(): Promise<string> {
     if (this.mini.dirtCount > 0) await this.mini.vacuum();
@@ -322,7 +408,7 @@ export class VaultIndex implements VaultSearch {
           stat: entry.stat,
           chunks: entry.ids.map((id) => {
             const meta = this.chunks.get(id) as ChunkMeta;
-            return [id, [...meta.headings], meta.startLine, meta.endLine] as [number, string[], number, number];
+            return [id, [...meta.headings], meta.startLine, meta.endLine, meta.hash] as [number, string[], number, number, string];
           }),
         },
       ]);
@@ -353,9 +439,9 @@ export class VaultIndex implements VaultSearch {
     this.chunks.clear();
     for (const [path, entry] of stored.notes) {
       const ids: number[] = [];
-      for (const [id, headings, startLine, endLine] of entry.chunks) {
+      for (const [id, headings, startLine, endLine, hash] of entry.chunks) {
         ids.push(id);
-        this.chunks.set(id, { path, headings, startLine, endLine });
+        this.chunks.set(id, { path, headings, startLine, endLine, hash });
       }
       this.notes.set(path, { hash: entry.hash, stat: entry.stat, ids });
     }
@@ -368,10 +454,11 @@ export class VaultIndex implements VaultSearch {
     const note = chunkNote(path, text, this.chunkOptions);
     const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     const ids: number[] = [];
-    for (const chunk of note.chunks) {
+    const embedded = embeddingTexts(path, text, note);
+    for (const [i, chunk] of note.chunks.entries()) {
       const id = this.nextId++;
       ids.push(id);
-      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine });
+      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embedded[i]) });
       this.mini.add({
         id,
         title: note.title,
@@ -402,13 +489,20 @@ export class VaultIndex implements VaultSearch {
  * its note, so a note that answers in two places edges out a lone mention elsewhere. Only the best
  * other chunk counts: a sum would let a long note's many weak matches swamp the list again.
  */
-function rank(results: SearchResult[], chunks: ReadonlyMap<number, ChunkMeta>, noteShare: number): Array<{ meta: ChunkMeta; score: number; terms: string[] }> {
+interface RankedChunk {
+  readonly id: number;
+  readonly meta: ChunkMeta;
+  readonly score: number;
+  readonly terms: string[];
+}
+
+function rank(results: SearchResult[], chunks: ReadonlyMap<number, ChunkMeta>, noteShare: number): RankedChunk[] {
   const best = new Map<string, [number, number]>(); // The note's two best chunk scores.
-  const rows: Array<{ meta: ChunkMeta; raw: number; terms: string[] }> = [];
+  const rows: Array<{ id: number; meta: ChunkMeta; raw: number; terms: string[] }> = [];
   for (const result of results) {
     const meta = chunks.get(result.id as number);
     if (!meta) continue;
-    rows.push({ meta, raw: result.score, terms: result.terms });
+    rows.push({ id: result.id as number, meta, raw: result.score, terms: result.terms });
     const [first, second] = best.get(meta.path) ?? [0, 0];
     best.set(meta.path, result.score > first ? [result.score, first] : [first, Math.max(second, result.score)]);
   }
@@ -416,7 +510,7 @@ function rank(results: SearchResult[], chunks: ReadonlyMap<number, ChunkMeta>, n
     .map((row) => {
       const [first, second] = best.get(row.meta.path) ?? [0, 0];
       const other = row.raw >= first ? second : first;
-      return { meta: row.meta, terms: row.terms, score: round(row.raw + noteShare * other) };
+      return { id: row.id, meta: row.meta, terms: row.terms, score: round(row.raw + noteShare * other) };
     })
     .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
 }
@@ -435,6 +529,29 @@ function abortError(): Error {
   const error = new Error('The search was stopped.');
   error.name = 'AbortError';
   return error;
+}
+
+/**
+ * What each chunk of a note is embedded as. Many notes say what they are about in their properties
+ * (a film's director, a book's author): the first chunk carries them, as the lexical index's
+ * note-wide fields do (on the evaluation set, with a stand-in model, kepano's semantic recall@5
+ * went from 60 % to 90 % with them).
+ */
+function embeddingTexts(path: string, text: string, note: ChunkedNote): string[] {
+  const lines = text.split(/\r\n?|\n/);
+  const about = [note.aliases.join(', '), note.tags.map((t) => `#${t}`).join(' '), note.properties].filter((part) => part !== '').join('\n');
+  return note.chunks.map((chunk, i) => {
+    const body = lines.slice(chunk.startLine - 1, chunk.endLine).join('\n');
+    return chunkEmbeddingText(path, chunk.headings, i === 0 && about !== '' ? `${about}\n\n${body}` : body);
+  });
+}
+
+/**
+ * The text a chunk is embedded as: its note's name and heading path give the embedding the
+ * context a bare section lacks ("Plan > Ventilation" before the ventilation paragraph).
+ */
+export function chunkEmbeddingText(path: string, headings: readonly string[], text: string): string {
+  return `${noteTitle(path)}${headings.length > 0 ? ` > ${headings.join(' > ')}` : ''}\n\n${text}`;
 }
 
 export { noteTitle };

@@ -149,6 +149,18 @@ export class VectorStore {
     return row !== undefined && this.hashList[row] === hash;
   }
 
+  /** The hash the vector of `id` was computed from, if it has one. */
+  hashOf(id: string): string | undefined {
+    const row = this.rowOf.get(id);
+    return row === undefined ? undefined : this.hashList[row];
+  }
+
+  /** A copy of the (unit-length) vector of `id`. */
+  vectorOf(id: string): Float32Array | undefined {
+    const row = this.rowOf.get(id);
+    return row === undefined ? undefined : this.matrix.slice(row * this.dims, (row + 1) * this.dims);
+  }
+
   /** Stores (or replaces) a chunk's vector, normalised to unit length. */
   put(id: string, hash: string, vector: ArrayLike<number>): void {
     if (this.size === 0) this.dims = vector.length;
