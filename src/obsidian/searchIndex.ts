@@ -75,7 +75,6 @@ export class ObsidianVaultSearch implements VaultSearch {
   /** Errors already shown in a notice, so a failing provider is not announced after every edit. */
   private readonly announced = new Set<string>();
   private readonly embedSoon = quietFor(EMBED_AFTER_MS, () => void this.embed());
-  private readonly saveVectorsSoon = quietFor(30_000, () => void this.saveVectors());
 
   private readonly progressFrom: number;
   private readonly semantic: () => SemanticChoice;
@@ -124,7 +123,6 @@ export class ObsidianVaultSearch implements VaultSearch {
       this.saveSoon.cancel();
       this.settingsChanged.cancel();
       this.embedSoon.cancel();
-      this.saveVectorsSoon.cancel();
       this.stopEmbedding();
     });
     this.ready = this.enqueue(async () => {
@@ -157,10 +155,9 @@ export class ObsidianVaultSearch implements VaultSearch {
 
   async search(query: string, options?: SearchOptions): Promise<SearchHit[]> {
     await this.ready;
-    const hits = await this.index.search(query, options);
-    // The query's embedding adds to the spend the settings show.
-    if (this.vectors) this.saveVectorsSoon();
-    return hits;
+    // A query's embedding cost is in the status at once and saved with the next embedded sections:
+    // rewriting the whole vectors file (tens of MB on a big vault) for a few tokens is not worth it.
+    return this.index.search(query, options);
   }
 
   /** Settings changed: a different fingerprint (excluded folders, chunk sizes) means a new index. Waits for typing to stop. */
