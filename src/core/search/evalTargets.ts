@@ -6,7 +6,7 @@ import { VaultIndex } from './vaultIndex';
 /**
  * The searches the evaluation (`npm run search-eval`), the corpus test and the bench measure, in
  * report order. The real search registers here as `strata` (one line); the corpus test holds it
- * to the issue's quality target and skips that check until it is listed.
+ * to the issue's quality target.
  */
 export interface EvalTarget {
   readonly name: string;
