@@ -21,6 +21,7 @@ import { PromptRegistry } from './obsidian/promptRegistry';
 import { showReplyMenu } from './obsidian/replyMenu';
 import type { VaultSearch } from './core/search/types';
 import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex';
+import { obsidianToolHost } from './obsidian/toolHost';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -174,6 +175,13 @@ export default class StrataPlugin extends Plugin {
       newId: newChatId,
       costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
       search: () => this.vaultSearch(),
+      // The Agent mode's tools: read-only, over the same vault view as attachments (chat notes hidden).
+      toolHost: () =>
+        obsidianToolHost(this.app, {
+          search: () => this.vaultSearch(),
+          vault: this.contextVault(),
+          hidden: [normalizeChatFolder(this.config.chatFolder)],
+        }),
     });
   }
 

@@ -7,7 +7,7 @@ import { leftOut, NonBlank, orElse, readLenient } from './lenient';
 import { PROVIDER_KINDS } from './ports/chatModel';
 
 /** Chat modes: what the assistant is asked to do with the context (a dynamic prompt fragment, never a prefix break). */
-export const CHAT_MODES = ['chat', 'notes-only', 'vault-qa'] as const;
+export const CHAT_MODES = ['chat', 'notes-only', 'vault-qa', 'agent'] as const;
 export type ChatMode = (typeof CHAT_MODES)[number];
 
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
@@ -122,6 +122,8 @@ const SettingsSchema = z.object({
   /** `provider-id/model` (or a model name on the default provider) the vault is embedded with. */
   embeddingModel: orElse(z.string().trim(), 'openai/text-embedding-3-small'),
   embeddingBatchSize: orElse(z.int().min(1).max(2048), 64, 'the default is used'),
+  /** Agent mode: model calls that ask for tools before the model must answer (src/core/agent/loop.ts). */
+  agentMaxSteps: orElse(z.int().min(1).max(50), 8, 'the default is used'),
 });
 
 export type StrataSettings = z.infer<typeof SettingsSchema>;

@@ -2,6 +2,7 @@ import { ChatAnthropic } from '@langchain/anthropic';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { trimTrailingSlashes } from '../core/trim';
+import type { FunctionTool } from './toolMessages';
 import type { ProviderConfig } from '../core/ports/chatModel';
 
 /** One LangChain chat model bound to a call's options, reduced to the two calls Strata makes. */
@@ -22,6 +23,8 @@ export interface RunnerOptions {
   readonly cacheKey?: string;
   /** Responses previous_response_id. */
   readonly previousResponseId?: string;
+  /** Tools the model may call (bindTools); absent: a plain chat call, exactly as before. */
+  readonly tools?: readonly FunctionTool[];
 }
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -76,9 +79,10 @@ export function buildRunner(options: RunnerOptions): ModelRunner {
     ...(options.cacheKey !== undefined ? { promptCacheKey: options.cacheKey } : {}),
     ...(responses && options.previousResponseId !== undefined ? { previous_response_id: options.previousResponseId } : {}),
   };
+  const bound = options.tools && options.tools.length > 0 ? model.bindTools([...options.tools]) : model;
   return {
-    stream: (messages, signal) => model.stream(messages, { ...callOptions, signal }),
-    invoke: (messages, signal) => model.invoke(messages, { ...callOptions, signal }),
+    stream: (messages, signal) => bound.stream(messages, { ...callOptions, signal }),
+    invoke: (messages, signal) => bound.invoke(messages, { ...callOptions, signal }),
   };
 }
 
@@ -101,8 +105,9 @@ function anthropicRunner(options: RunnerOptions): ModelRunner {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
   });
+  const bound = options.tools && options.tools.length > 0 ? model.bindTools([...options.tools]) : model;
   return {
-    stream: (messages, signal) => model.stream(messages, { signal }),
-    invoke: (messages, signal) => model.invoke(messages, { signal }),
+    stream: (messages, signal) => bound.stream(messages, { signal }),
+    invoke: (messages, signal) => bound.invoke(messages, { signal }),
   };
 }

@@ -1,9 +1,11 @@
-import type { BaseMessage } from '@langchain/core/messages';
+import { HumanMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { concat } from '@langchain/core/utils/stream';
 import { ZERO_USAGE, type Usage } from '../core/usage';
 import { buildRunner, type ModelRunner } from './chatModels';
 import { classifyError, finalizeError, IncompleteStreamError, isFetchBlocked, isProviderReported, type FailureContext } from './classify';
 import { ProviderError } from './errors';
 import { toAnthropicMessages, toLangChainMessages } from './langchainMessages';
+import { anthropicStepMessages, functionTools, openAiStepMessages, toolCallsOf } from './toolMessages';
 import { retryNotice, withRetries, type PendingRetry, type RetryPolicy } from './retry';
 import type { Sleep, Timers } from './timers';
 import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../core/ports/chatModel';
@@ -62,6 +64,8 @@ interface Outcome {
   readonly metadata: Record<string, unknown>;
   readonly kwargs: Record<string, unknown>;
   readonly id?: string;
+  /** The whole reply message (chunks joined): where tool calls are read from. */
+  readonly message?: unknown;
 }
 
 /**
@@ -109,8 +113,7 @@ export class LangChainProvider implements ChatProvider {
     });
     if (request.signal?.aborted) throw classifyError(request.signal.reason, context());
 
-    const messages =
-      this.config.kind === 'anthropic' ? toAnthropicMessages(request.messages, request.breakpoints) : toLangChainMessages(request.messages);
+    const messages = this.messagesOf(request);
     let delivered = false;
     const deliver = (delta: string): void => {
       delivered = true;
@@ -132,6 +135,16 @@ export class LangChainProvider implements ChatProvider {
       if (request.signal?.aborted) throw classifyError(error, context({ userAborted: true }));
       throw error instanceof ProviderError ? error : classifyError(error, context());
     }
+  }
+
+  /** The request's messages, then the agent loop's steps, in the provider's own tool format. */
+  private messagesOf(request: ChatRequest): BaseMessage[] {
+    const anthropic = this.config.kind === 'anthropic';
+    const base = anthropic ? toAnthropicMessages(request.messages, request.breakpoints) : toLangChainMessages(request.messages);
+    const steps = request.steps ?? [];
+    const note = request.finalNote !== undefined ? [new HumanMessage(request.finalNote)] : [];
+    if (steps.length === 0) return [...base, ...note];
+    return [...base, ...(anthropic ? anthropicStepMessages(steps, true) : openAiStepMessages(steps, request.callsSeen ?? false)), ...note];
   }
 
   private async attempt(
@@ -159,7 +172,7 @@ export class LangChainProvider implements ChatProvider {
       const runner = this.runner(apiKey, observedFetch, streaming, request);
       let outcome: Outcome;
       if (streaming) {
-        outcome = await this.streamOnce(runner, messages, guard, (delta) => {
+        outcome = await this.streamOnce(runner, messages, guard, request.tools !== undefined, (delta) => {
           // From the first text on, silence means a stalled stream: the shorter timer applies.
           if (receivedChars === 0) guard.shorten(this.options.stallTimeoutMs);
           receivedChars += delta.length;
@@ -169,7 +182,7 @@ export class LangChainProvider implements ChatProvider {
         outcome = await this.invokeOnce(runner, messages, guard.signal);
         if (outcome.text && request.onToken) deliver(outcome.text);
       }
-      return this.result(outcome);
+      return this.result(outcome, request.tools !== undefined);
     } catch (caught) {
       const ours = guard.signal.aborted;
       guard.abort();
@@ -205,11 +218,14 @@ export class LangChainProvider implements ChatProvider {
       maxOutput: this.options.maxOutputTokens,
       cacheKey: sendCacheKey ? request.cacheKey : undefined,
       previousResponseId: request.sessionId,
+      ...(request.tools && request.tools.length > 0 ? { tools: functionTools(request.tools) } : {}),
     });
   }
 
-  private async streamOnce(runner: ModelRunner, messages: BaseMessage[], guard: Guard, onDelta: (delta: string) => void): Promise<Outcome> {
+  private async streamOnce(runner: ModelRunner, messages: BaseMessage[], guard: Guard, withTools: boolean, onDelta: (delta: string) => void): Promise<Outcome> {
     const stream = await runner.stream(messages, guard.signal);
+    // Tool calls arrive as argument fragments; LangChain's chunk concatenation reassembles them.
+    let whole: AIMessageChunk | undefined;
     let text = '';
     let usage: Usage | undefined;
     let id: string | undefined;
@@ -226,9 +242,10 @@ export class LangChainProvider implements ChatProvider {
       Object.assign(metadata, record(chunk.response_metadata));
       Object.assign(kwargs, record(chunk.additional_kwargs));
       id ??= chunk.id;
+      if (withTools) whole = whole ? concat(whole, chunk as AIMessageChunk) : (chunk as AIMessageChunk);
     }
     if (!this.streamComplete(metadata, kwargs)) throw new IncompleteStreamError(text.length);
-    return { text, usage, metadata, kwargs, id };
+    return { text, usage, metadata, kwargs, id, ...(whole ? { message: whole } : {}) };
   }
 
   /** Each API marks the end of a complete reply; a stream without it was cut. */
@@ -251,10 +268,11 @@ export class LangChainProvider implements ChatProvider {
       metadata: record(message.response_metadata),
       kwargs: record(message.additional_kwargs),
       id: message.id,
+      message,
     };
   }
 
-  private result(outcome: Outcome): ChatResult {
+  private result(outcome: Outcome, withTools: boolean): ChatResult {
     const model = outcome.metadata.model_name ?? outcome.metadata.model;
     const responseId = typeof outcome.metadata.id === 'string' ? outcome.metadata.id : outcome.id;
     return {
@@ -263,6 +281,7 @@ export class LangChainProvider implements ChatProvider {
       usageReported: outcome.usage !== undefined,
       ...(this.config.kind === 'openai-responses' && responseId ? { sessionId: responseId } : {}),
       ...(typeof model === 'string' && model !== this.config.model ? { model } : {}),
+      ...(withTools && outcome.message ? { toolCalls: toolCallsOf(outcome.message, responseId ?? 'call') } : {}),
     };
   }
 

@@ -77,12 +77,50 @@ export function parseMetadata(text: string): CachedMetadata {
 
 /** Obsidian's MetadataCache, computed from the vault's text (all notes are loaded at boot). */
 export class MetadataCache extends Events {
-  resolvedLinks: Record<string, Record<string, number>> = {};
-  unresolvedLinks: Record<string, Record<string, number>> = {};
   private readonly parsed = new Map<string, { text: string; cache: CachedMetadata }>();
+  /** resolvedLinks and unresolvedLinks, computed on first use after a change (Obsidian keeps them current). */
+  private linkGraph: { resolved: Record<string, Record<string, number>>; unresolved: Record<string, Record<string, number>> } | null = null;
+
+  /** Source note → destination file → number of links and embeds, as Obsidian resolves them. */
+  get resolvedLinks(): Record<string, Record<string, number>> {
+    return this.links().resolved;
+  }
+
+  /** Source note → link text that resolves to no file → count. */
+  get unresolvedLinks(): Record<string, Record<string, number>> {
+    return this.links().unresolved;
+  }
+
+  private links(): { resolved: Record<string, Record<string, number>>; unresolved: Record<string, Record<string, number>> } {
+    if (this.linkGraph) return this.linkGraph;
+    const resolved: Record<string, Record<string, number>> = {};
+    const unresolved: Record<string, Record<string, number>> = {};
+    for (const file of this.vault.getMarkdownFiles()) {
+      const cache = this.getFileCache(file);
+      const to: Record<string, number> = (resolved[file.path] = {});
+      const missing: Record<string, number> = (unresolved[file.path] = {});
+      for (const link of [...(cache?.links ?? []), ...(cache?.embeds ?? [])]) {
+        const name = getLinkpath(link.link);
+        if (name === '') continue; // [[#Heading]]: a link inside the note itself.
+        const dest = this.getFirstLinkpathDest(name, file.path);
+        if (dest) to[dest.path] = (to[dest.path] ?? 0) + 1;
+        else missing[name] = (missing[name] ?? 0) + 1;
+      }
+    }
+    this.linkGraph = { resolved, unresolved };
+    return this.linkGraph;
+  }
 
   constructor(private readonly vault: Vault) {
     super();
+    // Any change can resolve or break a link elsewhere: the link graph is recomputed on next use.
+    const stale = (): void => {
+      this.linkGraph = null;
+    };
+    vault.on('modify', stale);
+    vault.on('create', stale);
+    vault.on('delete', stale);
+    vault.on('rename', stale);
     vault.on('modify', (file) => {
       if (file instanceof TFile) this.changed(file);
     });

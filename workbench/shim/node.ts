@@ -27,6 +27,22 @@ export {
 } from './util';
 export { moment, parseYaml, stringifyYaml };
 
+/**
+ * Obsidian's htmlToMarkdown without a DOM, reduced to text as the page's shim is (markdown.ts): tags
+ * stripped (block ends become line breaks), the common entities decoded.
+ */
+export function htmlToMarkdown(html: string | { textContent: string | null }): string {
+  if (typeof html !== 'string') return html.textContent ?? '';
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+  return html
+    .replace(/<(script|style|head)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<\/?(?:p|div|h[1-6]|li|ul|ol|br|tr|pre|blockquote|section|article|header|footer|main)\b[^>]*>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#\d+|[a-z]+);/gi, (whole, code: string) => (code[0] === '#' ? String.fromCodePoint(Number(code.slice(1))) : (entities[code.toLowerCase()] ?? whole)))
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
 /** The DOM-free part of Obsidian's App. */
 export class NodeApp {
   readonly metadataCache: MetadataCache;

@@ -25,7 +25,8 @@ import {
 } from '../conversation/transitions';
 import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
 import type { ChatArchivePort } from '../ports/chatArchive';
-import { budgetSettingsFor, CHAT_MODES, type ChatMode, type StrataSettings } from '../settings';
+import { budgetSettingsFor, CHAT_MODES, findProvider, type ChatMode, type StrataSettings } from '../settings';
+import { modeUnavailable, TOOL_MODES } from './modes';
 import type { RetryNotice } from '../ports/chatModel';
 import type { Usage } from '../usage';
 import { chatStateOf, libraryEntry, type ChatPhase, type ChatState } from './chatState';
@@ -37,6 +38,9 @@ import { budgetDeps, runTurnPipeline, turnInput, type ProviderFactory } from './
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 import { rewriteCacheOf, type RewriteCache } from '../qa/queryRewrite';
 import type { VaultSearch } from '../search/types';
+import { AgentProgress } from '../agent/progress';
+import type { LoopEvent } from '../agent/loop';
+import type { ToolHost } from '../ports/toolHost';
 
 export type { ProviderFactory } from './turnPipeline';
 
@@ -55,6 +59,8 @@ export interface ChatControllerDeps {
   readonly costOf?: (model: string, usage: Usage) => number | null;
   /** The vault search for Vault QA turns; null (or absent) while the index is not ready. Read at every turn. */
   readonly search?: () => VaultSearch | null;
+  /** What the Agent mode's tools read (the vault, its search, the open note, the web); absent: no Agent mode. Read at every turn. */
+  readonly toolHost?: () => ToolHost;
 }
 
 export type ChatChange = 'state' | 'stream';
@@ -98,6 +104,8 @@ export class ChatController {
   private condensing = false;
   /** The request in flight is waiting to be retried (cleared by its first text or its end). */
   private retrying: RetryNotice | null = null;
+  /** The agent turn running in the chat shown: its tool calls so far. */
+  private agentProgress: AgentProgress | null = null;
   /** The composer's chips as last given to previewNext: the controller's own previews count them too. */
   private nextChips: readonly ContextChip[] = [];
   private warnings: ChatWarning[] = [];
@@ -132,6 +140,7 @@ export class ChatController {
       nextRequest: this.next && this.next.chat === this.chat ? this.next.usage : null,
       condensing: this.condensing,
       retry: this.retrying,
+      agentCalls: this.agentProgress?.live ?? [],
       library: this.chat.engine.libraryItems().map(libraryEntry),
       warnings: [...this.warnings],
       saved: this.saved,
@@ -297,12 +306,15 @@ export class ChatController {
     // The user's words are saved before anything can fail (a crash mid-request keeps them).
     void this.saveChat(chat);
     let partial = '';
+    const progress = new AgentProgress();
+    if (chat === this.chat) this.agentProgress = progress;
     try {
       const settings = this.deps.settings();
       chat.engine.setRendering(settings.rendering);
       const c = chat.conversation;
       const turn = c.turns[index];
-      const { assembly, compiled, result, search } = await runTurnPipeline(
+      const host = this.deps.toolHost?.();
+      const { assembly, compiled, result, search, agent } = await runTurnPipeline(
         { chatId: c.id, providerId: c.provider, model: c.model, mode: c.mode as ChatMode, userText: turn.sent ?? turn.text, chips: turn.chips ?? [], session: c.session },
         chat.engine,
         {
@@ -311,6 +323,27 @@ export class ChatController {
           settings,
           signal: abort.signal,
           vaultQa: { search: this.deps.search?.() ?? null, cache: chat.rewrites, ...(this.deps.costOf ? { costOf: this.deps.costOf } : {}) },
+          ...(host
+            ? {
+                agent: {
+                  host,
+                  now: this.deps.now,
+                  onEvent: (event: LoopEvent) => {
+                    progress.apply(event);
+                    if (chat !== this.chat || abort.signal.aborted) return;
+                    this.emit();
+                  },
+                  // Text a model call streamed before its tool calls is kept with its step; the stream restarts.
+                  onStepStart: (step: number) => {
+                    if (step === 1 || abort.signal.aborted) return;
+                    partial = '';
+                    if (chat !== this.chat) return;
+                    this.streamingText = '';
+                    this.emit('stream');
+                  },
+                },
+              }
+            : {}),
           onAssembled: (a) => {
             if (chat !== this.chat) return;
             this.lastAssembly = a;
@@ -347,6 +380,7 @@ export class ChatController {
         cost: this.deps.costOf ? this.deps.costOf(c.model, result.usage) : null,
         session: advance(compiled, assembly, result),
         ...(search ? { search } : {}),
+        ...(agent ? { agent } : {}),
       });
       chat.engine.commit(assembly, result.text);
       chat.conversation = withEngine(completed, chat.engine.snapshot());
@@ -361,9 +395,11 @@ export class ChatController {
         status: stopped ? 'stopped' : 'failed',
         error: stopped ? 'Stopped. Your message is kept: retry to send it again.' : `${userFacingError(error)}${sessionLost ? ' Retry sends the whole conversation again.' : ''}`,
         ...(partial ? { partial } : {}),
+        ...(progress.steps.length > 0 ? { agent: { stop: 'interrupted' as const, steps: progress.steps } } : {}),
         at: this.deps.now(),
       });
     } finally {
+      if (this.agentProgress === progress) this.agentProgress = null;
       if (this.abort === abort) this.release();
     }
     if (chat === this.chat) {
@@ -505,6 +541,24 @@ export class ChatController {
     this.emit();
     if (this.saved) void this.save();
     void this.previewNext();
+  }
+
+  /**
+   * Why `mode` cannot run on the chat's provider and model (the mode picker says so), or null.
+   * The Agent mode needs tool calling and connected tools.
+   */
+  modeProblem(mode: ChatMode): string | null {
+    if (!TOOL_MODES.includes(mode)) return null;
+    if (!this.deps.toolHost) return 'The Agent mode is not available here: no tools are connected.';
+    const { provider: providerId, model } = this.chat.conversation;
+    const settings = findProvider(this.deps.settings(), providerId);
+    if (!settings) return null;
+    try {
+      const provider = this.deps.providers(settings, model);
+      return modeUnavailable(mode, provider.capabilities, provider.config.kind);
+    } catch {
+      return null;
+    }
   }
 
   setMode(mode: ChatMode): void {

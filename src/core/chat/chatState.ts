@@ -4,6 +4,7 @@ import type { ChatTurn, Conversation } from '../conversation/model';
 import type { LibraryItem } from '../engine/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../usage';
 import type { ContextUsage } from './contextUsage';
+import type { LiveCall } from '../agent/progress';
 import type { ChatWarning } from './warnings';
 
 /** 'opening': a saved chat is loading (the composer waits); 'sending': a request is running. */
@@ -45,6 +46,8 @@ export interface ChatState {
   readonly condensing: boolean;
   /** The request failed and is retried after a wait: shown in the message being answered, with a cancel. */
   readonly retry: RetryNotice | null;
+  /** Agent turns: the tool calls made so far while the reply is coming in (empty otherwise). */
+  readonly agentCalls: readonly LiveCall[];
   readonly library: readonly LibraryEntry[];
   readonly warnings: readonly ChatWarning[];
   /** True once the chat has been saved at least once (it then appears in the history). */

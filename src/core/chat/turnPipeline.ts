@@ -10,13 +10,19 @@ import type { ChatResult, RetryNotice } from '../ports/chatModel';
 import { inputBudget } from '../budget/budget';
 import { fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense';
 import type { CompactionPlan } from '../budget/plan';
-import { modeFragments } from './modes';
 import { SUMMARY_TIMEOUT_MS, summarizerFor } from './summaries';
 import { VAULT_QA_MODE, vaultQaSearch } from '../qa/vaultQa';
 import type { RewriteCache } from '../qa/queryRewrite';
 import type { TurnSearch } from '../qa/record';
+import { LOCAL_SEARCH_TOOL } from '../qa/localSearchBlock';
 import type { VaultSearch } from '../search/types';
 import type { Usage } from '../usage';
+import { runAgentLoop, type LoopEvent } from '../agent/loop';
+import { toolOutputsOf, type AgentTurn } from '../agent/record';
+import { SourceCatalog } from '../agent/sourceCatalog';
+import { AGENT_TOOLS } from '../agent/toolbox';
+import type { ToolHost } from '../ports/toolHost';
+import { modeFragments, modeUnavailable } from './modes';
 
 import type { ProviderFactory } from './providerFactory';
 export type { ProviderFactory } from './providerFactory';
@@ -51,6 +57,14 @@ export interface TurnPipelineDeps {
     readonly cache: RewriteCache;
     readonly costOf?: (model: string, usage: Usage) => number | null;
   };
+  /** Agent turns: what the tools read (the vault, its search, the open note, the web), and what the view hears. */
+  readonly agent?: {
+    readonly host: ToolHost;
+    readonly now: () => number;
+    readonly onEvent?: (event: LoopEvent) => void;
+    /** A new model call of the loop starts (text streamed before belonged to the previous one). */
+    readonly onStepStart?: (step: number) => void;
+  };
 }
 
 /** A request that went out and came back complete: what the controller commits. */
@@ -58,8 +72,10 @@ export interface SentRequest {
   readonly assembly: TurnAssembly;
   readonly compiled: CompiledRequest;
   readonly result: ChatResult;
-  /** Vault QA: the search the turn's localSearch block came from. */
+  /** Vault QA: the search the turn's localSearch block came from; Agent: the sources its searches numbered. */
   readonly search?: TurnSearch;
+  /** Agent: the loop's steps. The assembly then carries the tool outputs as the turn's blocks (what history renders). */
+  readonly agent?: AgentTurn;
 }
 
 /**
@@ -74,6 +90,8 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const providerSettings = findProvider(settings, request.providerId);
   if (!providerSettings) throw new Error(`No provider "${request.providerId}" is configured: pick a model in the chat header or add the provider in settings.`);
   const provider = deps.providers(providerSettings, request.model);
+  const unavailable = modeUnavailable(request.mode, provider.capabilities, provider.config.kind);
+  if (unavailable) throw new Error(unavailable);
   const base = await turnInput(request, engine, deps.resolver, settings, true);
   // Vault QA: the search results are the turn's tool output (in history like any, never in the cached prefix).
   const qa = request.mode === VAULT_QA_MODE ? await searchForTurn(request, engine, deps) : null;
@@ -86,6 +104,7 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   deps.onAssembled?.(assembly);
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   const compiled = compile({ assembly, capabilities: provider.capabilities, target: provider.config, session: request.session });
+  if (request.mode === 'agent') return agentTurn(request, engine, input, assembly, compiled, provider, deps);
   const result = await provider.send({
     messages: compiled.messages,
     breakpoints: compiled.breakpoints,
@@ -97,6 +116,59 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   return { assembly, compiled, result, ...(qa ? { search: qa.search } : {}) };
+}
+
+/**
+ * An agent turn: the loop over the compiled request. Its tool outputs become the turn's context
+ * blocks: the turn is assembled again with them (what history renders from now on, and what the
+ * next turn's budget counts), so the commit records what later turns will send.
+ */
+async function agentTurn(
+  request: TurnRequest,
+  engine: PromptContextEngine,
+  input: TurnInput,
+  assembly: TurnAssembly,
+  compiled: CompiledRequest,
+  provider: ReturnType<ProviderFactory>,
+  deps: TurnPipelineDeps,
+): Promise<SentRequest> {
+  const agent = deps.agent;
+  if (!agent) throw new Error('The Agent mode is not available here: no tools are connected.');
+  const sources = new SourceCatalog();
+  const { budget } = budgetDeps(request, deps.settings, deps.providers, deps.signal);
+  const outcome = await runAgentLoop(
+    {
+      messages: compiled.messages,
+      breakpoints: compiled.breakpoints,
+      cacheKey: `strata-${request.chatId}`,
+      ...(compiled.sessionId ? { sessionId: compiled.sessionId } : {}),
+      promptTokens: assembly.promptTokens,
+    },
+    {
+      provider,
+      tools: AGENT_TOOLS,
+      context: { host: agent.host, signal: deps.signal, sources },
+      maxSteps: deps.settings.agentMaxSteps,
+      budgetTokens: budget.tokens,
+      model: request.model,
+      now: agent.now,
+      ...(deps.onToken ? { onToken: deps.onToken } : {}),
+      ...(deps.onRetry ? { onRetry: deps.onRetry } : {}),
+      ...(agent.onEvent ? { onEvent: agent.onEvent } : {}),
+      ...(agent.onStepStart ? { onStepStart: agent.onStepStart } : {}),
+    },
+  );
+  const tools = toolOutputsOf(outcome.steps);
+  const recorded = tools.length > 0 ? engine.assemble({ ...input, tools: [...(input.tools ?? []), ...tools] }) : assembly;
+  const cited = sources.all();
+  const queries = outcome.steps.flatMap((s) => s.calls.filter((c) => c.name === LOCAL_SEARCH_TOOL).map((c) => (typeof c.args.query === 'string' ? c.args.query : '')));
+  return {
+    assembly: recorded,
+    compiled,
+    result: outcome.result,
+    agent: { stop: outcome.stop, steps: outcome.records },
+    ...(cited.length > 0 ? { search: { query: queries.join(' · '), sources: cited } } : {}),
+  };
 }
 
 /** The Vault QA search of a turn: the conversation before it is what the engine has seen. */

@@ -338,6 +338,7 @@ function buildTurn(body: BodyTurn, record: TurnRecord | undefined, label: string
     referenced: record.referenced,
     problems: record.problems,
     ...(record.search !== undefined ? { search: record.search } : {}),
+    ...(record.agent !== undefined ? { agent: record.agent } : {}),
     ...(record.envelope !== undefined ? { envelope: record.envelope } : {}),
     ...(record.usage !== undefined ? { usage: record.usage } : {}),
     ...(record.cost !== undefined ? { cost: record.cost } : {}),

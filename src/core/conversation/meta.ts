@@ -6,6 +6,7 @@ import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as Sche
 import type { ChatTurn, CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
 import { isoFromEpoch } from './time';
 import type { TurnSearch } from '../qa/record';
+import type { AgentTurn } from '../agent/record';
 
 /**
  * The chat's metadata as one record: readable properties at the top (title, times, model), the
@@ -101,11 +102,25 @@ function writeTurn(t: ChatTurn): Record<string, unknown> {
   if (t.referenced.length > 0) record.referenced = [...t.referenced];
   if (t.problems.length > 0) record.problems = t.problems.map((p) => ({ chipId: p.chipId, reason: p.reason, detail: p.detail }));
   if (t.search) record.search = writeSearch(t.search);
+  if (t.agent) record.agent = writeAgent(t.agent);
   if (t.envelope) record.envelope = writeEnvelope(t.envelope);
   if (t.usage !== undefined) record.usage = t.usage ? { ...t.usage } : null;
   if (t.cost !== undefined) record.cost = t.cost;
   if (t.error !== undefined) record.error = t.error;
   return record;
+}
+
+function writeAgent(a: AgentTurn): Record<string, unknown> {
+  return {
+    stop: a.stop,
+    steps: a.steps.map((s) => ({
+      text: s.text,
+      calls: s.calls.map((c) => ({ id: c.id, name: c.name, args: { ...c.args }, chars: c.chars, ms: c.ms, isError: c.isError })),
+      usage: { ...s.usage },
+      usageReported: s.usageReported,
+      promptTokens: s.promptTokens,
+    })),
+  };
 }
 
 function writeSearch(s: TurnSearch): Record<string, unknown> {

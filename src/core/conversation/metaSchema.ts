@@ -13,6 +13,7 @@ import type { Usage } from '../usage';
 import { REWRITE_STATUSES, type TurnSearch } from '../qa/record';
 import { DEFAULT_MODE, TITLE_SOURCES, TURN_STATUSES, type EnvelopeRecord, type ItemRef, type LayerRecord } from './model';
 import { epochFromIso } from './time';
+import type { AgentTurn } from '../agent/record';
 
 /**
  * The chat note's frontmatter as read: what each field must be and what a bad one falls back to.
@@ -86,6 +87,41 @@ const SearchRecord = z.object({
   ).optional(),
 }) satisfies z.ZodType<TurnSearch>;
 
+/** An agent turn's loop (src/core/agent/record.ts): a damaged one is left out (the view then shows no steps). */
+const AgentRecordSchema = z.object({
+  stop: orElse(z.enum(['answered', 'step-limit', 'interrupted']), 'answered'),
+  steps: orElse(
+    z.array(
+      leftOut(
+        z.object({
+          text: orElse(z.string(), ''),
+          calls: orElse(
+            z.array(
+              leftOut(
+                z.object({
+                  id: z.string(),
+                  name: z.string(),
+                  args: orElse(z.record(z.string(), z.unknown()), {}),
+                  chars: orElse(Count, 0),
+                  ms: orElse(Count, 0),
+                  isError: orElse(z.boolean(), false),
+                }),
+                'left out',
+              ),
+            ),
+            [],
+          ),
+          usage: orElse(UsageRecord, { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheWriteTokens: 0 }),
+          usageReported: orElse(z.boolean(), true),
+          promptTokens: orElse(Count, 0),
+        }),
+        'left out',
+      ),
+    ),
+    [],
+  ),
+}) satisfies z.ZodType<AgentTurn>;
+
 /** One turn's record. `at` is null when unreadable: the reader puts the chat's creation time there. */
 const TurnRecord = z.object({
   status: required(z.enum(TURN_STATUSES), 'complete', 'read as complete if it has a reply'),
@@ -99,6 +135,7 @@ const TurnRecord = z.object({
   referenced: orElse(z.array(z.string()), []),
   problems: orElse(z.array(leftOut(ProblemRecord, 'left out')), []),
   search: leftOut(SearchRecord, 'the search record is left out').optional(),
+  agent: leftOut(AgentRecordSchema, 'the agent steps are left out').optional(),
   envelope: leftOut(EnvelopeRecordSchema, 'the envelope record is left out').optional(),
   usage: leftOut(UsageRecord.nullable()).optional(),
   cost: leftOut(z.number().nullable()).optional(),

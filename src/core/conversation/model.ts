@@ -9,6 +9,7 @@ import type { ProviderSession } from '../compiler/session';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 import type { TurnSearch } from '../qa/record';
+import type { AgentTurn } from '../agent/record';
 
 export type { ProviderSession } from '../compiler/session';
 
@@ -81,8 +82,10 @@ export interface ChatTurn {
   /** Ids attached again and sent by reference. */
   readonly referenced: readonly string[];
   readonly problems: readonly ResolutionProblem[];
-  /** Vault QA: the query searched (the message or its rewrite), the sources numbered, the rewrite's call. */
+  /** Vault QA: the query searched (the message or its rewrite), the sources numbered, the rewrite's call. Agent: the sources its searches numbered. */
   readonly search?: TurnSearch;
+  /** Agent: how the loop ended, and each model call with its tool calls (kept on a failed or stopped turn too). */
+  readonly agent?: AgentTurn;
   readonly envelope?: EnvelopeRecord;
   readonly usage?: Usage | null;
   /** USD; null when unknown. */

@@ -6,6 +6,7 @@ import type { TurnSearch } from '../qa/record';
 import { envelopeRecord, savedChip, toRef } from './records';
 import { sentTurnOf } from '../engine/completedTurn';
 import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleCall, type TitleSource } from './model';
+import type { AgentTurn } from '../agent/record';
 
 /**
  * Turn changes as pure transitions: Conversation in, Conversation out. The chat controller and the
@@ -60,8 +61,10 @@ export interface Answer {
   readonly cost?: number | null;
   /** The provider session after this call (cursor advanced by the compiler). */
   readonly session?: ProviderSession | null;
-  /** Vault QA: the turn's search. */
+  /** Vault QA: the turn's search (Agent: the sources its searches numbered). */
   readonly search?: TurnSearch;
+  /** Agent: the loop's model calls and tool calls. */
+  readonly agent?: AgentTurn;
 }
 
 /**
@@ -78,7 +81,7 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     throw new Error(`turn ${index + 1} is engine turn ${expected}, but the assembly is for turn ${answer.assembly.envelope.turn}`);
   }
   const parts = sentTurnOf(answer.assembly);
-  const { error: _error, sent: _sent, partial: _partial, search: _search, ...rest } = turn;
+  const { error: _error, sent: _sent, partial: _partial, search: _search, agent: _agent, ...rest } = turn;
   const done: ChatTurn = {
     ...rest,
     status: 'complete',
@@ -93,6 +96,7 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     referenced: parts.referenced,
     problems: parts.problems,
     ...(answer.search ? { search: answer.search } : {}),
+    ...(answer.agent ? { agent: answer.agent } : {}),
     envelope: { ...envelopeRecord(answer.assembly), ...(answer.compile ? { compile: answer.compile } : {}) },
     ...(answer.usage !== undefined ? { usage: answer.usage } : {}),
     ...(answer.cost !== undefined ? { cost: answer.cost } : {}),
@@ -111,19 +115,27 @@ export interface Failure {
   readonly error: string;
   /** What had streamed before it failed or stopped. */
   readonly partial?: string;
+  /** Agent turns: the model calls (and their tool calls) done before it failed or stopped. */
+  readonly agent?: AgentTurn;
   readonly at: number;
 }
 
 /** Send a turn's message (again): it is waiting for its reply, without the last attempt's error or partial reply. */
 export function resendTurn(c: Conversation, index: number): Conversation {
-  const { error: _error, partial: _partial, ...turn } = turnAt(c, index);
+  const { error: _error, partial: _partial, agent: _agent, ...turn } = turnAt(c, index);
   return { ...c, turns: replaceAt(c.turns, index, { ...turn, status: 'sending' }) };
 }
 
 /** The request failed or was stopped: the user's words stay, marked not answered, with the reason. */
 export function failTurn(c: Conversation, index: number, failure: Failure): Conversation {
-  const { partial: _partial, ...turn } = turnAt(c, index);
-  const failed: ChatTurn = { ...turn, status: failure.status, error: failure.error, ...(failure.partial ? { partial: failure.partial } : {}) };
+  const { partial: _partial, agent: _agent, ...turn } = turnAt(c, index);
+  const failed: ChatTurn = {
+    ...turn,
+    status: failure.status,
+    error: failure.error,
+    ...(failure.partial ? { partial: failure.partial } : {}),
+    ...(failure.agent && failure.agent.steps.length > 0 ? { agent: failure.agent } : {}),
+  };
   return { ...c, turns: replaceAt(c.turns, index, failed), updated: failure.at };
 }
 

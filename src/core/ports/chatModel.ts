@@ -4,6 +4,7 @@
  */
 import type { CacheBreakpoint } from '../compiler/cacheBreakpoints';
 import type { ChatMessage } from '../engine/messages';
+import type { AgentStep, ToolCall, ToolSpec } from '../agent/types';
 import type { Usage } from '../usage';
 
 /** Every provider kind, in the order the settings offer them; ProviderKind is derived from it. */
@@ -55,6 +56,20 @@ export interface ChatRequest {
   readonly onToken?: (delta: string) => void;
   /** Called when an attempt failed and another follows after a wait (the chat shows it, with a cancel). */
   readonly onRetry?: (notice: RetryNotice) => void;
+  /** Tools the model may call (LangChain bindTools); only for providers with `toolCalling`. */
+  readonly tools?: readonly ToolSpec[];
+  /**
+   * The agent loop's steps so far, sent after `messages` in the provider's own tool format (the
+   * model's calls, then their results), so each step's request extends the previous one.
+   */
+  readonly steps?: readonly AgentStep[];
+  /**
+   * The provider's session already holds the steps' calls (Responses previous_response_id is the
+   * response that made them): only their results are sent.
+   */
+  readonly callsSeen?: boolean;
+  /** A user note sent last, after the steps (the agent's step limit: answer now). */
+  readonly finalNote?: string;
 }
 
 /** Why an attempt is retried, in the words the chat uses. */
@@ -86,6 +101,8 @@ export interface ChatResult {
    * while streaming): `usage` is then all zeros, not a measurement. Absent means reported.
    */
   readonly usageReported?: boolean;
+  /** The model asked for tools (a request with `tools`): the loop runs them and continues. */
+  readonly toolCalls?: readonly ToolCall[];
 }
 
 /** A chat model behind one provider. Errors are ProviderError (src/providers/errors.ts). */

@@ -1,6 +1,7 @@
 import type { ToolOutput } from '../engine/types';
 import type { SearchHit } from '../search/types';
 import type { SearchSource } from './record';
+import type { SourceCatalog } from '../agent/sourceCatalog';
 
 /** The tool name of a Vault QA search: the block is a tool output like any other (`<tool_output tool="localSearch">`). */
 export const LOCAL_SEARCH_TOOL = 'localSearch';
@@ -11,6 +12,17 @@ export const CITATION_RULES =
 
 export const NOTHING_FOUND =
   'Nothing relevant was found in the vault for this search. Tell the user you could not find this in their notes and that you do not know; do not answer from general knowledge and do not cite anything.';
+
+/**
+ * The agent's rules (a catalog numbers the turn's searches): a source keeps its number across the
+ * searches of one turn, so any number listed in this turn's search results may be cited.
+ */
+export const AGENT_CITATION_RULES =
+  "Citation rules: cite the sources you use as [1], [2], right after the statement they support, using the numbers listed in this turn's search results (a source keeps its number across searches). Only cite sources listed there. If they do not answer the question, say that you do not know.";
+
+/** An agent's empty search is not the end of the turn: it can search again or look elsewhere. */
+export const AGENT_NOTHING_FOUND =
+  'Nothing relevant was found in the vault for this search. Try other words (synonyms, a shorter query), or look with listFolder, findByTag or readNote. If nothing is found at all, tell the user you could not find this in their notes; do not answer from general knowledge and do not cite anything for it.';
 
 /** A source's label: `path › heading`, or the path alone for text before the first heading. */
 export function sourceLabel(source: SearchSource): string {
@@ -41,22 +53,33 @@ export function groupHits(hits: readonly SearchHit[]): Array<{ source: SearchSou
  * The localSearch block of one search: self-contained (the instruction, the numbered catalog, the
  * chunks, the citation rules), a pure function of the query and the hits, so it renders the same
  * bytes wherever it is rendered. The engine's tool wrapper escapes it like any tool output.
+ *
+ * With a catalog (an agent turn, issue 14), sources are numbered through it instead of 1..n, so a
+ * second search of the turn continues the numbering and a source seen before keeps its number; the
+ * catalog's rules and empty-result text are the agent's. Without one, the output is Vault QA's.
+ * `sources` is this block's sources in rank order either way (with a catalog, their numbers are
+ * the catalog's).
  */
-export function localSearchBlock(query: string, hits: readonly SearchHit[]): { tool: ToolOutput; sources: SearchSource[] } {
+export function localSearchBlock(
+  query: string,
+  hits: readonly SearchHit[],
+  catalog?: SourceCatalog,
+): { tool: ToolOutput; sources: SearchSource[] } {
   const groups = groupHits(hits);
   const sources = groups.map((g) => g.source);
+  const numbers = groups.map((g, i) => (catalog ? catalog.number(g.source) : i + 1));
   const lines: string[] = [`Vault search for: ${oneLine(query)}`, ''];
   if (groups.length === 0) {
-    lines.push(NOTHING_FOUND);
+    lines.push(catalog ? AGENT_NOTHING_FOUND : NOTHING_FOUND);
   } else {
     lines.push("Answer the user's question based only on the following sources from their vault.", '', 'Sources:');
-    groups.forEach((g, i) => lines.push(`[${i + 1}] ${sourceLabel(g.source)}`));
+    groups.forEach((g, i) => lines.push(`[${numbers[i]}] ${sourceLabel(g.source)}`));
     groups.forEach((g, i) => {
       for (const chunk of g.chunks) {
-        lines.push('', `--- [${i + 1}] ${sourceLabel(g.source)} (lines ${chunk.startLine}-${chunk.endLine}) ---`, chunk.text.replace(/\s+$/, ''));
+        lines.push('', `--- [${numbers[i]}] ${sourceLabel(g.source)} (lines ${chunk.startLine}-${chunk.endLine}) ---`, chunk.text.replace(/\s+$/, ''));
       }
     });
-    lines.push('', '---', CITATION_RULES);
+    lines.push('', '---', catalog ? AGENT_CITATION_RULES : CITATION_RULES);
   }
   return { tool: { name: LOCAL_SEARCH_TOOL, input: oneLine(query), output: lines.join('\n') }, sources };
 }

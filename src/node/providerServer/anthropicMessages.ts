@@ -3,12 +3,13 @@ import type { Exchange } from './context';
 import { asRecord } from './context';
 import { RequestError } from './errors';
 import { encodePrompt, countTokens, partText, roleMarker, type PromptBlock } from './prompt';
-import { deterministicReply, replyChunks } from './reply';
+import { replyChunks } from './reply';
+import { argumentPieces, callId, outputText, scriptedReply, type ScriptedReply } from './toolScript';
+import { anthropicToolConversation } from './toolTurns';
 
 interface ParsedMessages {
   readonly model: string;
   readonly blocks: PromptBlock[];
-  readonly lastUserText: string;
 }
 
 function cacheControlOf(value: unknown): { breakpoint: boolean; ttlMs?: number } {
@@ -32,14 +33,10 @@ function contentBlocks(content: unknown, marker: string, where: string): PromptB
   return content.map((block, i) => ({ text: (i === 0 ? marker : '') + partText(block), ...cacheControlOf(block) }));
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const texts = content.filter((b) => asRecord(b)?.type === 'text').map(partText);
-  return (texts.length > 0 ? texts : content.map(partText)).join('\n');
-}
-
-/** Validates a Messages request and flattens it: tools, then system blocks, then message blocks. */
+/**
+ * Validates a Messages request and flattens it: tools, then system blocks, then message blocks
+ * (tool_use and tool_result blocks as their JSON, like any non-text block).
+ */
 export function parseMessagesRequest(body: Record<string, unknown>, headers: Readonly<Record<string, string>>, requireMaxTokens: boolean): ParsedMessages {
   // Claude Code's per-turn-control beta allows system messages between turns; without it, the
   // API refuses them (and Claude Code retries without the beta).
@@ -58,7 +55,6 @@ export function parseMessagesRequest(body: Record<string, unknown>, headers: Rea
     });
   }
   if (body.system !== undefined) blocks.push(...contentBlocks(body.system, roleMarker('system'), 'system'));
-  let lastUserText = '';
   messages.forEach((raw, i) => {
     const message = asRecord(raw);
     const roleOk = message && (message.role === 'user' || message.role === 'assistant' || (systemMessages && message.role === 'system'));
@@ -66,7 +62,6 @@ export function parseMessagesRequest(body: Record<string, unknown>, headers: Rea
       throw new RequestError(400, { message: `messages.${i}.role: Input should be 'user' or 'assistant'` });
     }
     blocks.push(...contentBlocks(message.content, roleMarker(String(message.role)), `messages.${i}`));
-    if (message.role === 'user') lastUserText = textOf(message.content);
   });
   // Automatic caching: a top-level cache_control puts a breakpoint on the last block.
   const topLevel = cacheControlOf(body);
@@ -77,19 +72,45 @@ export function parseMessagesRequest(body: Record<string, unknown>, headers: Rea
       message: `A maximum of ${ANTHROPIC_MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`,
     });
   }
-  return { model, blocks, lastUserText };
+  return { model, blocks };
+}
+
+/** The reply's content blocks: one text block, or one tool_use block per scripted call. */
+function contentOf(reply: ScriptedReply): Array<Record<string, unknown>> {
+  if (reply.kind === 'text') return [{ type: 'text', text: reply.text }];
+  return reply.calls.map((call, i) => ({ type: 'tool_use', id: callId('toolu', reply.step, i), name: call.name, input: call.args }));
+}
+
+type Send = (type: string, fields: Record<string, unknown>) => Promise<boolean>;
+
+/** Content block events: a tool_use block starts with empty input, then its JSON in pieces. */
+async function streamContent(send: Send, reply: ScriptedReply, content: ReadonlyArray<Record<string, unknown>>): Promise<boolean> {
+  for (const [index, block] of content.entries()) {
+    const start = block.type === 'text' ? { ...block, text: '' } : { ...block, input: {} };
+    if (!(await send('content_block_start', { index, content_block: start }))) return false;
+    if (index === 0 && !(await send('ping', {}))) return false;
+    const deltas =
+      reply.kind === 'text'
+        ? replyChunks(reply.text).map((text) => ({ type: 'text_delta', text }))
+        : argumentPieces(reply.calls[index].arguments).map((partial_json) => ({ type: 'input_json_delta', partial_json }));
+    for (const delta of deltas) if (!(await send('content_block_delta', { index, delta }))) return false;
+    if (!(await send('content_block_stop', { index }))) return false;
+  }
+  return true;
 }
 
 /** POST /v1/messages */
 export async function handleMessages(ex: Exchange): Promise<void> {
-  const { model, blocks, lastUserText } = parseMessagesRequest(ex.body, ex.headers, true);
+  const { model, blocks } = parseMessagesRequest(ex.body, ex.headers, true);
   const encoded = encodePrompt(model, blocks);
   const cache = ex.state.anthropicCache.account(encoded.boundaries, encoded.tokens.length, anthropicMinCacheableTokens(model), ex.now);
-  const reply = deterministicReply(
+  const reply = scriptedReply(
+    anthropicToolConversation(ex.body),
     blocks.map((b) => b.text),
-    lastUserText,
   );
-  const outputTokens = countTokens(model, reply);
+  const content = contentOf(reply);
+  const stopReason = reply.kind === 'calls' ? 'tool_use' : 'end_turn';
+  const outputTokens = countTokens(model, outputText(reply));
   const id = ex.state.nextId('msg_local_');
   const inputUsage = {
     input_tokens: cache.input,
@@ -107,8 +128,8 @@ export async function handleMessages(ex: Exchange): Promise<void> {
         type: 'message',
         role: 'assistant',
         model,
-        content: [{ type: 'text', text: reply }],
-        stop_reason: 'end_turn',
+        content,
+        stop_reason: stopReason,
         stop_sequence: null,
         usage: { ...inputUsage, output_tokens: outputTokens, service_tier: 'standard' },
       },
@@ -118,7 +139,7 @@ export async function handleMessages(ex: Exchange): Promise<void> {
   }
 
   const stream = ex.stream(headers);
-  const send = (type: string, fields: Record<string, unknown>): Promise<boolean> => stream.send({ type, ...fields }, type);
+  const send: Send = (type, fields) => stream.send({ type, ...fields }, type);
   if (!(await stream.open())) return;
   const start = {
     id,
@@ -132,13 +153,8 @@ export async function handleMessages(ex: Exchange): Promise<void> {
     usage: { ...inputUsage, output_tokens: 0, service_tier: 'standard' },
   };
   if (!(await send('message_start', { message: start }))) return;
-  if (!(await send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }))) return;
-  if (!(await send('ping', {}))) return;
-  for (const text of replyChunks(reply)) {
-    if (!(await send('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }))) return;
-  }
-  if (!(await send('content_block_stop', { index: 0 }))) return;
-  if (!(await send('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { ...inputUsage, output_tokens: outputTokens } }))) return;
+  if (!(await streamContent(send, reply, content))) return;
+  if (!(await send('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { ...inputUsage, output_tokens: outputTokens } }))) return;
   if (!(await send('message_stop', {}))) return;
   stream.end();
 }

@@ -3,7 +3,10 @@
  * Responses (with previous_response_id state) and Anthropic Messages over HTTP on 127.0.0.1,
  * streaming (SSE) and not. Replies are deterministic (format in ./reply.ts), usage reports cached
  * tokens by each provider's documented rule (./openaiCacheRule.ts, ./anthropicCacheRule.ts), and
- * faults (error statuses, hangs, cut streams) can be injected.
+ * faults (error statuses, hangs, cut streams) can be injected. When a request declares tools, the
+ * last user message can script tool calls with `[[tool NAME {json args}]]` directives, one step
+ * per line (format in ./reply.ts), so an agent loop runs end to end offline; faults apply to
+ * tool-call replies as to text.
  *
  * Routes (the `/v1` prefix is optional, so an OpenAI base URL of `url` or `url/v1` both work):
  *   POST /v1/chat/completions, POST /v1/responses, GET|DELETE /v1/responses/{id},

@@ -2,7 +2,9 @@ import type { Exchange, StoredResponse } from './context';
 import { asRecord } from './context';
 import { RequestError } from './errors';
 import { countTokens, encodePrompt, partText, roleMarker, type PromptBlock } from './prompt';
-import { deterministicReply, replyChunks } from './reply';
+import { replyChunks } from './reply';
+import { argumentPieces, callId, outputText, scriptedReply, type ScriptedReply } from './toolScript';
+import { responsesToolConversation } from './toolTurns';
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -32,12 +34,72 @@ function inputItems(input: unknown): unknown[] {
   throw new RequestError(400, { message: "Invalid 'input': expected a string or an array of input items.", param: 'input' });
 }
 
-function lastUserText(items: readonly unknown[]): string {
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = asRecord(items[i]);
-    if (item && item.role === 'user' && (item.type === undefined || item.type === 'message')) return contentText(item.content);
+interface FunctionCallItem {
+  readonly id: string;
+  readonly type: 'function_call';
+  readonly status: string;
+  readonly arguments: string;
+  readonly call_id: string;
+  readonly name: string;
+}
+
+interface MessageItem {
+  readonly id: string;
+  readonly type: 'message';
+  readonly status: string;
+  readonly role: 'assistant';
+  readonly content: ReadonlyArray<{ type: 'output_text'; text: string; annotations: never[]; logprobs: never[] }>;
+}
+
+function messageItem(id: string, text: string): MessageItem {
+  return { id, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
+}
+
+/** One function_call item per scripted call, with deterministic ids. */
+function functionCallItems(reply: Extract<ScriptedReply, { kind: 'calls' }>): FunctionCallItem[] {
+  return reply.calls.map((call, i) => ({
+    id: callId('fc', reply.step, i),
+    type: 'function_call',
+    status: 'completed',
+    arguments: call.arguments,
+    call_id: callId('call', reply.step, i),
+    name: call.name,
+  }));
+}
+
+type Send = (type: string, fields: Record<string, unknown>) => Promise<boolean>;
+
+/** A message item's events, text delta by delta; false once the stream is gone. */
+async function streamMessage(send: Send, item: MessageItem): Promise<boolean> {
+  const part = item.content[0];
+  const where = { item_id: item.id, output_index: 0, content_index: 0 };
+  return (
+    (await send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } })) &&
+    (await send('response.content_part.added', { ...where, part: { ...part, text: '' } })) &&
+    (await sendEach(replyChunks(part.text), (delta) => send('response.output_text.delta', { ...where, delta, logprobs: [] }))) &&
+    (await send('response.output_text.done', { ...where, text: part.text, logprobs: [] })) &&
+    (await send('response.content_part.done', { ...where, part })) &&
+    (await send('response.output_item.done', { output_index: 0, item }))
+  );
+}
+
+/** Each function_call item's events, its arguments in pieces; false once the stream is gone. */
+async function streamFunctionCalls(send: Send, items: readonly FunctionCallItem[]): Promise<boolean> {
+  for (const [outputIndex, item] of items.entries()) {
+    const where = { item_id: item.id, output_index: outputIndex };
+    const ok =
+      (await send('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', arguments: '' } })) &&
+      (await sendEach(argumentPieces(item.arguments), (delta) => send('response.function_call_arguments.delta', { ...where, delta }))) &&
+      (await send('response.function_call_arguments.done', { ...where, name: item.name, arguments: item.arguments })) &&
+      (await send('response.output_item.done', { output_index: outputIndex, item }));
+    if (!ok) return false;
   }
-  return '';
+  return true;
+}
+
+async function sendEach(pieces: readonly string[], sendOne: (piece: string) => Promise<boolean>): Promise<boolean> {
+  for (const piece of pieces) if (!(await sendOne(piece))) return false;
+  return true;
 }
 
 /** POST /v1/responses */
@@ -75,13 +137,12 @@ export async function handleResponses(ex: Exchange): Promise<void> {
   const encoded = encodePrompt(model, blocks);
   const cacheKey = `${model}\u0000${typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : ''}`;
   const cached = ex.state.openaiCache.account(cacheKey, encoded.tokens);
-  const reply = deterministicReply(
+  const reply = scriptedReply(
+    responsesToolConversation(body, conversation),
     blocks.map((b) => b.text),
-    lastUserText(conversation),
   );
-  const outputTokens = countTokens(model, reply);
+  const outputTokens = countTokens(model, outputText(reply));
   const id = ex.state.nextId('resp_local_');
-  const messageId = ex.state.nextId('msg_local_');
   const store = body.store !== false;
   const createdAt = Math.floor(ex.now / 1000);
   const usage = {
@@ -91,8 +152,9 @@ export async function handleResponses(ex: Exchange): Promise<void> {
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: encoded.tokens.length + outputTokens,
   };
-  const part = { type: 'output_text', text: reply, annotations: [], logprobs: [] };
-  const outputItem = { id: messageId, type: 'message', status: 'completed', role: 'assistant', content: [part] };
+  const message = reply.kind === 'text' ? messageItem(ex.state.nextId('msg_local_'), reply.text) : undefined;
+  const calls = reply.kind === 'calls' ? functionCallItems(reply) : [];
+  const output: Array<MessageItem | FunctionCallItem> = message ? [message] : calls;
   const responseWith = (status: string, output: unknown[], withUsage: boolean): Record<string, unknown> => ({
     id,
     object: 'response',
@@ -121,9 +183,11 @@ export async function handleResponses(ex: Exchange): Promise<void> {
     usage: withUsage ? usage : null,
     user: null,
   });
-  const completed = responseWith('completed', [outputItem], true);
+  const completed = responseWith('completed', output, true);
   if (store) {
-    const stored: StoredResponse = { id, items: [...conversation, outputItem], response: completed };
+    // Function calls are stored too: a follow-up's function_call_output items answer them, and the
+    // script counts them as a step taken.
+    const stored: StoredResponse = { id, items: [...conversation, ...output], response: completed };
     ex.state.responses.set(id, stored);
   }
   const headers = { 'x-request-id': ex.requestId, 'openai-model': model };
@@ -137,19 +201,10 @@ export async function handleResponses(ex: Exchange): Promise<void> {
   let sequence = 0;
   const send = (type: string, fields: Record<string, unknown>): Promise<boolean> =>
     stream.send({ type, sequence_number: sequence++, ...fields }, type);
-  const where = { item_id: messageId, output_index: 0, content_index: 0 };
   if (!(await stream.open())) return;
   if (!(await send('response.created', { response: responseWith('in_progress', [], false) }))) return;
   if (!(await send('response.in_progress', { response: responseWith('in_progress', [], false) }))) return;
-  const openItem = { id: messageId, type: 'message', status: 'in_progress', role: 'assistant', content: [] };
-  if (!(await send('response.output_item.added', { output_index: 0, item: openItem }))) return;
-  if (!(await send('response.content_part.added', { ...where, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } }))) return;
-  for (const delta of replyChunks(reply)) {
-    if (!(await send('response.output_text.delta', { ...where, delta, logprobs: [] }))) return;
-  }
-  if (!(await send('response.output_text.done', { ...where, text: reply, logprobs: [] }))) return;
-  if (!(await send('response.content_part.done', { ...where, part }))) return;
-  if (!(await send('response.output_item.done', { output_index: 0, item: outputItem }))) return;
+  if (!(await (message ? streamMessage(send, message) : streamFunctionCalls(send, calls)))) return;
   if (!(await send('response.completed', { response: completed }))) return;
   stream.end();
 }

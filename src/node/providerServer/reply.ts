@@ -10,10 +10,48 @@
  *   the `id="..."` attribute of <note_context>, <url_context>, <selection_context>,
  *   <folder_context> and <tag_context> tags, and the `- id` lines of <context_refs> blocks.
  *   `none` when there are none.
- * - <question>: the text of the last user message after its last context block (any of the tags
- *   above, <context_refs>, <context_problems>, <context_library>, <tool_output>, <turn_context>
- *   or Claude Code's <system-reminder>), trimmed; when nothing follows the last block, the message
- *   with every such block removed, trimmed. `none` when empty.
+ * - <question>: the text of the last user-authored message (below) after its last context block
+ *   (any of the tags above, <context_refs>, <context_problems>, <context_library>, <tool_output>,
+ *   <turn_context> or Claude Code's <system-reminder>), trimmed; when nothing follows the last
+ *   block, the message with every such block removed, trimmed. `none` when empty.
+ *
+ * Scripted tool calling (./toolScript.ts; conversations read per API by ./toolTurns.ts). The
+ * "last user-authored message" is the last user message that is not a tool result (Chat: the
+ * last role `user` message; Responses: the last `user` message item of the whole conversation,
+ * previous_response_id followed; Anthropic: the last `user` message with no tool_result block).
+ * It may hold directives:
+ *
+ *   [[tool NAME JSON]]
+ *
+ * - NAME matches `[A-Za-z_][A-Za-z0-9_]*`, with spaces or tabs before and after it; JSON is a
+ *   JSON object of arguments and runs to the first `]]` after NAME, so JSON containing `]]` is
+ *   not supported; a directive lies on one line. A `[[tool` that does not form a directive (bad
+ *   name, no `]]`, JSON that does not parse to an object) is plain text.
+ * - Each line holding directives is one step, in line order; the directives of a line are that
+ *   step's parallel calls, in order.
+ * - Only tools the request declares are called (Chat: tools[].function.name of type `function`;
+ *   Responses: tools[].name of type `function`; Anthropic: tools[].name with an input_schema).
+ *   A directive naming another tool is left out of its step, and a step left empty is dropped
+ *   (later steps move up). No declared tools: no steps.
+ * - Step index = assistant tool-call turns after the last user-authored message (Chat: assistant
+ *   messages with tool_calls; Responses: runs of consecutive function_call items; Anthropic:
+ *   assistant messages with tool_use blocks). While it is below the number of steps, the reply is
+ *   that step's calls, numbered <step> and <i> from 1: ids `call_<step>_<i>` (Chat, and Responses
+ *   call_id with item id `fc_<step>_<i>`) or `toolu_<step>_<i>` (Anthropic); arguments are the
+ *   directive's JSON re-serialized compactly. Output tokens: the token count of
+ *   JSON.stringify([{ name, arguments: <object> }, ...]).
+ * - Otherwise the reply is the text above, its question taken from the last user-authored message
+ *   with its directives (and the blanks before them) removed and lines left blank by that dropped,
+ *   followed, when tool results come after that message, by ` Tools used: <n1>, <n2>.` (every
+ *   result's tool name in order, found through its call id: Chat role `tool` messages by
+ *   tool_call_id, else their `name`; Responses function_call_output by call_id; Anthropic
+ *   tool_result by tool_use_id; `unknown` when no call matches), then by ` Sources: [1].` when a
+ *   result's text has a line starting with `[1] ` (localSearch's numbered source catalog).
+ *   E.g. `Seen context: none. Question: Find x. Tools used: localSearch, readNote. Sources: [1].`
+ * - Tool calls and results are prompt text like any other, so they count in prompt tokens and
+ *   in prefix caching: Chat, an assistant message's tool_calls JSON after its content and a tool
+ *   message's content; Responses, `<|function_call|>\nNAME ARGUMENTS` and `<|tool|>\nOUTPUT`;
+ *   Anthropic, each tool_use and tool_result block as its JSON (cache_control left out).
  */
 
 const ITEM_TAGS = ['note_context', 'url_context', 'selection_context', 'folder_context', 'tag_context'];

@@ -327,6 +327,18 @@ export class ChatView extends ItemView {
     input.select();
   }
 
+  /** A mode the chat's model cannot run (the Agent mode without tool calling) says so, and cannot be picked. */
+  private renderModeAvailability(): void {
+    for (const mode of MODES) {
+      const option = this.modeSelect.querySelector<HTMLOptionElement>(`option[value="${mode.id}"]`);
+      if (!option) continue;
+      const problem = this.controller.modeProblem(mode.id);
+      option.disabled = problem !== null && this.controller.state.conversation.mode !== mode.id;
+      option.setText(problem ? `${mode.label} (not available)` : mode.label);
+      option.setAttr('title', problem ?? mode.description);
+    }
+  }
+
   private render(): void {
     const state = this.controller.state;
     const { conversation } = state;
@@ -335,6 +347,7 @@ export class ChatView extends ItemView {
       this.chatTitleEl.setAttr('aria-label', 'Chat title: click to rename');
     }
     this.renderModelPicker(state);
+    this.renderModeAvailability();
     this.modeSelect.value = conversation.mode;
     this.modelSelect.disabled = state.phase !== 'idle';
     this.modeSelect.disabled = state.phase === 'opening';

@@ -8,6 +8,8 @@ import { linkCitations, renderSources, searchDetail } from './citations';
 import { RetryStatusLine } from './retryStatus';
 import { missingUsage } from '../../core/chat/missingUsage';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
+import { renderAgentSteps, renderLiveCalls } from './agentSteps';
+import type { LiveCall } from '../../core/agent/progress';
 
 export interface MessageActions {
   copy(text: string): void;
@@ -113,7 +115,7 @@ export class MessageList {
     if (nodes.length === 0) this.emptyState();
     for (const node of nodes) this.el.appendChild(node);
     if (state.condensing) this.condensing();
-    if (state.streamingText !== null) this.showStreaming(state.streamingText);
+    if (state.streamingText !== null) this.showStreaming(state.streamingText, state.agentCalls);
     else this.streamingEl = this.streamingBody = null;
     this.retryStatus.render(this.streamingEl, state.retry);
     this.el.scrollTop = top;
@@ -128,9 +130,10 @@ export class MessageList {
     this.scrollToEnd();
   }
 
-  private showStreaming(text: string): void {
+  private showStreaming(text: string, calls: readonly LiveCall[] = []): void {
     this.streamingEl = this.el.createDiv({ cls: 'strata-message is-assistant is-streaming' });
     this.streamingEl.toggleClass('is-waiting', text.length === 0);
+    renderLiveCalls(this.streamingEl, calls);
     this.streamingBody = this.streamingEl.createDiv({ cls: 'strata-message-body strata-streaming-text', text });
     const dots = this.streamingEl.createDiv({ cls: 'strata-typing', attr: { 'aria-label': 'Waiting for the reply' } });
     for (let i = 0; i < 3; i++) dots.createSpan();
@@ -238,6 +241,7 @@ export class MessageList {
 
   private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component, compactions: readonly CompactionRecord[], first = false): void {
     el.addClass('strata-message', 'is-assistant');
+    if (turn.agent) renderAgentSteps(el, turn.agent, turn.tools);
     const reply = turn.reply ?? '';
     const body = el.createDiv({ cls: 'strata-message-body markdown-rendered' });
     // Vault QA: `[1]` become links to the sources (the unknown ones marked unverified), listed under the answer.
@@ -268,6 +272,7 @@ export class MessageList {
 
   private failure(el: HTMLElement, pending: ChatTurn): void {
     el.addClass('strata-message', 'is-assistant', 'is-failed', pending.status === 'stopped' ? 'is-stopped' : 'is-error');
+    if (pending.agent) renderAgentSteps(el, pending.agent, []);
     if (pending.partial) el.createDiv({ cls: 'strata-message-body strata-partial', text: pending.partial });
     const box = el.createDiv({ cls: 'strata-error' });
     const icon = box.createSpan({ cls: 'strata-error-icon' });

@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import type { ToolHost } from '../ports/toolHost';
+import type { SourceCatalog } from './sourceCatalog';
+
+/** What a tool runs with: the host, the turn's stop signal, and the turn's numbered sources. */
+export interface ToolContext {
+  readonly host: ToolHost;
+  readonly signal: AbortSignal;
+  /** One per agent turn: every localSearch of the turn numbers its sources through it. */
+  readonly sources: SourceCatalog;
+}
+
+/**
+ * One agent tool (issue 14): a name and a description the model reads, the zod schema of its
+ * arguments (sent as JSON Schema, and used to validate what the model sends), and the function
+ * that answers. `run` gets validated arguments and returns the text the model sees; a text starting
+ * with `Error:` is reported as an error result. It may throw: runToolCall (toolbox.ts) turns that
+ * into an error result too.
+ */
+export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: S;
+  run(args: z.output<S>, ctx: ToolContext): Promise<string>;
+}
+
+/** A tool with its argument type inferred from its schema. */
+export function defineTool<S extends z.ZodObject>(tool: AgentTool<S>): AgentTool<S> {
+  return tool;
+}
+
+/** The prefix of every error text a tool gives back, so the model can tell a failure from a result. */
+export const ERROR_PREFIX = 'Error:';
+
+export function errorText(message: string): string {
+  return `${ERROR_PREFIX} ${message}`;
+}
+
+/**
+ * An error's message, for the model. Duck-typed: an error from another realm (Node's fetch seen
+ * from a test's sandbox, an iframe) is not `instanceof Error` but has a message all the same.
+ */
+export function messageOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  return String(error);
+}
+
+/** The stop of a turn: what the loop catches to end quietly. */
+export function abortError(): DOMException {
+  return new DOMException('The reply was stopped.', 'AbortError');
+}
+
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError();
+}

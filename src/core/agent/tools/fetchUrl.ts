@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineTool, errorText, messageOf, throwIfAborted } from '../tool';
+
+/** The most characters of page markdown one call returns. */
+export const FETCH_LIMIT_CHARS = 30_000;
+
+export const fetchUrl = defineTool({
+  name: 'fetchUrl',
+  description:
+    'Fetch a web page (http or https) and read it as markdown: "# title", "Source: <address>", then the page text with its headings, lists and links. ' +
+    'Use it for a URL the user gives or one found in a note; it does not search the web. Only HTML and text pages can be read (not PDFs or images). ' +
+    `At most ${FETCH_LIMIT_CHARS} characters come back; a last line says when the page was cut.`,
+  schema: z.object({
+    url: z.string().trim().min(1).describe('The full address, starting with http:// or https://.'),
+  }),
+  async run({ url }, ctx) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return errorText(`"${url}" is not a web address; give a full URL starting with https://.`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return errorText(`only http and https addresses can be fetched, not ${parsed.protocol}`);
+    if (!ctx.host.fetchUrl) return errorText('this app cannot fetch web pages.');
+    let page;
+    try {
+      page = await ctx.host.fetchUrl(parsed.href, ctx.signal);
+    } catch (error) {
+      throwIfAborted(ctx.signal);
+      return errorText(`could not fetch ${parsed.href}: ${messageOf(error)}`);
+    }
+    throwIfAborted(ctx.signal);
+    if (page.status !== undefined && page.status >= 400) return errorText(`fetching ${page.url} failed: the server answered HTTP ${page.status}.`);
+    const markdown = page.markdown.trim();
+    const head = `# ${page.title ?? page.url}\nSource: ${page.url}\n\n`;
+    if (markdown === '') return `${head}(The page has no text.)`;
+    if (markdown.length <= FETCH_LIMIT_CHARS) return head + markdown;
+    // Cut at a line break near the limit, so no line is cut in the middle.
+    const cutAt = markdown.lastIndexOf('\n', FETCH_LIMIT_CHARS);
+    const kept = markdown.slice(0, cutAt > FETCH_LIMIT_CHARS / 2 ? cutAt : FETCH_LIMIT_CHARS).trimEnd();
+    return `${head}${kept}\n\n[… page cut: ${markdown.length - kept.length} more characters not shown (the output is limited to ${FETCH_LIMIT_CHARS} characters).]`;
+  },
+});

@@ -1,0 +1,93 @@
+import { trimEndOf } from '../trim';
+
+/**
+ * The host-independent half of fetching a page for the agent's fetchUrl tool: which responses are
+ * readable, the page's title, and the HTML cleaned before a host converts it to markdown (Obsidian
+ * with htmlToMarkdown, Node with turndown).
+ */
+
+export type PageKind = 'html' | 'text';
+
+/** Largest body read (bytes); the tool shows at most FETCH_LIMIT_CHARS of the markdown anyway. */
+export const FETCH_MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * What a response is, from its content type (and, without one, its first bytes): HTML, text
+ * (plain, markdown, JSON, XML, CSV…), or null for what the tool cannot read (images, PDFs, binaries).
+ */
+export function pageKind(contentType: string | null | undefined, body: string): PageKind | null {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
+  if (type.startsWith('text/') || /^application\/(?:json|xml|[\w.+-]+\+(?:json|xml)|javascript|x-markdown|markdown)$/.test(type)) {
+    return binary(body) ? null : 'text';
+  }
+  if (type !== '' && type !== 'application/octet-stream') return null;
+  if (binary(body)) return null;
+  return /^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(body) ? 'html' : type === '' ? 'text' : null;
+}
+
+function binary(body: string): boolean {
+  const head = body.slice(0, 8192);
+  if (head.includes('\u0000')) return true;
+  let bad = 0;
+  for (let i = 0; i < head.length; i++) if (head.charCodeAt(i) === 0xfffd) bad++;
+  return head.length > 0 && bad / head.length > 0.05;
+}
+
+/** The error a host throws for a response the tool cannot read. */
+export function unsupportedContent(contentType: string | null | undefined): Error {
+  const type = (contentType ?? '').split(';')[0].trim() || 'unknown';
+  return new Error(`the page is not HTML or text (content type ${type}); only web pages and text files can be read`);
+}
+
+/** The text of the <title> element, entities decoded, or undefined. */
+export function htmlTitle(html: string): string | undefined {
+  const m = /<title[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html);
+  if (!m) return undefined;
+  const title = decodeEntities(m[1].replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+  return title === '' ? undefined : title;
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', copy: '©' };
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
+    if (code[0] === '#') {
+      const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+      return Number.isFinite(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : whole;
+    }
+    return NAMED[code.toLowerCase()] ?? whole;
+  });
+}
+
+// Elements whose text is not page content (scripts, styles, the <head> with its <title>, forms' chrome).
+const NOT_CONTENT = ['head', 'title', 'script', 'style', 'noscript', 'template', 'svg', 'iframe', 'object', 'canvas', 'nav', 'button', 'select'];
+
+/**
+ * The HTML without elements that are not content, with links and images made absolute against the
+ * page's address (a relative `/docs/x` is useless to the model), and data: images dropped.
+ */
+export function cleanHtml(html: string, baseUrl: string): string {
+  let out = html.replace(/<!--[\s\S]*?-->/g, '');
+  for (const tag of NOT_CONTENT) out = out.replace(new RegExp(`<${tag}\\b[^>]*>[\\s\\S]*?</${tag}\\s*>`, 'gi'), ' ');
+  out = out.replace(/<img\b[^>]*\bsrc\s*=\s*["']?data:[^>]*>/gi, '');
+  return out.replace(/(\s(?:href|src)\s*=\s*)(["'])([^"']*)\2/gi, (whole, attr: string, quote: string, value: string) => {
+    const raw = decodeEntities(value.trim());
+    if (raw === '' || raw.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return whole;
+    try {
+      return `${attr}${quote}${new URL(raw, baseUrl).href.replace(/"/g, '%22').replace(/'/g, '%27')}${quote}`;
+    } catch {
+      return whole;
+    }
+  });
+}
+
+/** Markdown tidied for the model: no runs of blank lines, no trailing spaces. */
+export function tidyMarkdown(markdown: string): string {
+  return markdown
+    .split(/\r\n?|\n/)
+    .map((line) => trimEndOf(line, ' \t'))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

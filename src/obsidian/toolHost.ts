@@ -1,0 +1,86 @@
+import { htmlToMarkdown, requestUrl, type App } from 'obsidian';
+import type { FetchedPage, ToolHost } from '../core/ports/toolHost';
+import type { VaultReader } from '../core/ports/vault';
+import type { VaultSearch } from '../core/search/types';
+import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, pageKind, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
+import { ObsidianVaultReader } from './obsidianVault';
+
+export interface ObsidianToolHostOptions {
+  /** The search (null while the index is being built). */
+  readonly search: () => VaultSearch | null;
+  /** The reader the tools use; default Obsidian's vault (ObsidianVaultReader). */
+  readonly vault?: VaultReader;
+  readonly scope?: string;
+  /** Folders never shown: pass the chat folder. */
+  readonly hidden?: readonly string[];
+  /** Give up on a page after this long (ms, default 30 s). */
+  readonly fetchTimeoutMs?: number;
+}
+
+/**
+ * The agent's tool host in Obsidian: the vault through ObsidianVaultReader, the open note from the
+ * workspace, backlinks from the metadata cache's resolved links, web pages through requestUrl
+ * (no CORS limits) and Obsidian's own htmlToMarkdown.
+ */
+export function obsidianToolHost(app: App, options: ObsidianToolHostOptions): ToolHost {
+  const timeoutMs = options.fetchTimeoutMs ?? 30_000;
+  return {
+    vault: options.vault ?? new ObsidianVaultReader(app),
+    search: options.search,
+    ...(options.scope !== undefined ? { scope: options.scope } : {}),
+    ...(options.hidden !== undefined ? { hidden: options.hidden } : {}),
+    activeNote: () => {
+      const file = app.workspace.getActiveFile();
+      return Promise.resolve(file && file.extension === 'md' ? file.path : null);
+    },
+    backlinks: (path) => Promise.resolve(backlinksOf(app, path)),
+    fetchUrl: (url, signal) => fetchPage(url, signal, timeoutMs),
+  };
+}
+
+/** Every note whose resolved links include path, sorted by code point. */
+export function backlinksOf(app: App, path: string): string[] {
+  const resolved = app.metadataCache.resolvedLinks;
+  const sources: string[] = [];
+  for (const source of Object.keys(resolved)) {
+    if ((resolved[source]?.[path] ?? 0) > 0) sources.push(source);
+  }
+  return sources.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+async function fetchPage(url: string, signal: AbortSignal, timeoutMs: number): Promise<FetchedPage> {
+  // requestUrl cannot be cancelled: a stop or a timeout stops waiting for it.
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let onStop: (() => void) | undefined;
+  let onTimeout: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onStop = () => reject(new DOMException('The reply was stopped.', 'AbortError'));
+    onTimeout = () => reject(new Error(`no answer after ${Math.round(timeoutMs / 1000)} s`));
+    if (signal.aborted) onStop();
+    signal.addEventListener('abort', onStop, { once: true });
+    timeout.addEventListener('abort', onTimeout, { once: true });
+  });
+  try {
+    const request = requestUrl({ url, method: 'GET', throw: false, headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' } });
+    request.catch(() => undefined); // Still failing after a stop: nobody waits for it any more.
+    const res = await Promise.race([request, stopped]);
+    if (res.status >= 400) return { url, markdown: '', status: res.status };
+    const contentType = header(res.headers, 'content-type');
+    const bytes = new Uint8Array(res.arrayBuffer);
+    const body = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, FETCH_MAX_BYTES));
+    const kind = pageKind(contentType, body);
+    if (kind === null) throw unsupportedContent(contentType);
+    if (kind === 'text') return { url, markdown: tidyMarkdown(body), status: res.status };
+    const title = htmlTitle(body);
+    return { url, ...(title !== undefined ? { title } : {}), markdown: tidyMarkdown(htmlToMarkdown(cleanHtml(body, url))), status: res.status };
+  } finally {
+    if (onStop) signal.removeEventListener('abort', onStop);
+    if (onTimeout) timeout.removeEventListener('abort', onTimeout);
+  }
+}
+
+/** A response header by name, whatever its case (Obsidian's headers are not normalized on every platform). */
+function header(headers: Record<string, string>, name: string): string | null {
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) return headers[key];
+  return null;
+}
