@@ -1,6 +1,6 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search] [-- --no-profile]
- * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, in one run: a markdown report on stdout,
+ * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent] [-- --no-profile]
+ * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step, in one run: a markdown report on stdout,
  * the same figures as JSON in bench-results/. Progress goes to stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,9 @@ import { bundleBreakdown } from './plugin/bundleBreakdown';
 import { measurePluginCost } from './plugin/section';
 import { renderMarkdown, type BenchResults } from './report/markdown';
 import { measureSearch } from './search/section';
+import { measureAgent } from './agent/section';
 
-const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search'] as const;
+const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -105,6 +106,12 @@ async function main(): Promise<void> {
     search = await measureSearch(root, args.quick ? 2_000 : 10_000, progress);
   }
 
+  let agent: BenchResults['agent'] = null;
+  if (args.only.has('agent')) {
+    progress('agent loop: a scripted agent chat on each API, through the local provider server…');
+    agent = await measureAgent(root);
+  }
+
   const results: BenchResults = {
     machine: { ...machine, loadAverageAtEnd: os.loadavg()[0] },
     startedAt: started.toISOString(),
@@ -116,6 +123,7 @@ async function main(): Promise<void> {
     frontmatter,
     plugin,
     search,
+    agent,
   };
   mkdirSync(outDir, { recursive: true });
   const stamp = results.startedAt.replace(/[:.]/g, '-');

@@ -10,6 +10,11 @@
  * scenario model's (--window N overrides it), the reserve and max context the settings' defaults
  * (--reserve N, --max-context N); --no-summary omits condensed turns with a marker instead;
  * --no-budget replays unbounded, as before budgets existed.
+ * --agent openai|openai-responses|anthropic replays the scenario's messages (with their context) as
+ * Agent-mode turns through the real controller, LangChain clients and an in-process local provider
+ * server (tool calls scripted by `[[tool NAME {...}]]` lines in the messages, run by the real tools
+ * over the scenario's vault), and prints each turn's loop steps: tools called, tokens Strata counted,
+ * prompt tokens the provider read and how many came from its cache (the cached share per step).
  */
 import { writeFileSync } from 'node:fs';
 import { DEFAULT_BUDGET_SETTINGS, inputBudget, type BudgetSettings } from '../src/core/budget/budget';
@@ -25,10 +30,11 @@ import { FsVault } from '../src/node/fsVault';
 import { VaultIndex } from '../src/core/search/vaultIndex';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
 import { parseArgs } from './args';
+import { AGENT_APIS, runAgentTurns, type AgentApi, type AgentRun } from '../src/node/agentRun';
 
 const USAGE =
   'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn] [--save-note FILE]\n' +
-  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget]';
+  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget] [--agent openai|openai-responses|anthropic]';
 
 const BUDGET_OPTIONS = ['window', 'reserve', 'max-context'] as const;
 
@@ -61,7 +67,7 @@ function budgetFrom(args: { options: Record<string, string>; flags: Set<string> 
 }
 
 async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary']);
+  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', 'agent', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary']);
   const file = args.positional[0];
   if (!file || args.positional.length > 1) throw new UsageError(USAGE);
   const format = args.options.format ?? 'jsonl';
@@ -72,6 +78,13 @@ async function main(argv: string[]): Promise<void> {
   if (!FRESHNESS_POLICIES.includes(freshness)) throw new UsageError(`--freshness must be one of ${FRESHNESS_POLICIES.join(', ')}`);
 
   const { scenario, vaultDir } = loadScenarioFile(file, args.options.vault);
+  const agentApi = args.options.agent;
+  if (agentApi !== undefined) {
+    if (!(AGENT_APIS as readonly string[]).includes(agentApi)) throw new UsageError(`--agent must be one of ${AGENT_APIS.join(', ')}\n${USAGE}`);
+    const run = await runAgentTurns(agentApi as AgentApi, vaultDir, scenario.turns.map((t) => ({ text: t.user, chips: t.context })));
+    process.stdout.write(format === 'jsonl' ? agentJsonl(run) : agentTable(scenario.name, run));
+    return;
+  }
   const budget = budgetFrom(args, scenario.model);
   const reload = args.flags.has('reload-every-turn');
   const fields = { id: `inspect-${scenario.name}`, provider: 'inspect', model: scenario.model };
@@ -104,6 +117,23 @@ async function main(argv: string[]): Promise<void> {
   }
   const options = { budget: budget?.budget ?? null };
   process.stdout.write(format === 'jsonl' ? formatJsonl(turns, options) : formatTable(`${scenario.name} (${rendering} rendering, ${freshness} freshness)`, turns, options));
+}
+
+/** One line per turn: its loop steps with the cached share of each. */
+function agentJsonl(run: AgentRun): string {
+  return run.turns.map((t) => JSON.stringify({ turn: t.turn, mode: 'agent', api: run.api, model: run.model, steps: t.steps, reply: t.reply })).join('\n') + '\n';
+}
+
+function agentTable(name: string, run: AgentRun): string {
+  const rows = run.turns.flatMap((t) =>
+    t.steps.map((s) =>
+      [t.turn, s.step, s.calls.join(', ') || '(answer)', s.promptTokens, s.inputTokens, s.cachedTokens, `${(s.cachedShare * 100).toFixed(1)} %`].map(String),
+    ),
+  );
+  const header = ['turn', 'step', 'tools', 'counted', 'prompt', 'cached', 'share'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [`${name}: agent turns on ${run.api} (${run.model})`, line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
 class UsageError extends Error {}

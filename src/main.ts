@@ -21,7 +21,8 @@ import { PromptRegistry } from './obsidian/promptRegistry';
 import { showReplyMenu } from './obsidian/replyMenu';
 import type { VaultSearch } from './core/search/types';
 import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex';
-import { obsidianToolHost } from './obsidian/toolHost';
+import { fetchPage, obsidianToolHost } from './obsidian/toolHost';
+import { chatFolders } from './core/projects/projects';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -64,7 +65,8 @@ export default class StrataPlugin extends Plugin {
     );
     this.searchIndex = new ObsidianVaultSearch(
       this,
-      () => ({ excludedFolders: [normalizeChatFolder(this.config.chatFolder), ...this.config.searchExcludedFolders] }),
+      // Every folder chats are saved in (the chat folder, each project's chats folder) is left out.
+      () => ({ excludedFolders: [...chatFolders(this.config), ...this.config.searchExcludedFolders] }),
       { semantic: () => obsidianSemanticChoice(this.app, this.config), notify: (message) => new Notice(message) },
     );
     // After the vault is indexed: Obsidian fires 'create' for every file while it loads.
@@ -88,6 +90,8 @@ export default class StrataPlugin extends Plugin {
           replyMenu: (reply, anchor, chatTitle) =>
             showReplyMenu(anchor, reply, { app: this.app, editors: this.editors, chatTitle, chatFolder: this.chatFolderPath() }),
           openSettings: () => this.openSettingsTab(),
+          // A URL attached with `@`: fetched as the agent's fetchUrl tool fetches (requestUrl, htmlToMarkdown).
+          fetchPage: (url, signal) => fetchPage(url, signal),
         }),
     );
     registerAddToChatMenus(this, { addToChat: (chips) => void this.addToChat(chips), chatFolder: () => this.chatFolderPath() });
@@ -180,7 +184,7 @@ export default class StrataPlugin extends Plugin {
         obsidianToolHost(this.app, {
           search: () => this.vaultSearch(),
           vault: this.contextVault(),
-          hidden: [normalizeChatFolder(this.config.chatFolder)],
+          hidden: chatFolders(this.config),
         }),
     });
   }
@@ -243,14 +247,15 @@ export default class StrataPlugin extends Plugin {
 
   /** The vault as chats read their context from: chat notes are not listed (chatNotesHidden.ts). */
   private contextVault() {
-    return withoutChatNotes(new ObsidianVaultReader(this.app), () => this.config.chatFolder);
+    return withoutChatNotes(new ObsidianVaultReader(this.app), () => chatFolders(this.config));
   }
 
   /** The chats folder; rebuilt when the folder setting changes (it remembers what it last wrote, for merges). */
   private chatArchive(): ChatArchive {
     const folder = this.config.chatFolder;
     if (!this.archive || this.archive.folder !== normalizeChatFolder(folder)) {
-      this.archive = new ChatArchive(new ObsidianChatStore(this.app), { now: () => Date.now() }, folder);
+      // Chats of a project are saved in (and listed from) its chats folder: read from the settings at each call.
+      this.archive = new ChatArchive(new ObsidianChatStore(this.app), { now: () => Date.now() }, folder, () => this.config.projects);
     }
     return this.archive;
   }

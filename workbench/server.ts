@@ -313,6 +313,18 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
         send(res, 200, await fs.readFile(join(CACHE_DIR, `${map[1]}.js.map`)), 'application/json');
         return;
       }
+      // Sample web pages for a URL attached with `@` (same-origin: the shim's requestUrl is the page's fetch).
+      const web = /^\/web\/([\w.-]+)$/.exec(path);
+      if (web && req.method === 'GET') {
+        const file = join(PROJECT_ROOT, 'workbench/web', web[1]);
+        if (web[1].startsWith('.') || !existsSync(file)) {
+          send(res, 404, `<!doctype html><title>Not found</title><p>No page ${web[1]} here.</p>`, 'text/html; charset=utf-8');
+          return;
+        }
+        const type = /\.html?$/.test(file) ? 'text/html; charset=utf-8' : /\.(?:txt|md)$/.test(file) ? 'text/plain; charset=utf-8' : 'application/octet-stream';
+        send(res, 200, await fs.readFile(file), type);
+        return;
+      }
       if (path === '/favicon.ico') {
         res.writeHead(204).end();
         return;

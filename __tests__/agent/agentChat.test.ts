@@ -166,6 +166,15 @@ test('the step limit: the model is told to answer, and the turn says the limit w
   expect(turn.reply).toContain('Question: You have reached the tool step limit');
 });
 
+test('stop while a tool waits on a host that ignores the signal: the stop ends the wait at once', async () => {
+  const { controller } = agentController('openai', {}, { ...host(), search: () => ({ search: () => new Promise(() => {}) }) });
+  const sending = controller.send(['[[tool localSearch {"query":"anything"}]]', 'Search please.'].join('\n'));
+  for (let i = 0; i < 200 && controller.state.agentCalls.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+  controller.stop();
+  await sending;
+  expect(controller.state.conversation.turns[0].status).toBe('stopped');
+});
+
 test('stop mid-loop: the turn is stopped, the user message kept, the finished steps shown', async () => {
   let release: () => void = () => {};
   const base = host();

@@ -26,6 +26,22 @@ describe('the prompt inspector CLI', () => {
 
   it('is deterministic: two runs print the same bytes', () => expectDeterministic(RESEARCH));
 
+  it.each(['anthropic'])('--agent %s (the other APIs: __tests__/agent/agentChat.test.ts): each turn\'s loop steps with the cached share of each', async (api) => {
+    const { stdout } = await inspect([path.join(SCENARIOS, 'agent.json'), '--agent', api]);
+    const turns = stdout.trim().split('\n').map((line) => JSON.parse(line) as { turn: number; api: string; steps: Array<{ calls: string[]; promptTokens: number; inputTokens: number; cachedTokens: number; cachedShare: number }>; reply: string });
+    expect(turns.map((t) => [t.turn, t.api, t.steps.map((s) => s.calls.join(',') || 'answer')])).toEqual([
+      [1, api, ['localSearch', 'readNote', 'listFolder', 'getBacklinks', 'answer']],
+      [2, api, ['readNote', 'answer']],
+    ]);
+    const first = turns[0].steps;
+    expect(first[0].cachedTokens).toBe(0);
+    // From the third step on, all but the newest result comes from the cache.
+    for (const step of first.slice(2)) expect(step.cachedShare).toBeGreaterThan(0.9);
+    for (const step of first) expect(step.promptTokens).toBeGreaterThan(0);
+    expect(turns[0].reply).toContain('Tools used: localSearch, readNote, listFolder, getBacklinks.');
+    await expect(inspect([path.join(SCENARIOS, 'agent.json'), '--agent', 'claude'])).rejects.toMatchObject({ code: 2 });
+  });
+
   it('the seed rendering names its prefix breaks', () => expectSeedBreaksNamed(RESEARCH));
 
   it('fails clearly on bad input', async () => {

@@ -10,6 +10,8 @@ import type { SearchBench } from '../search/section';
 import type { BundlePart } from '../plugin/bundleBreakdown';
 import { budgetSection, type BudgetFigures } from './budget';
 import { searchSection } from './search';
+import { agentSection } from './agent';
+import type { AgentRun } from '../../src/node/agentRun';
 import { exponent, int, kchars, kib, mib, ms, pct, ratio, table } from './format';
 
 export interface BenchResults {
@@ -25,6 +27,8 @@ export interface BenchResults {
   readonly plugin: (PluginCost & { readonly breakdown: readonly BundlePart[] }) | null;
   /** Vault search: quality on the evaluation set, and a generated vault's index build. */
   readonly search: SearchBench | null;
+  /** The agent loop: cached share per step on each API. */
+  readonly agent: readonly AgentRun[] | null;
 }
 
 const RULE_NAMES: Record<Rule, string> = {
@@ -304,5 +308,6 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.frontmatter) out.push(frontmatterSection(r.frontmatter));
   if (r.plugin) out.push(pluginSection(r.plugin));
   if (r.search) out.push(searchSection(r.search));
+  if (r.agent) out.push(agentSection(r.agent));
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -6,6 +6,11 @@ export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
+/** Hex sha256 of raw bytes (an image file). */
+export function sha256BytesHex(bytes: Uint8Array): string {
+  return bytesToHex(sha256(bytes));
+}
+
 /** Hash of an ordered list of hashes (a layer's segments): cost is O(segments), not O(bytes). */
 export function combineHashes(parts: readonly string[]): string {
   return sha256Hex(parts.join('\n'));

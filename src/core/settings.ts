@@ -5,6 +5,7 @@ import { RENDERINGS } from './engine/converter';
 import { generationOptionsFor, TEMPERATURE_RANGE } from './generation';
 import { leftOut, NonBlank, orElse, readLenient } from './lenient';
 import { PROVIDER_KINDS } from './ports/chatModel';
+import { ProjectSchema } from './projects/projects';
 
 /** Chat modes: what the assistant is asked to do with the context (a dynamic prompt fragment, never a prefix break). */
 export const CHAT_MODES = ['chat', 'notes-only', 'vault-qa', 'agent'] as const;
@@ -124,6 +125,8 @@ const SettingsSchema = z.object({
   embeddingBatchSize: orElse(z.int().min(1).max(2048), 64, 'the default is used'),
   /** Agent mode: model calls that ask for tools before the model must answer (src/core/agent/loop.ts). */
   agentMaxSteps: orElse(z.int().min(1).max(50), 8, 'the default is used'),
+  /** Projects: a folder scope, a project prompt (static L1), default notes and model (src/core/projects/projects.ts). */
+  projects: orElse(z.array(leftOut(ProjectSchema, 'the project is left out')), [], 'no projects'),
 });
 
 export type StrataSettings = z.infer<typeof SettingsSchema>;
@@ -157,6 +160,15 @@ export function loadSettings(raw: unknown): SettingsLoad {
       return false;
     }
     ids.add(p.id);
+    return true;
+  });
+  const projectIds = new Set<string>();
+  settings.projects = settings.projects.filter((p) => {
+    if (projectIds.has(p.id)) {
+      warnings.push(`projects: duplicate id "${p.id}"; the later one is ignored`);
+      return false;
+    }
+    projectIds.add(p.id);
     return true;
   });
   for (const key of ['apiKey', 'openAIApiKey', 'anthropicApiKey']) {

@@ -5,7 +5,7 @@ import type { VaultSearch } from '../core/search/types';
 import { UnreadableNoteError } from '../core/context/vaultReader';
 import { backlinkMap } from '../core/agent/links';
 import { messageOf } from '../core/agent/tool';
-import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, pageKind, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
+import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
 
 export interface FsToolHostOptions {
   readonly vault: VaultReader;
@@ -107,7 +107,7 @@ async function fetchPage(fetchImpl: typeof fetch, url: string, signal: AbortSign
     });
   } catch (error) {
     if (signal.aborted) throw error;
-    if (timeout.aborted) throw new Error(`no answer after ${Math.round(timeoutMs / 1000)} s`);
+    if (timeout.aborted) throw pageTimeout(timeoutMs);
     throw new Error(networkMessage(error));
   }
   const finalUrl = res.url || url;
@@ -119,7 +119,7 @@ async function fetchPage(fetchImpl: typeof fetch, url: string, signal: AbortSign
   const length = Number(res.headers.get('content-length') ?? '0');
   if (length > FETCH_MAX_BYTES) {
     await res.body?.cancel().catch(() => undefined);
-    throw new Error(`the page is too large (${length} bytes; at most ${FETCH_MAX_BYTES} are read)`);
+    throw pageTooLarge(length);
   }
   const body = new TextDecoder('utf-8', { fatal: false }).decode(await readCapped(res, FETCH_MAX_BYTES));
   const kind = pageKind(contentType, body);

@@ -7,6 +7,7 @@ import { DEFAULT_BUDGET_SETTINGS } from '../core/budget/budget';
 import { type BudgetCount, type ChatMode, type ProviderSettings, type StrataSettings } from '../core/settings';
 import { parseBudgetCount } from './settingsInput';
 import { renderProvider } from './providerSettings';
+import { renderProjectSettings } from './projectSettings';
 import type { SemanticState } from './searchIndex';
 import { describeSemanticState } from './semanticStatus';
 
@@ -170,6 +171,8 @@ export class StrataSettingTab extends PluginSettingTab {
         });
       });
 
+    renderProjectSettings(containerEl, { app: this.app, settings, save, redraw: () => this.render() });
+
     new Setting(containerEl).setName('Context').setHeading();
     new Setting(containerEl)
       .setName('Attach the active note')
@@ -220,6 +223,7 @@ export class StrataSettingTab extends PluginSettingTab {
       });
 
     this.semanticSearchSettings(containerEl);
+    this.agentSettings(containerEl);
     this.budgetSettings(containerEl);
   }
 
@@ -265,6 +269,25 @@ export class StrataSettingTab extends PluginSettingTab {
     show();
     this.stopStatus();
     this.statusTimer = window.setInterval(show, 1000);
+  }
+
+  /** Issue 14: the Agent mode's loop. */
+  private agentSettings(containerEl: HTMLElement): void {
+    const settings = this.plugin.config;
+    new Setting(containerEl).setName('Agent').setHeading();
+    new Setting(containerEl)
+      .setName('Agent steps')
+      .setDesc('In the Agent mode, how many times the model may call tools for one message before it must answer. Each step is one more request (the earlier steps are read from the prompt cache).')
+      .addSlider((slider) =>
+        slider
+          .setLimits(1, 20, 1)
+          .setDynamicTooltip()
+          .setValue(settings.agentMaxSteps)
+          .onChange((value) => {
+            settings.agentMaxSteps = value;
+            void this.plugin.saveSettings();
+          }),
+      );
   }
 
   /** Seed 001's context settings: the input budget, when and how a chat condenses. */

@@ -2,7 +2,7 @@ import { htmlToMarkdown, requestUrl, type App } from 'obsidian';
 import type { FetchedPage, ToolHost } from '../core/ports/toolHost';
 import type { VaultReader } from '../core/ports/vault';
 import type { VaultSearch } from '../core/search/types';
-import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, pageKind, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
+import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
 import { ObsidianVaultReader } from './obsidianVault';
 
 export interface ObsidianToolHostOptions {
@@ -48,14 +48,20 @@ export function backlinksOf(app: App, path: string): string[] {
   return sources.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-async function fetchPage(url: string, signal: AbortSignal, timeoutMs: number): Promise<FetchedPage> {
+/**
+ * GET an http(s) page with requestUrl (no CORS limits) and convert it to markdown with Obsidian's
+ * htmlToMarkdown: the agent's fetchUrl tool and a URL attached with `@` in the composer. An HTTP
+ * error comes back as its status; a network error, a timeout, a body over FETCH_MAX_BYTES or one
+ * that is not HTML or text throws.
+ */
+export async function fetchPage(url: string, signal: AbortSignal, timeoutMs = 30_000): Promise<FetchedPage> {
   // requestUrl cannot be cancelled: a stop or a timeout stops waiting for it.
   const timeout = AbortSignal.timeout(timeoutMs);
   let onStop: (() => void) | undefined;
   let onTimeout: (() => void) | undefined;
   const stopped = new Promise<never>((_, reject) => {
     onStop = () => reject(new DOMException('The reply was stopped.', 'AbortError'));
-    onTimeout = () => reject(new Error(`no answer after ${Math.round(timeoutMs / 1000)} s`));
+    onTimeout = () => reject(pageTimeout(timeoutMs));
     if (signal.aborted) onStop();
     signal.addEventListener('abort', onStop, { once: true });
     timeout.addEventListener('abort', onTimeout, { once: true });
@@ -67,7 +73,8 @@ async function fetchPage(url: string, signal: AbortSignal, timeoutMs: number): P
     if (res.status >= 400) return { url, markdown: '', status: res.status };
     const contentType = header(res.headers, 'content-type');
     const bytes = new Uint8Array(res.arrayBuffer);
-    const body = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, FETCH_MAX_BYTES));
+    if (bytes.length > FETCH_MAX_BYTES) throw pageTooLarge(bytes.length);
+    const body = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     const kind = pageKind(contentType, body);
     if (kind === null) throw unsupportedContent(contentType);
     if (kind === 'text') return { url, markdown: tidyMarkdown(body), status: res.status };

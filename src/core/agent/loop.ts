@@ -97,6 +97,8 @@ export async function runAgentLoop(request: LoopRequest, deps: LoopDeps): Promis
   const specs = toolSpecs(deps.tools);
   const signal = deps.context.signal;
   const counter = tokenCounterFor(deps.model);
+  // The tool definitions travel with every request: they count like any other prompt text.
+  const base = request.promptTokens + toolSpecTokens(deps.tools, deps.model);
   const session = deps.provider.capabilities.sessionResumption;
   const steps: AgentStep[] = [];
   const records: StepRecord[] = [];
@@ -127,7 +129,7 @@ export async function runAgentLoop(request: LoopRequest, deps: LoopDeps): Promis
     usage = addUsage(usage, result.usage);
     if (result.sessionId !== undefined) sessionId = result.sessionId;
     const calls = uniqueIds(result.toolCalls ?? [], index, usedIds);
-    const promptTokens = request.promptTokens + stepTokens;
+    const promptTokens = base + stepTokens;
 
     if (calls.length === 0 || atLimit) {
       const record: StepRecord = { text: result.text, calls: [], usage: result.usage, usageReported: result.usageReported !== false, promptTokens };
@@ -147,8 +149,8 @@ export async function runAgentLoop(request: LoopRequest, deps: LoopDeps): Promis
       if (signal.aborted) aborted();
       // Nothing is sent over the budget: a result that does not fit is replaced by a refusal the model can act on.
       const tokens = counter.count(outcome.content) + counter.count(JSON.stringify(call.args)) + 16;
-      if (request.promptTokens + stepTokens + tokens > deps.budgetTokens) {
-        const left = Math.max(0, deps.budgetTokens - request.promptTokens - stepTokens);
+      if (base + stepTokens + tokens > deps.budgetTokens) {
+        const left = Math.max(0, deps.budgetTokens - base - stepTokens);
         outcome = {
           ...outcome,
           isError: true,
@@ -167,6 +169,11 @@ export async function runAgentLoop(request: LoopRequest, deps: LoopDeps): Promis
     deps.onEvent?.({ type: 'step-finished', step: index, record });
     if (steps.length >= deps.maxSteps) atLimit = true;
   }
+}
+
+/** Tokens of the tool definitions as sent (their JSON Schemas, names and descriptions). */
+export function toolSpecTokens(tools: readonly AgentTool[], model: string): number {
+  return tokenCounterFor(model).count(JSON.stringify(toolSpecs(tools)));
 }
 
 /** The reply of a turn whose model kept calling tools past the limit. */

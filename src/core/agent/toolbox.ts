@@ -47,13 +47,31 @@ export async function runToolCall(call: ToolCall, tools: readonly AgentTool[], c
   const parsed = tool.schema.safeParse(argumentsOf(call.args));
   if (!parsed.success) return answer(errorText(`${tool.name}: invalid arguments: ${describeIssues(parsed.error)}`));
   try {
-    const content = await tool.run(parsed.data, ctx);
+    // A host that cannot be cancelled (requestUrl, a slow search) must not hold the stop: the wait ends at once.
+    const content = await untilAborted(tool.run(parsed.data, ctx), ctx.signal);
     if (ctx.signal.aborted) throw abortError();
     return answer(content);
   } catch (error) {
     if (ctx.signal.aborted) throw abortError();
     return answer(errorText(`${tool.name} failed: ${messageOf(error)}`));
   }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 /**

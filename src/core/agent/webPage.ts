@@ -11,6 +11,46 @@ export type PageKind = 'html' | 'text';
 /** Largest body read (bytes); the tool shows at most FETCH_LIMIT_CHARS of the markdown anyway. */
 export const FETCH_MAX_BYTES = 5 * 1024 * 1024;
 
+/** The most characters of page markdown one fetch gives (the agent's fetchUrl tool, a URL attached with `@`). */
+export const FETCH_LIMIT_CHARS = 30_000;
+
+/**
+ * A page's markdown within `limit` characters: cut at a line break near the limit (no line cut in
+ * the middle) with a last line saying how much was left out. `cut`: characters left out (0: whole).
+ */
+export function capPageText(markdown: string, limit = FETCH_LIMIT_CHARS): { text: string; cut: number } {
+  if (markdown.length <= limit) return { text: markdown, cut: 0 };
+  const cutAt = markdown.lastIndexOf('\n', limit);
+  const kept = markdown.slice(0, cutAt > limit / 2 ? cutAt : limit).trimEnd();
+  const cut = markdown.length - kept.length;
+  return { text: `${kept}\n\n[… page cut: ${cut} more characters not shown (the output is limited to ${limit} characters).]`, cut };
+}
+
+/**
+ * A page a host could not read (not HTML or text, too large, no answer in time): the message for the
+ * model and the logs, and `short`, a few words for a chip ("Too big (over 5 MB)").
+ */
+export class PageError extends Error {
+  constructor(
+    message: string,
+    readonly short: string,
+  ) {
+    super(message);
+    this.name = 'PageError';
+  }
+}
+
+/** The error a host throws for a body over FETCH_MAX_BYTES. */
+export function pageTooLarge(bytes: number): PageError {
+  return new PageError(`the page is too large (${bytes} bytes; at most ${FETCH_MAX_BYTES} are read)`, `Too big (over ${FETCH_MAX_BYTES / (1024 * 1024)} MB)`);
+}
+
+/** The error a host throws when a page did not answer in time. */
+export function pageTimeout(timeoutMs: number): PageError {
+  const seconds = Math.round(timeoutMs / 1000);
+  return new PageError(`no answer after ${seconds} s`, `No answer after ${seconds} s`);
+}
+
 /**
  * What a response is, from its content type (and, without one, its first bytes): HTML, text
  * (plain, markdown, JSON, XML, CSV…), or null for what the tool cannot read (images, PDFs, binaries).
@@ -35,9 +75,9 @@ function binary(body: string): boolean {
 }
 
 /** The error a host throws for a response the tool cannot read. */
-export function unsupportedContent(contentType: string | null | undefined): Error {
+export function unsupportedContent(contentType: string | null | undefined): PageError {
   const type = (contentType ?? '').split(';')[0].trim() || 'unknown';
-  return new Error(`the page is not HTML or text (content type ${type}); only web pages and text files can be read`);
+  return new PageError(`the page is not HTML or text (content type ${type}); only web pages and text files can be read`, `Not a web page (${type})`);
 }
 
 /** The text of the <title> element, entities decoded, or undefined. */

@@ -17,6 +17,7 @@ import {
   resendTurn,
   setMode as withMode,
   setModel as withModel,
+  setProject as withProject,
   setGeneratedTitle,
   setSession,
   setTitle,
@@ -41,6 +42,7 @@ import type { VaultSearch } from '../search/types';
 import { AgentProgress } from '../agent/progress';
 import type { LoopEvent } from '../agent/loop';
 import type { ToolHost } from '../ports/toolHost';
+import { chatFolders, findProject, projectLabel, projectModel, projectScope } from '../projects/projects';
 
 export type { ProviderFactory } from './turnPipeline';
 
@@ -313,9 +315,18 @@ export class ChatController {
       chat.engine.setRendering(settings.rendering);
       const c = chat.conversation;
       const turn = c.turns[index];
-      const host = this.deps.toolHost?.();
+      const host = this.toolHostFor(settings, c.project);
       const { assembly, compiled, result, search, agent } = await runTurnPipeline(
-        { chatId: c.id, providerId: c.provider, model: c.model, mode: c.mode as ChatMode, userText: turn.sent ?? turn.text, chips: turn.chips ?? [], session: c.session },
+        {
+          chatId: c.id,
+          providerId: c.provider,
+          model: c.model,
+          mode: c.mode as ChatMode,
+          ...(c.project ? { project: c.project } : {}),
+          userText: turn.sent ?? turn.text,
+          chips: turn.chips ?? [],
+          session: c.session,
+        },
         chat.engine,
         {
           resolver: this.resolver,
@@ -469,7 +480,13 @@ export class ChatController {
     try {
       const settings = this.deps.settings();
       // The next request as the usage line measures it: with the composer's chips.
-      const input = await turnInput({ model: c.model, mode: c.mode as ChatMode, userText: '', chips: this.nextChips }, chat.engine, this.resolver, settings, false);
+      const input = await turnInput(
+        { model: c.model, mode: c.mode as ChatMode, ...(c.project ? { project: c.project } : {}), userText: '', chips: this.nextChips },
+        chat.engine,
+        this.resolver,
+        settings,
+        false,
+      );
       const event = await condenseNow(chat.engine, input, budgetDeps({ providerId: c.provider, model: c.model }, settings, this.deps.providers, abort.signal));
       if (!event) return 'Nothing to condense: the earlier messages are already condensed or too short to be worth a summary, and the newest ones always stay.';
       this.compacted(chat, event);
@@ -503,7 +520,13 @@ export class ChatController {
     const turns = chat.engine.turnCount;
     const c = chat.conversation;
     try {
-      const input = await turnInput({ model: c.model, mode: c.mode as ChatMode, userText: '', chips }, chat.engine, this.resolver, this.deps.settings(), false);
+      const input = await turnInput(
+        { model: c.model, mode: c.mode as ChatMode, ...(c.project ? { project: c.project } : {}), userText: '', chips },
+        chat.engine,
+        this.resolver,
+        this.deps.settings(),
+        false,
+      );
       if (chat !== this.chat || chat.engine.turnCount !== turns || this.abort) return;
       const assembly = chat.engine.assemble(input);
       this.next = { usage: contextUsageOf(assembly, this.budgetFor(c.model)), chat };
@@ -561,6 +584,32 @@ export class ChatController {
     }
   }
 
+  /**
+   * Put the chat shown in a project (null: none). A chat with no message yet becomes a new chat of
+   * that project: its default model (the view attaches its notes). A chat with answered turns keeps
+   * its model; the switch is a deliberate event: when the project prompt changes with it, the next
+   * request's prefix break is named 'project-switch'. New chats started from here belong to it too.
+   */
+  setProject(id: string | null): void {
+    this.assertIdle();
+    const chat = this.chat;
+    const before = chat.conversation;
+    let next = withProject(before, id ?? undefined, this.deps.now());
+    if (next === before) return;
+    const settings = this.deps.settings();
+    if (before.turns.length === 0) {
+      const model = projectModel(settings, findProject(settings, id)) ?? { provider: settings.defaultProviderId, model: settings.defaultModel };
+      next = withModel(next, model.provider, model.model, this.deps.now());
+    } else {
+      chat.engine.switchProject(projectLabel(settings, before.project), projectLabel(settings, id));
+      next = withEngine(next, chat.engine.snapshot());
+    }
+    chat.conversation = next;
+    this.emit();
+    if (this.saved) void this.save();
+    void this.previewNext();
+  }
+
   setMode(mode: ChatMode): void {
     const next = withMode(this.chat.conversation, mode, this.deps.now());
     if (next === this.chat.conversation) return;
@@ -591,10 +640,12 @@ export class ChatController {
    * is dropped: the new chat is what the user asked for last.
    */
   newChat(): Promise<void> {
+    // A new chat belongs to the project of the chat shown (the header's project picker).
+    const project = this.chat.conversation.project;
     this.switches++;
     this.opening = false;
     this.leave();
-    this.reset();
+    this.reset(project);
     return Promise.resolve();
   }
 
@@ -641,8 +692,9 @@ export class ChatController {
     this.titling.get(id)?.abort();
     // The chat shown makes way for a new one at once; its note is deleted once its turn has settled.
     if (shown) {
+      const project = this.chat.conversation.project;
       this.leave();
-      this.reset();
+      this.reset(project);
     }
     // A save still queued (or the last one of a turn still settling) must not write the note back after it is deleted.
     await this.settling.get(id);
@@ -665,8 +717,8 @@ export class ChatController {
     this.release();
   }
 
-  private reset(): void {
-    this.chat = this.emptyChat();
+  private reset(project?: string): void {
+    this.chat = this.emptyChat(project);
     this.lastAssembly = null;
     this.next = null;
     this.warnings = withoutSources(this.warnings, 'library', 'regenerate', 'reopened', 'note', 'condense');
@@ -676,13 +728,28 @@ export class ChatController {
     void this.previewNext();
   }
 
-  private emptyChat(): OpenChat {
+  /** A new chat; in `projectId`'s project when it is configured (with its default model). */
+  private emptyChat(projectId?: string): OpenChat {
     const settings = this.deps.settings();
+    const project = findProject(settings, projectId);
+    const model = projectModel(settings, project) ?? { provider: settings.defaultProviderId, model: settings.defaultModel };
     const conversation = newConversation(
-      { provider: settings.defaultProviderId, model: settings.defaultModel, mode: settings.defaultMode, id: this.deps.newId() },
+      { provider: model.provider, model: model.model, mode: settings.defaultMode, id: this.deps.newId(), ...(project ? { project: project.id } : {}) },
       { now: this.deps.now },
     );
     return { conversation, engine: new PromptContextEngine(this.engineOptions(settings)), rewrites: new Map() };
+  }
+
+  /**
+   * The agent's tools for a turn: inside the project's folder when the chat has a project, never in
+   * a folder chats are saved in (a project's chats folder is inside its scope).
+   */
+  private toolHostFor(settings: StrataSettings, projectId: string | undefined): ToolHost | undefined {
+    const host = this.deps.toolHost?.();
+    if (!host) return undefined;
+    const scope = projectScope(findProject(settings, projectId));
+    const hidden = [...new Set([...(host.hidden ?? []), ...chatFolders(settings)])];
+    return { ...host, hidden, ...(scope ? { scope } : {}) };
   }
 
   private engineOptions(settings: StrataSettings): EngineOptions {

@@ -17,12 +17,13 @@ import type { TurnSearch } from '../qa/record';
 import { LOCAL_SEARCH_TOOL } from '../qa/localSearchBlock';
 import type { VaultSearch } from '../search/types';
 import type { Usage } from '../usage';
-import { runAgentLoop, type LoopEvent } from '../agent/loop';
+import { runAgentLoop, toolSpecTokens, type LoopEvent } from '../agent/loop';
 import { toolOutputsOf, type AgentTurn } from '../agent/record';
 import { SourceCatalog } from '../agent/sourceCatalog';
 import { AGENT_TOOLS } from '../agent/toolbox';
 import type { ToolHost } from '../ports/toolHost';
 import { modeFragments, modeUnavailable } from './modes';
+import { findProject, projectScope } from '../projects/projects';
 
 import type { ProviderFactory } from './providerFactory';
 export type { ProviderFactory } from './providerFactory';
@@ -32,6 +33,8 @@ export interface TurnRequest {
   readonly providerId: string;
   readonly model: string;
   readonly mode: ChatMode;
+  /** The chat's project id: its prompt joins L1 (static), Vault QA stays inside its folder. */
+  readonly project?: string;
   readonly userText: string;
   readonly chips: readonly ContextChip[];
   readonly session: ProviderSession | null;
@@ -97,7 +100,7 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const qa = request.mode === VAULT_QA_MODE ? await searchForTurn(request, engine, deps) : null;
   const input = qa ? { ...base, tools: [qa.tool] } : base;
   const { assembly, compaction } = await fitTurn(engine, input, {
-    ...budgetDeps(request, settings, deps.providers, deps.signal),
+    ...withToolRoom(budgetDeps(request, settings, deps.providers, deps.signal), request),
     ...(deps.onCondensing ? { onCondensing: deps.onCondensing } : {}),
   });
   if (compaction) deps.onCompacted?.(compaction);
@@ -171,10 +174,22 @@ async function agentTurn(
   };
 }
 
+/**
+ * Agent turns send the tool definitions with every request: the history is fitted into what they
+ * leave, so condensing makes room for them instead of the first request passing the budget.
+ */
+function withToolRoom(fit: FitDeps, request: TurnRequest): FitDeps {
+  if (request.mode !== 'agent') return fit;
+  const room = toolSpecTokens(AGENT_TOOLS, request.model);
+  const { budget } = fit;
+  return { ...fit, budget: { ...budget, tokens: budget.tokens - room, threshold: Math.max(0, budget.threshold - room), target: Math.max(0, budget.target - room) } };
+}
+
 /** The Vault QA search of a turn: the conversation before it is what the engine has seen. */
 function searchForTurn(request: TurnRequest, engine: PromptContextEngine, deps: TurnPipelineDeps) {
   const prior = engine.completedTurns().map((t) => ({ userText: t.userText, reply: t.reply }));
-  return vaultQaSearch(deps.settings, { provider: request.providerId, model: request.model }, request.userText, prior, {
+  const scope = projectScope(findProject(deps.settings, request.project));
+  return vaultQaSearch(deps.settings, { provider: request.providerId, model: request.model, scope }, request.userText, prior, {
     search: deps.vaultQa?.search ?? null,
     cache: deps.vaultQa?.cache ?? new Map<string, string>(),
     providers: deps.providers,
@@ -185,7 +200,7 @@ function searchForTurn(request: TurnRequest, engine: PromptContextEngine, deps: 
 
 /** This turn's engine input: its resolved chips, L1 for its mode, and (for a send) the library's notes re-read. */
 export async function turnInput(
-  request: Pick<TurnRequest, 'model' | 'mode' | 'userText' | 'chips'>,
+  request: Pick<TurnRequest, 'model' | 'mode' | 'userText' | 'chips' | 'project'>,
   engine: PromptContextEngine,
   resolver: ChipResolver,
   settings: StrataSettings,
@@ -193,7 +208,8 @@ export async function turnInput(
 ): Promise<TurnInput> {
   const { items, problems } = await resolver.resolve(request.chips);
   const current = reRead ? await reReadLibraryNotes(resolver, engine.libraryNotes(), items) : undefined;
-  const fragments = [...promptFragments({ systemPrompt: settings.systemPrompt, memory: settings.memory }), ...modeFragments(request.mode)];
+  const projectPrompt = findProject(settings, request.project)?.prompt ?? '';
+  const fragments = [...promptFragments({ systemPrompt: settings.systemPrompt, memory: settings.memory, projectPrompt }), ...modeFragments(request.mode)];
   return { userText: request.userText, items, problems, fragments, model: request.model, ...(current ? { current } : {}) };
 }
 

@@ -18,7 +18,8 @@ export function systemContext(assembly: TurnAssembly): string[] {
 export function deltaUserMessage(assembly: TurnAssembly): ChatMessage {
   const { L3, L5 } = assembly.envelope.layers;
   const parts = [...systemContext(assembly), ...L3.segments.map((s) => s.text), ...L5.segments.map((s) => renderUserText(s.text))];
-  return { role: 'user', content: parts.join(SEP) };
+  const images = assembly.envelope.images ?? [];
+  return { role: 'user', content: parts.join(SEP), ...(images.length > 0 ? { images } : {}) };
 }
 
 /**
@@ -31,13 +32,15 @@ export function messagesAfterCursor(assembly: TurnAssembly, cursor: number): Cha
   return mergeConsecutiveUsers([...unseen, deltaUserMessage(assembly)]);
 }
 
-/** Providers want user/assistant alternation: consecutive user contents become one user message. */
+/** Providers want user/assistant alternation: consecutive user contents become one user message (images kept, in order). */
 export function mergeConsecutiveUsers(messages: readonly ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const m of messages) {
     const last = out[out.length - 1];
-    if (last && last.role === 'user' && m.role === 'user') out[out.length - 1] = { role: 'user', content: last.content + SEP + m.content };
-    else out.push(m);
+    if (last && last.role === 'user' && m.role === 'user') {
+      const images = [...(last.images ?? []), ...(m.images ?? [])];
+      out[out.length - 1] = { role: 'user', content: last.content + SEP + m.content, ...(images.length > 0 ? { images } : {}) };
+    } else out.push(m);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { combineHashes, sha256Hex } from '../hash';
 import type { TurnAssembly } from '../engine/engine';
-import type { ChatMessage } from '../engine/messages';
+import { messageHashText, type ChatMessage } from '../engine/messages';
 import type { ProviderSession, ProviderTarget, SessionCapability } from './session';
 
 /** Why a request goes out in full rather than as a delta (a list, so the view can word each one). */
@@ -35,7 +35,7 @@ export type SessionRule = (check: SessionCheck) => FullModeReason | null;
 
 /** Hash of one message, the same formula as the engine's messageHashes (a test holds them together). */
 export function messageHash(message: ChatMessage): string {
-  return sha256Hex(`${message.role}\n${message.content}`);
+  return sha256Hex(messageHashText(message));
 }
 
 export const statelessProvider: SessionRule = ({ capabilities }) =>

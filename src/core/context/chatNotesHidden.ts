@@ -13,7 +13,7 @@ export const COPILOT_CHAT_TAG = '#copilot-conversation';
  * reported the listing as edited (a false `note-edited` prefix break); an imported Copilot chat
  * pulled its own transcript in as context. A chat note can still be read, and attached, by its path.
  */
-export function withoutChatNotes(vault: VaultReader, chatFolder: () => string): VaultReader {
+export function withoutChatNotes(vault: VaultReader, chatFolder: () => string | readonly string[]): VaultReader {
   const isCopilotChat = async (path: string): Promise<boolean> => {
     const tags = (await vault.tagsOf?.(path)) ?? extractTags((await vault.read(path).catch(() => null)) ?? '');
     return tags.some((t) => tagMatches(t, COPILOT_CHAT_TAG));
@@ -21,11 +21,15 @@ export function withoutChatNotes(vault: VaultReader, chatFolder: () => string): 
   return {
     read: (path) => vault.read(path),
     listMarkdown: async () => {
-      const folder = `${normalizeChatFolder(chatFolder())}/`;
+      // The chat folder, or every folder chats are saved in (projects' chats folders too).
+      const given = chatFolder();
+      const folders = (typeof given === 'string' ? [given] : given).map((f) => `${normalizeChatFolder(f)}/`);
       const out: string[] = [];
-      for (const path of await vault.listMarkdown()) if (!path.startsWith(folder) && !(await isCopilotChat(path))) out.push(path);
+      for (const path of await vault.listMarkdown()) if (!folders.some((f) => path.startsWith(f)) && !(await isCopilotChat(path))) out.push(path);
       return out;
     },
     ...(vault.tagsOf ? { tagsOf: vault.tagsOf.bind(vault) } : {}),
+    ...(vault.readBinary ? { readBinary: vault.readBinary.bind(vault) } : {}),
+    ...(vault.resolveLink ? { resolveLink: vault.resolveLink.bind(vault) } : {}),
   };
 }

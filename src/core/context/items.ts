@@ -6,7 +6,8 @@ export type ItemKind = (typeof ITEM_KINDS)[number];
 
 /** What the user attached: a chip in the composer, or a line of a scenario. */
 export type ContextChip =
-  | { kind: 'note'; path: string }
+  /** `active`: the note open in the editor (the composer's active-note chip): its embedded images are sent. */
+  | { kind: 'note'; path: string; active?: true }
   | { kind: 'folder'; path: string }
   | { kind: 'tag'; tag: string }
   | { kind: 'url'; url: string; content?: string; title?: string }

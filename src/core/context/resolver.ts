@@ -15,7 +15,8 @@ import { extractTags, tagMatches } from './tags';
 import type { VaultReader } from '../ports/vault';
 import { looksBinary, UnreadableNoteError } from './vaultReader';
 
-export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'outside-vault', 'empty', 'bad-range'] as const;
+/** `image-not-sent`: an image embed that is named, not sent (a text-only model, another note than the active one, a limit). */
+export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'outside-vault', 'empty', 'bad-range', 'image-not-sent'] as const;
 export type ProblemReason = (typeof PROBLEM_REASONS)[number];
 
 /** A chip that produced no item (or fewer than expected), reported to the user, never dropped silently. */
@@ -43,7 +44,8 @@ export class ChipResolver {
   private readonly maxItemChars: number;
 
   constructor(
-    private readonly vault: VaultReader,
+    /** The vault it reads (the turn pipeline reads the active note's images through it too). */
+    readonly vault: VaultReader,
     options: ResolverOptions = {},
   ) {
     this.maxItemChars = options.maxItemChars ?? DEFAULT_MAX_ITEM_CHARS;

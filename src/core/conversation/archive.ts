@@ -7,6 +7,13 @@ import type { Clock } from '../ports/clock';
 import type { Conversation } from './model';
 import type { ChatNoteStore } from '../ports/chatNoteStore';
 import { isoFromEpoch } from './time';
+import { projectChatsFolder } from '../projects/folders';
+
+/** What the archive needs of a project: where its chats go (src/core/projects). */
+export interface ProjectFolder {
+  readonly id: string;
+  readonly folder: string;
+}
 
 export const DEFAULT_CHAT_FOLDER = 'Strata/Chats';
 
@@ -25,12 +32,34 @@ export class ChatArchive implements ChatArchivePort {
   private readonly paths = new Map<string, string>();
   readonly folder: string;
 
+  /**
+   * `projects`: read at each call. A chat of a project is created in the project's chats folder
+   * (`<folder>/Chats`), and those folders are listed too (only notes that carry a chat id there: the
+   * folder may hold the user's own notes).
+   */
   constructor(
     private readonly store: ChatNoteStore,
     private readonly clock: Clock,
     folder: string = DEFAULT_CHAT_FOLDER,
+    private readonly projects: () => readonly ProjectFolder[] = () => [],
   ) {
     this.folder = normalizeChatFolder(folder);
+  }
+
+  /** The project chats folders, besides the chat folder. */
+  private projectFolders(): string[] {
+    const out: string[] = [];
+    for (const project of this.projects()) {
+      const folder = projectChatsFolder(project.folder);
+      if (folder !== null && folder !== this.folder && !out.includes(folder)) out.push(folder);
+    }
+    return out;
+  }
+
+  /** Where a new chat is created: its project's chats folder, else the chat folder. */
+  private folderFor(conversation: Conversation): string {
+    const project = conversation.project ? this.projects().find((p) => p.id === conversation.project) : undefined;
+    return (project && projectChatsFolder(project.folder)) ?? this.folder;
   }
 
   /** Where a chat is saved: from the id index, or found by listing the folder when it is not known yet. */
@@ -106,14 +135,19 @@ export class ChatArchive implements ChatArchivePort {
     return { ...decoded, path };
   }
 
-  /** Every chat in the folder, most recently updated first: read from each note's properties, never decoded. */
+  /** Every chat in the chat folder and the projects' chats folders, most recently updated first: read from each note's properties, never decoded. */
   async list(): Promise<ChatSummary[]> {
     const out: ChatSummary[] = [];
     const ids = new Map<string, string>();
-    for (const path of await this.store.list(this.folder)) {
+    // The chat folder's notes are all listed; in a project's chats folder, only chat notes.
+    const paths = new Map<string, boolean>((await this.store.list(this.folder)).map((path) => [path, false]));
+    for (const folder of this.projectFolders()) for (const path of await this.store.list(folder)) if (!paths.has(path)) paths.set(path, true);
+    for (const [path, chatsOnly] of paths) {
       const text = await this.store.read(path);
       if (text === null) continue;
-      const summary = summaryOfNote(path, text, idFromPath(path));
+      // In a project's chats folder, a note without a chat id (listed under '') is the user's, not a chat.
+      const summary = summaryOfNote(path, text, chatsOnly ? '' : idFromPath(path));
+      if (summary.id === '') continue;
       // A note copied with "Make a copy" shares its id: the first path (sorted) keeps it.
       if (!ids.has(summary.id)) ids.set(summary.id, path);
       out.push(summary);
@@ -169,7 +203,7 @@ export class ChatArchive implements ChatArchivePort {
   private async freePath(conversation: Conversation): Promise<string> {
     const stem = `${isoFromEpoch(conversation.created).slice(0, 10)} ${fileSafe(conversation.title)}`;
     for (let n = 1; ; n++) {
-      const path = `${this.folder}/${n === 1 ? stem : `${stem} (${n})`}.md`;
+      const path = `${this.folderFor(conversation)}/${n === 1 ? stem : `${stem} (${n})`}.md`;
       if ((await this.store.read(path)) === null) return path;
     }
   }

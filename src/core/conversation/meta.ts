@@ -61,6 +61,7 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
     strata: {
       format: FORMAT_VERSION,
       id: c.id,
+      ...(c.project !== undefined ? { project: c.project } : {}),
       titleSource: c.titleSource,
       ...(c.titleCall ? { titleCall: { provider: c.titleCall.provider, model: c.titleCall.model, usage: { ...c.titleCall.usage }, cost: c.titleCall.cost } } : {}),
       session: c.session ? { ...c.session } : null,
@@ -76,7 +77,7 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
 }
 
 /** `strata`'s keys that stay in the frontmatter: small, and what the chat list reads without decoding the note. */
-export const FRONTMATTER_STRATA_KEYS: readonly string[] = ['format', 'id', 'titleSource'];
+export const FRONTMATTER_STRATA_KEYS: readonly string[] = ['format', 'id', 'project', 'titleSource'];
 
 /** writeMeta's record apart: the frontmatter (readable properties, a short `strata`) and the chat data (the rest of `strata`). */
 export function splitMeta(record: Record<string, unknown>): { frontmatter: Record<string, unknown>; data: Record<string, unknown> } {
@@ -243,6 +244,7 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
     title: d.title,
     titleSource: s?.titleSource ?? 'first-message',
     ...(s?.titleCall ? { titleCall: s.titleCall } : {}),
+    ...(s?.project !== undefined ? { project: s.project.trim() } : {}),
     provider: d.provider,
     model: d.model,
     mode: d.mode,

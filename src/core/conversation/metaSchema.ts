@@ -165,6 +165,7 @@ const PendingEventRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('truncated'), turns: Count }),
   z.object({ type: z.literal('rendering'), rendering: z.enum(RENDERINGS) }),
   z.object({ type: z.literal('edited'), ids: z.array(z.string()) }),
+  z.object({ type: z.literal('project'), from: z.string(), to: z.string() }),
 ]) satisfies z.ZodType<PendingEvent>;
 
 const SummaryCallsRecord = z.object({ provider: z.string(), model: z.string(), usage: UsageRecord, calls: Count });
@@ -207,6 +208,8 @@ const StrataRecord = z.object({
   format: orElse(z.literal(FORMAT_VERSIONS), FORMAT_VERSION, `read as format ${FORMAT_VERSION}`),
   id: orElse(z.string().min(1).nullable(), null, 'a new id is used'),
   titleSource: orElse(z.enum(TITLE_SOURCES), 'first-message'),
+  /** The chat's project id (src/core/projects): kept even when no project has it any more (the chat shows it missing). */
+  project: leftOut(NonBlank, 'the chat is read without a project').optional(),
   titleCall: leftOut(z.object({ provider: z.string(), model: z.string(), usage: UsageRecord, cost: orElse(z.number().nullable(), null, 'read as unknown') }), 'its cost is left out').optional(),
   session: orElse(ProviderSessionSchema.nullable(), null, 'the provider starts a new session'),
   lastRequest: orElse(CommittedRequestRecord.nullable(), null, 'the next request cannot prove it extends the last one'),

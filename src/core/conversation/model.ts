@@ -143,6 +143,8 @@ export interface Conversation {
   readonly provider: string;
   readonly model: string;
   readonly mode: string;
+  /** The project the chat belongs to (its id in settings; src/core/projects). An id no project has any more is kept. */
+  readonly project?: string;
   readonly created: number;
   readonly updated: number;
   readonly session: ProviderSession | null;
@@ -189,6 +191,7 @@ export interface NewConversation {
   readonly mode?: string;
   readonly id?: string;
   readonly session?: ProviderSession | null;
+  readonly project?: string;
 }
 
 /** An empty conversation. Its id derives from the creation time unless one is given. */
@@ -201,6 +204,7 @@ export function newConversation(fields: NewConversation, clock: Clock): Conversa
     provider: fields.provider,
     model: fields.model,
     mode: fields.mode ?? DEFAULT_MODE,
+    ...(fields.project ? { project: fields.project } : {}),
     created,
     updated: created,
     session: fields.session ?? null,

@@ -184,6 +184,13 @@ export function setModel(c: Conversation, provider: string, model: string, at: n
   return provider === c.provider && model === c.model ? c : { ...c, provider, model, updated: at };
 }
 
+/** The chat's project (undefined: none). The engine records the switch itself (a named prefix break). */
+export function setProject(c: Conversation, project: string | undefined, at: number): Conversation {
+  if (project === c.project) return c;
+  const { project: _left, ...rest } = c;
+  return project ? { ...rest, project, updated: at } : { ...rest, updated: at };
+}
+
 export function setMode(c: Conversation, mode: string, at: number): Conversation {
   return mode === c.mode ? c : { ...c, mode, updated: at };
 }

@@ -8,7 +8,7 @@ export interface SentTurn extends Omit<HistoryTurn, 'turn'> {
   readonly model: string;
 }
 
-/** Read off an assembly: the L5 text, the dynamic L1 fragments, the tool outputs, references and problems. */
+/** Read off an assembly: the L5 text, the dynamic L1 fragments, the tool outputs, references, problems and images. */
 export function sentTurnOf(assembly: TurnAssembly): SentTurn {
   const { envelope } = assembly;
   return {
@@ -19,5 +19,6 @@ export function sentTurnOf(assembly: TurnAssembly): SentTurn {
     tools: envelope.layers.L3.segments.flatMap((s) => (s.type === 'tool' ? [s.tool] : [])),
     referenced: envelope.referenced,
     problems: envelope.unresolved,
+    ...(envelope.images && envelope.images.length > 0 ? { images: envelope.images } : {}),
   };
 }

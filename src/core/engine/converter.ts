@@ -1,8 +1,8 @@
 import type { ChatMessage } from './messages';
-import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderProblems, renderReferences, renderTool, renderUserText } from './render';
+import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderLostImage, renderProblems, renderReferences, renderTool, renderUserText } from './render';
 import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
-import type { Envelope, HistoryTurn, ItemSegment, LibraryItem } from './types';
+import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from './types';
 
 /**
  * How layers become messages.
@@ -26,15 +26,21 @@ export interface RenderedMessage extends ChatMessage {
 /** The separator between blocks of one message. */
 export const SEP = '\n\n';
 
-function message(role: ChatMessage['role'], parts: readonly string[]): RenderedMessage {
-  return { role, content: parts.join(SEP), parts };
+/** A message of blocks; a user message's images (if any) go after its text. */
+function message(role: ChatMessage['role'], parts: readonly string[], images?: readonly ImagePart[]): RenderedMessage {
+  return { role, content: parts.join(SEP), parts, ...(images && images.length > 0 ? { images } : {}) };
+}
+
+/** A rendered message as a provider gets it (its blocks joined; its images kept). */
+export function plainMessage({ parts: _parts, ...m }: RenderedMessage): ChatMessage {
+  return m;
 }
 
 export class LayerToMessagesConverter {
   constructor(private readonly rendering: Rendering = 'transcript') {}
 
   convert(envelope: Envelope, cache?: HistoryCache): ChatMessage[] {
-    return this.render(envelope, cache).map(({ role, content }) => ({ role, content }));
+    return this.render(envelope, cache).map(plainMessage);
   }
 
   /** The messages with their blocks: what the engine counts tokens from. */
@@ -69,7 +75,7 @@ export class LayerToMessagesConverter {
       let rendered = cache?.get(segment.turn);
       if (rendered === undefined) {
         const record = historyByTurn.get(segment.turn);
-        rendered = message('user', [...lead, ...historyUserBlocks(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary)]);
+        rendered = message('user', [...lead, ...historyUserBlocks(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary)], record?.images);
         cache?.set(segment.turn, rendered);
       }
       lead = [];
@@ -82,7 +88,7 @@ export class LayerToMessagesConverter {
       ...L3.segments.map((s) => s.text),
       ...L5.segments.map((s) => renderUserText(s.text)),
     ];
-    messages.push(message('user', current));
+    messages.push(message('user', current, envelope.images));
     return messages;
   }
 
@@ -95,6 +101,7 @@ export class LayerToMessagesConverter {
       system.push(openTag('context_library'), ...L2.segments.map((s) => s.text), closeTag('context_library'));
     }
     const messages: RenderedMessage[] = [message('system', system)];
+    const historyByTurn = new Map(envelope.history.map((h) => [h.turn, h]));
     let lead: string[] = [];
     // Assistant messages go back exactly as the model wrote them (session providers hash them).
     for (const segment of L4.segments) {
@@ -103,11 +110,13 @@ export class LayerToMessagesConverter {
       } else if (segment.role === 'assistant') {
         messages.push(message('assistant', [segment.text]));
       } else {
-        messages.push(message('user', [...lead, renderUserText(segment.text)]));
+        // Raw, without context blocks; its images belong to the message and stay with it.
+        const record = historyByTurn.get(segment.turn);
+        messages.push(message('user', [...lead, renderUserText(segment.text), ...lostMarkers(record)], record?.images));
         lead = [];
       }
     }
-    messages.push(message('user', [...lead, ...L3.segments.map((s) => s.text), ...L5.segments.map((s) => renderUserText(s.text))]));
+    messages.push(message('user', [...lead, ...L3.segments.map((s) => s.text), ...L5.segments.map((s) => renderUserText(s.text))], envelope.images));
     return messages;
   }
 }
@@ -126,8 +135,13 @@ function historyUserBlocks(
   if (refs.length > 0) blocks.push(renderReferences(refs));
   for (const item of entered) blocks.push(renderItem(item));
   if (record && record.problems.length > 0) blocks.push(renderProblems(record.problems));
-  blocks.push(renderUserText(text));
+  blocks.push(renderUserText(text), ...lostMarkers(record));
   return blocks;
+}
+
+/** Markers for the images an earlier turn carried that a reopened chat could not read again. */
+function lostMarkers(record: HistoryTurn | undefined): string[] {
+  return (record?.lostImages ?? []).map(renderLostImage);
 }
 
 /**

@@ -3,12 +3,12 @@ import { renderCompaction, type Compaction } from './compaction';
 import { maskTurn } from './masking';
 import type { ResolutionProblem } from '../context/resolver';
 import { tokenCounterFor } from '../tokens/tokenCounter';
-import { LayerToMessagesConverter, type HistoryCache, type Rendering } from './converter';
+import { LayerToMessagesConverter, plainMessage, type HistoryCache, type Rendering } from './converter';
 import { decideItems } from './decide';
 import type { FreshnessPolicy } from './freshness';
 import { sentTurnOf } from './completedTurn';
 import { ContextLibrary } from './library';
-import { itemSegment, layer, Measure, segment, toLibraryItem } from './measure';
+import { imageTokens, itemSegment, layer, Measure, segment, toLibraryItem } from './measure';
 import type { ChatMessage } from './messages';
 import { detectPrefixChange, type CommittedRequest, type PendingEvent } from './prefix';
 export type { CommittedRequest, PendingEvent } from './prefix';
@@ -17,6 +17,7 @@ import type {
   Envelope,
   FragmentSegment,
   HistoryTurn,
+  ImagePart,
   ItemSegment,
   LibraryItem,
   MessageSegment,
@@ -48,6 +49,11 @@ export interface TurnInput {
    * an item means "this is the note now", null means "the note is gone". Ids left out are not checked.
    */
   readonly current?: ReadonlyMap<string, ContextItem | null>;
+  /**
+   * Images of this turn's user message (the active note's embeds, read and sized by
+   * src/core/context/images.ts): sent after its text, counted in L5, kept with the turn for history.
+   */
+  readonly images?: readonly ImagePart[];
 }
 
 /** One turn, assembled: the envelope, the messages a stateless provider gets, and the prefix verdict. */
@@ -186,6 +192,14 @@ export class PromptContextEngine {
     });
   }
 
+  /**
+   * The chat moved to another project (labels as the user names them): a deliberate event. When the
+   * project prompt changes with it, the next request's break is named 'project-switch'.
+   */
+  switchProject(from: string, to: string): void {
+    if (from !== to) this.pending.push({ type: 'project', from, to });
+  }
+
   setRendering(rendering: Rendering): void {
     if (rendering === this.rendering) return;
     this.rendering = rendering;
@@ -211,6 +225,7 @@ export class PromptContextEngine {
 
     const tools = input.tools ?? [];
     const problems = input.problems ?? [];
+    const images = input.images ?? [];
     const l3: Array<ToolSegment | ReferenceSegment | ItemSegment | ProblemSegment> = [];
     for (const tool of tools) l3.push(segment<ToolSegment>({ type: 'tool', tool }, renderTool(tool), counter));
     if (referenced.length > 0) l3.push(segment<ReferenceSegment>({ type: 'references', ids: referenced }, renderReferences(referenced), counter));
@@ -229,7 +244,7 @@ export class PromptContextEngine {
         L2: this.measure.growingLayer('L2', this.library.all().map((item) => itemSegment(item, 'library', counter))),
         L3: layer('L3', l3),
         L4: this.measure.growingLayer('L4', l4),
-        L5: layer('L5', [segment({ type: 'message', role: 'user', turn }, input.userText, counter)]),
+        L5: layer('L5', [userSegment(turn, input.userText, images, counter)]),
       },
       referenced,
       full: l3Items.map((s) => `${s.item.id}@${s.item.version}`),
@@ -237,12 +252,15 @@ export class PromptContextEngine {
       unresolved: problems,
       removed: pending.flatMap((e) => (e.type === 'removed' ? [e.id] : [])),
       condensedThrough: compaction?.through ?? 0,
-      history: kept.map(({ turn: n, dynamic, tools: t, referenced: r, problems: p }) => ({
+      ...(images.length > 0 ? { images } : {}),
+      history: kept.map(({ turn: n, dynamic, tools: t, referenced: r, problems: p, images: i, lostImages: lost }) => ({
         turn: n,
         dynamic,
         tools: t,
         referenced: r,
         problems: p,
+        ...(i && i.length > 0 ? { images: i } : {}),
+        ...(lost && lost.length > 0 ? { lostImages: lost } : {}),
       })),
     };
 
@@ -251,7 +269,7 @@ export class PromptContextEngine {
       this.cacheRendering = this.rendering;
     }
     const rendered = new LayerToMessagesConverter(this.rendering).render(envelope, candidate ? undefined : this.historyCache);
-    const messages: ChatMessage[] = rendered.map(({ role, content }) => ({ role, content }));
+    const messages: ChatMessage[] = rendered.map(plainMessage);
     const messageHashes = messages.map((m) => this.measure.messageHash(m));
     const prefixHash = this.measure.combineMessages(messageHashes.slice(0, -1));
     const fragments = envelope.layers.L1.segments;
@@ -335,3 +353,9 @@ export class PromptContextEngine {
 }
 
 export type { FragmentSegment };
+
+/** L5's segment: the user's text, its images' tokens counted with it (what "your message" costs). */
+function userSegment(turn: number, text: string, images: readonly ImagePart[], counter: ReturnType<typeof tokenCounterFor>): MessageSegment {
+  const s = segment<MessageSegment>({ type: 'message', role: 'user', turn }, text, counter);
+  return images.length > 0 ? { ...s, tokens: s.tokens + imageTokens(images) } : s;
+}

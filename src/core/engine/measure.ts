@@ -2,9 +2,9 @@ import type { ContextItem } from '../context/items';
 import { HashChain, sha256Hex, combineHashes } from '../hash';
 import { TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING, type TokenCounter } from '../tokens/tokenCounter';
 import { SEP, type RenderedMessage } from './converter';
-import type { ChatMessage } from './messages';
+import { imagesKey, messageHashText, type ChatMessage } from './messages';
 import { renderItem } from './render';
-import type { ItemSegment, Layer, LayerId, LibraryItem, MessageSegment, Segment } from './types';
+import type { ImageRef, ItemSegment, Layer, LayerId, LibraryItem, MessageSegment, Segment } from './types';
 
 const SEP_TOKENS = 0;
 
@@ -13,6 +13,15 @@ export interface SpokenTurn {
   readonly turn: number;
   readonly userText: string;
   readonly reply: string;
+  /** Images its user message carried: counted with it. */
+  readonly images?: readonly ImageRef[];
+}
+
+/** Tokens the provider counts for a message's images (its own downscaling rule, see context/images.ts). */
+export function imageTokens(images: readonly ImageRef[] | undefined): number {
+  let tokens = 0;
+  for (const image of images ?? []) tokens += image.tokens;
+  return tokens;
 }
 
 /**
@@ -30,10 +39,12 @@ export class Measure {
 
   messageHash(message: ChatMessage): string {
     const memo = this.hashMemo[message.role];
-    let hash = memo.get(message.content);
+    // Text-only messages are keyed (and hashed) by their text alone, exactly as before images.
+    const key = message.content + imagesKey(message);
+    let hash = memo.get(key);
     if (hash === undefined) {
-      hash = sha256Hex(`${message.role}\n${message.content}`);
-      memo.set(message.content, hash);
+      hash = sha256Hex(messageHashText(message));
+      memo.set(key, hash);
     }
     return hash;
   }
@@ -48,10 +59,10 @@ export class Measure {
     return layer(id, segments, id === 'L2' ? this.chains.library : this.chains.history);
   }
 
-  /** The request's tokens: every message with its framing, plus the reply priming. */
+  /** The request's tokens: every message with its framing and its images, plus the reply priming. */
   promptTokens(messages: readonly RenderedMessage[], counter: TokenCounter): number {
     let tokens = TOKENS_REPLY_PRIMING;
-    for (const m of messages) tokens += TOKENS_PER_MESSAGE + this.messageTokens(m, counter);
+    for (const m of messages) tokens += TOKENS_PER_MESSAGE + this.messageTokens(m, counter) + imageTokens(m.images);
     return tokens;
   }
 
@@ -79,8 +90,10 @@ export class Measure {
   historySegments(t: SpokenTurn, counter: TokenCounter): MessageSegment[] {
     const memo = this.segmentMemo.get(t);
     if (memo && memo.encoding === counter.encoding) return memo.segments;
+    const user = segment<MessageSegment>({ type: 'message', role: 'user', turn: t.turn }, t.userText, counter);
     const segments = [
-      segment<MessageSegment>({ type: 'message', role: 'user', turn: t.turn }, t.userText, counter),
+      // The user message's images count with it (L4's tokens are what history costs).
+      t.images && t.images.length > 0 ? { ...user, tokens: user.tokens + imageTokens(t.images) } : user,
       segment<MessageSegment>({ type: 'message', role: 'assistant', turn: t.turn }, t.reply, counter),
     ];
     this.segmentMemo.set(t, { encoding: counter.encoding, segments });

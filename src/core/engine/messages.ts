@@ -1,11 +1,32 @@
+import type { ImagePart } from './types';
+
 export type Role = 'system' | 'user' | 'assistant';
 
-/** A provider message with string content, as a stateless provider receives it. */
+/**
+ * A provider message with string content, as a stateless provider receives it. A user message may
+ * carry images (from the active note), sent after its text in the provider's own content parts.
+ */
 export interface ChatMessage {
   readonly role: Role;
   readonly content: string;
+  /** Absent (or empty): a text-only message, hashed exactly as before images existed. */
+  readonly images?: readonly ImagePart[];
+}
+
+/** What a message's hash covers besides its role and text: its images' media types and byte hashes, in order. */
+export function imagesKey(message: Pick<ChatMessage, 'images'>): string {
+  const images = message.images;
+  if (!images || images.length === 0) return '';
+  let key = '';
+  for (const image of images) key += `\u0000image ${image.mediaType} ${image.hash}`;
+  return key;
+}
+
+/** The text a message's hash is taken over: `role\ncontent`, then its images' key (empty for text-only messages). */
+export function messageHashText(message: ChatMessage): string {
+  return `${message.role}\n${message.content}${imagesKey(message)}`;
 }
 
 export function messagesEqual(a: ChatMessage, b: ChatMessage): boolean {
-  return a.role === b.role && a.content === b.content;
+  return a.role === b.role && a.content === b.content && imagesKey(a) === imagesKey(b);
 }

@@ -16,13 +16,20 @@ export interface CommittedRequest {
   readonly libraryVersions: number;
 }
 
+/** The id of the project prompt's L1 fragment (src/core/prompts.ts). */
+const PROJECT_FRAGMENT = 'project';
+
 /** Deliberate events since the last request, each a named reason for a prefix break. */
 export type PendingEvent =
   | { type: 'removed'; id: string }
   | { type: 'condensed'; through: number; kind: CompactionKind }
   | { type: 'rendering'; rendering: Rendering }
   | { type: 'truncated'; turns: number }
-  | { type: 'edited'; ids: string[] };
+  | { type: 'edited'; ids: string[] }
+  /** The chat changed project: `from` and `to` as the user names them ("project Alpha", "no project"). */
+  | { type: 'project'; from: string; to: string }
+  /** A reopened chat's images that are gone or changed (history carries a marker for each). */
+  | { type: 'image-changed'; paths: string[] };
 
 export interface PrefixCheck {
   readonly previous: CommittedRequest | null;
@@ -60,6 +67,12 @@ export function detectPrefixChange(check: PrefixCheck): PrefixChange | null {
   const dropped = previous.staticFragments.filter((key) => !statics.some((s) => s.key === key));
   if (changed.length > 0 || dropped.length > 0) {
     const ids = [...changed, ...dropped.map((k) => k.split(':')[0])];
+    const projects = check.pending.flatMap((e) => (e.type === 'project' ? [e] : []));
+    if (projects.length > 0 && ids.includes(PROJECT_FRAGMENT)) {
+      const others = [...new Set(ids.filter((id) => id !== PROJECT_FRAGMENT))];
+      const also = others.length > 0 ? `; system prompt fragments changed too: ${others.join(', ')}` : '';
+      return { reason: 'project-switch', detail: `${projects[0].from} → ${projects[projects.length - 1].to}${also}` };
+    }
     return { reason: 'settings-changed', detail: `system prompt fragments changed: ${[...new Set(ids)].join(', ')}` };
   }
   for (const event of check.pending) {
@@ -83,6 +96,11 @@ export function detectPrefixChange(check: PrefixCheck): PrefixChange | null {
         return { reason: 'history-edited', detail: `history truncated to ${event.turns} turn(s)` };
       case 'edited':
         return { reason: 'note-edited', detail: `notes changed since the chat was saved: ${event.ids.join(', ')}` };
+      case 'project':
+        // The project prompt did not change (both empty, or the same): the switch itself broke nothing.
+        break;
+      case 'image-changed':
+        return { reason: 'image-changed', detail: `images no longer available as sent: ${event.paths.join(', ')}` };
     }
   }
   if (check.rendering === 'seed' && check.libraryGrew) {

@@ -72,6 +72,11 @@ export function renderUserText(text: string): string {
   return escapeContent(text);
 }
 
+/** What stands in history for an image a reopened chat could not read again (gone, or changed since it was sent). */
+export function renderLostImage(path: string): string {
+  return `[image ${escapeContent(path)} is no longer available]`;
+}
+
 /** Dynamic context as a session-stateful turn carries it: `[System Context]: …`, the text escaped. */
 export function renderSystemContext(text: string): string {
   return `${SYSTEM_CONTEXT}: ${escapeContent(text)}`;

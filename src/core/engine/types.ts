@@ -11,6 +11,30 @@ export interface PromptFragment {
   readonly text: string;
 }
 
+/**
+ * An image from the vault as a request carries it (the bytes are not resampled: see
+ * src/core/context/images.ts), identified by the sha256 of its bytes.
+ */
+export interface ImageRef {
+  /** Vault-relative path of the image file. */
+  readonly path: string;
+  /** image/png, image/jpeg, image/gif or image/webp (read from the bytes). */
+  readonly mediaType: string;
+  readonly width: number;
+  readonly height: number;
+  /** Size of the file in bytes. */
+  readonly bytes: number;
+  /** sha256 (hex) of the file's bytes. */
+  readonly hash: string;
+  /** What the provider counts for it, by its own downscaling rule. */
+  readonly tokens: number;
+}
+
+/** An image with its bytes (base64): what a user message sends after its text. */
+export interface ImagePart extends ImageRef {
+  readonly data: string;
+}
+
 export interface ToolOutput {
   readonly name: string;
   readonly input: string;
@@ -101,6 +125,10 @@ export const PREFIX_CHANGE_REASONS = [
   'history-edited',
   'history-context-dropped',
   'rendering-changed',
+  /** The chat moved to another project (or out of one): its project prompt, a static L1 fragment, changed. */
+  'project-switch',
+  /** A reopened chat's image is gone or changed: history carries a marker in its place. */
+  'image-changed',
 ] as const;
 export type PrefixChangeReason = (typeof PREFIX_CHANGE_REASONS)[number];
 
@@ -148,6 +176,8 @@ export interface Envelope {
   readonly condensedThrough: number;
   /** Earlier turns rendered in history, with what each one carried besides its text. */
   readonly history: readonly HistoryTurn[];
+  /** Images of this turn's user message (from the active note), sent after its text. Absent: none. */
+  readonly images?: readonly ImagePart[];
 }
 
 /** What an earlier turn's user message carried as it was sent, so history can be replayed byte for byte. */
@@ -157,4 +187,11 @@ export interface HistoryTurn {
   readonly tools: readonly ToolOutput[];
   readonly referenced: readonly string[];
   readonly problems: readonly ResolutionProblem[];
+  /** Images its user message carried, re-sent with it byte for byte. Absent: none. */
+  readonly images?: readonly ImagePart[];
+  /**
+   * Paths of images it carried that could not be read again (a reopened chat whose image is gone or
+   * changed): each becomes the text `[image <path> is no longer available]` after the message's text.
+   */
+  readonly lostImages?: readonly string[];
 }

@@ -8,6 +8,16 @@ export interface VaultReader {
   tagsOf?(path: string): Promise<string[] | null>;
   /** Optional: modification time (ms) and size in bytes, or null when no file exists; lets the search index skip unchanged notes. */
   stat?(path: string): Promise<NoteStat | null>;
+  /**
+   * Optional: a file's bytes (an image embedded in a note), or null when no file exists at that
+   * vault-relative path. Throws UnreadableNoteError for a file that must not be read (outside the vault).
+   */
+  readBinary?(path: string): Promise<Uint8Array | null>;
+  /**
+   * Optional: the vault path a link in note `from` points to (`![[x.png]]` → `attachments/x.png`), as
+   * the host resolves links, or null when it points nowhere. Without it, a link is read as a vault path.
+   */
+  resolveLink?(link: string, from: string): Promise<string | null>;
 }
 
 export interface NoteStat {

@@ -1,6 +1,7 @@
 import type { ToolOutput } from '../engine/types';
-import { normalizeChatFolder } from '../conversation/archive';
 import type { StrataSettings } from '../settings';
+import { chatFolders } from '../projects/projects';
+import { insideFolder, normalizeFolder } from '../projects/folders';
 import type { VaultSearch } from '../search/types';
 import { localSearchBlock } from './localSearchBlock';
 import { searchQuery, type PriorTurn, type RewriteCache, type RewriteDeps } from './queryRewrite';
@@ -31,21 +32,25 @@ export interface VaultQaDeps extends RewriteDeps {
 
 /**
  * A Vault QA turn's search: the query (the message, or its standalone rewrite), the hits, and the
- * localSearch block that carries them as the turn's tool output.
+ * localSearch block that carries them as the turn's tool output. `chat.scope`: a project's folder,
+ * the only one hits come from.
  */
 export async function vaultQaSearch(
   settings: StrataSettings,
-  chat: { readonly provider: string; readonly model: string },
+  chat: { readonly provider: string; readonly model: string; readonly scope?: string },
   message: string,
   prior: readonly PriorTurn[],
   deps: VaultQaDeps,
 ): Promise<{ tool: ToolOutput; search: TurnSearch }> {
   if (!deps.search) throw new IndexNotReadyError();
   const { query, rewrite } = await searchQuery(settings, chat, message, prior, deps.cache, deps);
-  const hits = await deps.search.search(query, { k: VAULT_QA_RESULTS, perNote: VAULT_QA_PER_NOTE, signal: deps.signal });
+  const scope = normalizeFolder(chat.scope ?? '');
+  // A project asks for more: the hits outside its folder are dropped after.
+  const hits = await deps.search.search(query, { k: scope ? VAULT_QA_RESULTS * 4 : VAULT_QA_RESULTS, perNote: VAULT_QA_PER_NOTE, signal: deps.signal });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
-  // Chats are not sources (the index leaves their folder out by default; a chat citing a chat would echo itself).
-  const chats = `${normalizeChatFolder(settings.chatFolder)}/`;
-  const { tool, sources } = localSearchBlock(query, hits.filter((h) => h.score > 0 && !h.path.startsWith(chats)));
+  // Chats are not sources (the index leaves their folders out by default; a chat citing a chat would echo itself).
+  const chats = chatFolders(settings);
+  const kept = hits.filter((h) => h.score > 0 && insideFolder(h.path, scope) && !chats.some((f) => insideFolder(h.path, f))).slice(0, VAULT_QA_RESULTS);
+  const { tool, sources } = localSearchBlock(query, kept);
   return { tool, search: { query, sources, ...(rewrite ? { rewrite } : {}) } };
 }

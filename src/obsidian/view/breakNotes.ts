@@ -36,6 +36,8 @@ export const PREFIX_BREAK_WORDS: Readonly<Record<PrefixChangeReason, Words>> = {
   },
   'history-context-dropped': { because: () => 'earlier messages are sent again without the notes they carried', layer: 'Conversation (L4)' },
   'rendering-changed': { because: () => 'you changed how the conversation is laid out (the Rendering setting)', layer: 'Notes in this chat (L2) to Conversation (L4)' },
+  'project-switch': { because: (d) => `you moved the chat ${projectSwitch(d)}, so its project instructions changed`, layer: 'Instructions (L1)' },
+  'image-changed': { because: (d) => `${names(d)}, sent as an image earlier, changed or is gone`, layer: 'Conversation (L4)' },
 };
 
 /**
@@ -96,6 +98,12 @@ export function names(detail: string): string {
   if (list.length === 2) return `${list[0]} and ${list[1]}`;
   const more = list.length - 2;
   return `${list[0]}, ${list[1]} and ${more} more note${more === 1 ? '' : 's'}`;
+}
+
+/** "from project Alpha to no project": the detail's "A → B" (before anything else it says). */
+function projectSwitch(detail: string): string {
+  const [from, to] = detail.split(';')[0].split(' → ');
+  return to === undefined ? 'to another project' : `from ${from.trim()} to ${to.trim()}`;
 }
 
 function basename(id: string): string {

@@ -8,6 +8,8 @@
  *   .strata-new-chat, .strata-history-button   header buttons
  *   select.strata-model-picker           model picker (value "providerId::model")
  *   select.strata-mode-picker            mode picker (value: chat | notes-only | vault-qa)
+ *   select.strata-project-picker         project picker (value: '' for no project, else the project id;
+ *                                        .is-missing when the chat's project is no longer configured)
  *   .strata-messages                     the conversation
  *   .strata-message.is-user / .is-assistant    messages; .is-streaming while a reply streams,
  *                                        .is-failed (.is-error / .is-stopped) for a kept message's error,
@@ -48,8 +50,10 @@ import { ComposerDrafts } from '../../core/chat/composerDrafts';
 import type { ChatState } from '../../core/chat/chatState';
 import { MODES } from '../../core/chat/modes';
 import { normalizeChatFolder } from '../../core/conversation/archive';
+import { chatFolders, findProject } from '../../core/projects/projects';
 import type { ChatArchivePort } from '../../core/ports/chatArchive';
 import type { ContextChip } from '../../core/context/items';
+import type { FetchedPage } from '../../core/ports/toolHost';
 import type { ChatMode, StrataSettings } from '../../core/settings';
 import type { PromptExpansion } from '../../core/prompts/expand';
 import { Composer } from './composer';
@@ -72,6 +76,8 @@ export interface ChatViewHost {
   readonly prompts?: PromptSource;
   /** A reply's "⋯" menu, at `anchor`. */
   replyMenu?(reply: string, anchor: HTMLElement, chatTitle: string): void;
+  /** Fetch a web page as markdown (a URL attached with `@`); absent: `@` offers no web pages. */
+  fetchPage?(url: string, signal: AbortSignal): Promise<FetchedPage>;
 }
 
 export class ChatView extends ItemView {
@@ -85,6 +91,7 @@ export class ChatView extends ItemView {
   private chatTitleEl!: HTMLElement;
   private modelSelect!: HTMLSelectElement;
   private modeSelect!: HTMLSelectElement;
+  private projectSelect!: HTMLSelectElement;
   private warningsEl!: HTMLElement;
   private unsubscribe: (() => void) | null = null;
   private lastBusy = false;
@@ -156,6 +163,7 @@ export class ChatView extends ItemView {
       onChipsChanged: () => this.schedulePreview(),
       chatFolder: () => (this.host.settings.chatFolder ? normalizeChatFolder(this.host.settings.chatFolder) : null),
       prompts: this.host.prompts,
+      ...(this.host.fetchPage ? { fetchPage: this.host.fetchPage } : {}),
     });
     this.unsubscribe = this.controller.subscribe((change) => {
       if (change === 'stream') this.messages.updateStreaming(this.controller.state.streamingText ?? '');
@@ -188,6 +196,8 @@ export class ChatView extends ItemView {
   newChat(): void {
     this.run(async () => {
       await this.controller.newChat();
+      // A new chat of a project starts with the project's notes attached.
+      this.swapProjectNotes(undefined, this.controller.state.conversation.project);
       this.composer.focus();
     });
   }
@@ -293,6 +303,57 @@ export class ChatView extends ItemView {
     this.modeSelect = pickers.createEl('select', { cls: 'dropdown strata-mode-picker', attr: { 'aria-label': 'Mode' } });
     for (const mode of MODES) this.modeSelect.createEl('option', { value: mode.id, text: mode.label, attr: { title: mode.description } });
     this.registerDomEvent(this.modeSelect, 'change', () => this.controller.setMode(this.modeSelect.value as ChatMode));
+    this.projectSelect = pickers.createEl('select', { cls: 'dropdown strata-project-picker', attr: { 'aria-label': 'Project' } });
+    this.registerDomEvent(this.projectSelect, 'change', () => this.pickProject(this.projectSelect.value));
+  }
+
+  /**
+   * The chat goes into a project (or none). A chat with no message yet becomes a new chat of it: the
+   * previous project's notes leave the composer and the new one's join. New chats started from here
+   * belong to it too.
+   */
+  private pickProject(value: string): void {
+    const before = this.controller.state.conversation;
+    try {
+      this.controller.setProject(value || null);
+    } catch (error) {
+      new Notice(errorText(error));
+      this.render();
+      return;
+    }
+    if (before.turns.length === 0) this.swapProjectNotes(before.project, value || undefined);
+  }
+
+  /** The composer's chips: `from`'s default notes removed, `to`'s added (projects by id). */
+  private swapProjectNotes(from: string | undefined, to: string | undefined): void {
+    const settings = this.host.settings;
+    for (const path of findProject(settings, from)?.notes ?? []) this.composer.removeChip({ kind: 'note', path });
+    for (const path of findProject(settings, to)?.notes ?? []) this.composer.addChip({ kind: 'note', path });
+  }
+
+  /** "No project" first, then each project; a project no longer configured still shows, marked missing. */
+  private renderProjectPicker(state: ChatState): void {
+    const projects = this.host.settings.projects;
+    const current = state.conversation.project ?? '';
+    const missing = current !== '' && !projects.some((p) => p.id === current);
+    // Without any project (and none on the chat), the picker is left out of the header.
+    this.projectSelect.toggle(projects.length > 0 || current !== '');
+    this.projectSelect.empty();
+    this.projectSelect.createEl('option', { value: '', text: 'No project', attr: { title: 'The whole vault, the chat folder' } });
+    for (const p of projects) this.projectSelect.createEl('option', { value: p.id, text: p.name, attr: { title: p.folder ? `Folder: ${p.folder}` : 'The whole vault' } });
+    if (missing) this.projectSelect.createEl('option', { value: current, text: `${current} (missing)` });
+    this.projectSelect.value = current;
+    this.projectSelect.toggleClass('is-missing', missing);
+    const chosen = projects.find((p) => p.id === current);
+    this.projectSelect.setAttr(
+      'title',
+      missing
+        ? `No project "${current}" is configured any more: the chat goes on without its instructions and folder.`
+        : chosen
+          ? `Project: ${chosen.name}${chosen.folder ? ` (${chosen.folder})` : ''}`
+          : 'No project',
+    );
+    this.projectSelect.disabled = state.phase !== 'idle';
   }
 
   /** Rename the open chat in place: Enter keeps, Escape cancels. `returnTo` gets the focus back after. */
@@ -347,6 +408,7 @@ export class ChatView extends ItemView {
       this.chatTitleEl.setAttr('aria-label', 'Chat title: click to rename');
     }
     this.renderModelPicker(state);
+    this.renderProjectPicker(state);
     this.renderModeAvailability();
     this.modeSelect.value = conversation.mode;
     this.modelSelect.disabled = state.phase !== 'idle';
@@ -397,7 +459,7 @@ export class ChatView extends ItemView {
     const file = this.app.workspace.getActiveFile();
     const fallback = file instanceof TFile && file.extension === 'md' ? file.path : null;
     const path = markdown?.file?.path ?? (this.lastOpened !== undefined ? this.lastOpened : fallback);
-    if (path && this.host.settings.chatFolder && path.startsWith(`${normalizeChatFolder(this.host.settings.chatFolder)}/`)) {
+    if (path && chatFolders(this.host.settings).some((folder) => path.startsWith(`${folder}/`))) {
       // A chat note is not context for itself.
       this.composer.setActiveNote(null);
       return;

@@ -20,6 +20,7 @@ export class ChipRow {
   private readonly noteText: HTMLElement;
   private readonly undoButton: HTMLButtonElement;
   private expanded = false;
+  private offersUndo = false;
   private chips: HTMLElement[] = [];
   /** Chips Clear all would take off (the active note when attached, and the user's). */
   private removable = 0;
@@ -68,15 +69,19 @@ export class ChipRow {
     this.fit();
   }
 
-  /** Say what was removed ("Removed “Plan”"), with Undo; null: say nothing (the offer is gone). */
-  say(text: string | null): void {
+  /**
+   * Say what was removed ("Removed “Plan”"), with Undo; null: say nothing (the offer is gone).
+   * `undo` false: a line without Undo ("Sending once the page has loaded…").
+   */
+  say(text: string | null, undo = true): void {
     this.noteText.setText(text ?? '');
-    this.undoButton.toggle(text !== null);
+    this.offersUndo = text !== null && undo;
+    this.undoButton.toggle(this.offersUndo);
     this.noteEl.toggleClass('is-empty', text === null);
   }
 
   get undoOffered(): boolean {
-    return this.noteText.getText() !== '';
+    return this.offersUndo;
   }
 
   private fit(): void {

@@ -4,7 +4,9 @@ import type { Candidate } from '../../core/chat/fuzzy';
 import { ChipRow } from './chipRow';
 import type { ComposerDraft } from '../../core/chat/composerDrafts';
 import { chipIcon, chipLabel, sameChip } from './format';
-import { matchMentions, vaultMentions, type Mention } from './mentionSource';
+import { matchMentions, urlMention, vaultMentions, type Mention } from './mentionSource';
+import type { FetchedPage } from '../../core/ports/toolHost';
+import { fetchFailure, pageOutcome, urlChipText, urlMentionAt, type PageState, type UrlChip } from '../../core/context/urlChip';
 import { insertExpansion, SlashPicker, type PromptSource } from './slashPicker';
 import type { PromptExpansion } from '../../core/prompts/expand';
 
@@ -22,6 +24,8 @@ export interface ComposerHost {
   chatFolder?(): string | null;
   /** Custom prompts for the `/` picker (none: `/` is plain text). */
   readonly prompts?: PromptSource;
+  /** Fetch a web page as markdown (requestUrl + htmlToMarkdown); absent: `@` offers no web pages. */
+  fetchPage?(url: string, signal: AbortSignal): Promise<FetchedPage>;
 }
 
 /**
@@ -49,6 +53,12 @@ export class Composer {
   /** What the last removal (Clear all, Backspace) took, until Undo or the message is sent. */
   private removed: { chips: ContextChip[]; activeNoteOn: boolean } | null = null;
   private slash: SlashPicker | null = null;
+  /** Web pages attached with `@`, by address: loading, attached (with their text) or failed. Kept for the view's life: a page is fetched once. */
+  private pages = new Map<string, PageState>();
+  /** Stops waiting for the pages being fetched when the view closes. */
+  private readonly fetches = new AbortController();
+  /** Enter was pressed while a page was loading: the message goes once every page has settled. */
+  private sendWhenLoaded = false;
 
   constructor(
     parent: HTMLElement,
@@ -76,6 +86,7 @@ export class Composer {
     }
 
     const owner = host.owner;
+    owner.register(() => this.fetches.abort());
     owner.registerDomEvent(this.textarea, 'keydown', (event) => this.onKeyDown(event));
     owner.registerDomEvent(this.textarea, 'input', () => this.onInput());
     owner.registerDomEvent(this.textarea, 'blur', () => {
@@ -101,12 +112,63 @@ export class Composer {
     } else if (!this.chips.some((c) => sameChip(c, chip))) {
       this.chips.push(chip);
     }
+    if (chip.kind === 'url') this.fetchPage(chip);
     this.renderChips();
   }
 
   removeChip(chip: ContextChip): void {
     this.chips = this.chips.filter((c) => !sameChip(c, chip));
     this.renderChips();
+    this.pageSettled();
+  }
+
+  // ---- web pages attached with @ ---------------------------------------------------------
+
+  /** Fetch a URL chip's page (once: a page attached or loading is not fetched again; a failed one is retried). */
+  private fetchPage(chip: UrlChip): void {
+    const fetchPage = this.host.fetchPage;
+    // A chip that carries its text (a message put back after a failed send) is attached as it is.
+    if (chip.content !== undefined || !fetchPage) return;
+    const known = this.pages.get(chip.url);
+    if (known && known.state !== 'error') return;
+    this.pages.set(chip.url, { state: 'loading' });
+    const signal = this.fetches.signal;
+    void fetchPage(chip.url, signal)
+      .then(
+        (page) => pageOutcome(chip.url, page),
+        (error: unknown) => fetchFailure(error),
+      )
+      .then((state) => {
+        if (signal.aborted) return;
+        this.pages.set(chip.url, state);
+        this.renderChips();
+        this.pageSettled();
+      });
+  }
+
+  /** A chip as the next message carries it: a page with its text; a page loading or failed is not attached (null). */
+  private sendable(chip: ContextChip): ContextChip | null {
+    if (chip.kind !== 'url' || chip.content !== undefined) return chip;
+    const page = this.pages.get(chip.url);
+    if (!page) return chip;
+    return page.state === 'ready' ? page.chip : null;
+  }
+
+  private pageLoading(): boolean {
+    return this.chips.some((c) => c.kind === 'url' && this.pages.get(c.url)?.state === 'loading');
+  }
+
+  /** A page finished loading (or its chip was removed): a message waiting for it goes now. */
+  private pageSettled(): void {
+    if (!this.sendWhenLoaded || this.pageLoading()) return;
+    this.sendWhenLoaded = false;
+    this.chipRow.say(null);
+    this.submit();
+  }
+
+  /** A chip's label as shown (a page: its title once loaded, its reason once failed). */
+  private labelOf(chip: ContextChip): string {
+    return chip.kind === 'url' ? urlChipText(chip, this.pages.get(chip.url)).label : chipLabel(chip);
   }
 
   /** The note open in the editor (null: none). Attached by default, toggled on its chip. */
@@ -121,7 +183,10 @@ export class Composer {
   currentChips(): ContextChip[] {
     const out: ContextChip[] = [];
     if (this.activeNote && this.activeNoteOn) out.push({ kind: 'note', path: this.activeNote });
-    for (const chip of this.chips) if (!out.some((c) => sameChip(c, chip))) out.push(chip);
+    for (const chip of this.chips) {
+      const sent = this.sendable(chip);
+      if (sent && !out.some((c) => sameChip(c, sent))) out.push(sent);
+    }
     return out;
   }
 
@@ -143,8 +208,16 @@ export class Composer {
       });
     }
     for (const chip of this.chips) {
-      const el = this.chipEl(chip, chipTitle(chip));
-      const remove = el.createEl('button', { cls: 'strata-chip-remove clickable-icon', attr: { 'aria-label': `Remove ${chipLabel(chip)}` } });
+      const page = chip.kind === 'url' ? this.pages.get(chip.url) : undefined;
+      const text = chip.kind === 'url' ? urlChipText(chip, page) : null;
+      const el = this.chipEl(chip, text?.tooltip ?? chipTitle(chip), text?.label, page?.state === 'loading' ? 'loader-2' : page?.state === 'error' ? 'alert-triangle' : undefined);
+      if (page?.state === 'loading') {
+        el.addClass('is-loading');
+        el.setAttr('aria-busy', 'true');
+      } else if (page?.state === 'error') {
+        el.addClass('is-error');
+      }
+      const remove = el.createEl('button', { cls: 'strata-chip-remove clickable-icon', attr: { 'aria-label': `Remove ${this.labelOf(chip)}` } });
       setIcon(remove, 'x');
       remove.addEventListener('click', () => this.removeChip(chip));
     }
@@ -172,7 +245,7 @@ export class Composer {
     this.removed = { chips: [...this.chips], activeNoteOn: this.activeNoteOn };
     if (last) this.chips = this.chips.slice(0, -1);
     else this.activeNoteOn = false;
-    const label = last ? chipLabel(last) : chipLabel({ kind: 'note', path: this.activeNote ?? '' });
+    const label = last ? this.labelOf(last) : chipLabel({ kind: 'note', path: this.activeNote ?? '' });
     this.chipRow.say(last ? `Removed “${label}”.` : `Left out the active note “${label}”.`);
     this.renderChips();
     return true;
@@ -191,13 +264,13 @@ export class Composer {
     this.textarea.focus();
   }
 
-  private chipEl(chip: ContextChip, title: string): HTMLElement {
+  private chipEl(chip: ContextChip, title: string, label = chipLabel(chip), iconId = chipIcon(chip)): HTMLElement {
     const el = this.chipsEl.createDiv({ cls: `strata-chip is-${chip.kind}`, attr: { 'aria-label': title, 'data-chip': chipKey(chip) } });
     // Chips go before the row's own buttons ("+ N more", Clear all), which keep their focus.
     this.chipsEl.insertBefore(el, this.chipRow.moreButton);
     const icon = el.createSpan({ cls: 'strata-chip-icon' });
-    setIcon(icon, chipIcon(chip));
-    el.createSpan({ cls: 'strata-chip-label', text: chipLabel(chip) });
+    setIcon(icon, iconId);
+    el.createSpan({ cls: 'strata-chip-label', text: label });
     return el;
   }
 
@@ -237,6 +310,7 @@ export class Composer {
   /** Show a chat's draft (empty for a new chat); the active note's switch as that chat left it, if it is still the active note. */
   setDraft(draft: ComposerDraft): void {
     this.closeMention();
+    this.sendWhenLoaded = false;
     this.textarea.value = draft.text;
     this.chips = [...draft.chips];
     this.activeNoteOn = draft.activeNote && draft.activeNote.path === this.activeNote ? draft.activeNote.on : this.host.attachActiveNoteDefault();
@@ -257,6 +331,13 @@ export class Composer {
     if (this.busy || this.opening) return;
     const text = this.textarea.value;
     if (!text.trim()) return;
+    if (this.pageLoading()) {
+      // The page the user attached goes with the message: it waits for it (a fetch gives up after 30 s).
+      this.sendWhenLoaded = true;
+      this.chipRow.say('Sending once the page has loaded…', false);
+      return;
+    }
+    this.sendWhenLoaded = false;
     const chips = this.currentChips();
     this.textarea.value = '';
     this.chips = [];
@@ -333,7 +414,8 @@ export class Composer {
 
   private onInput(): void {
     // An @ mention being typed wins over the / picker: "/Translate @Plan" attaches Plan.
-    const typingMention = /(^|\s)@[^\s@]*$/.test(this.textarea.value.slice(0, this.textarea.selectionStart ?? this.textarea.value.length));
+    const upToCaret = this.textarea.value.slice(0, this.textarea.selectionStart ?? this.textarea.value.length);
+    const typingMention = /(^|\s)@[^\s@]*$/.test(upToCaret) || urlMentionAt(upToCaret) !== null;
     if (typingMention) this.slash?.close();
     else if (this.slash?.update()) {
       this.closeMention();
@@ -341,6 +423,17 @@ export class Composer {
     }
     const caret = this.textarea.selectionStart ?? this.textarea.value.length;
     const before = this.textarea.value.slice(0, caret);
+    // `@` and a typed or pasted web address (which may hold an `@` of its own): "Attach web page" alone.
+    const url = this.host.fetchPage ? urlMentionAt(before) : null;
+    if (url) {
+      if (!this.mention || this.mention.start !== url.start) {
+        this.mention = { start: url.start, candidates: vaultMentions(this.host.app, this.host.chatFolder?.() ?? null), matches: [], selected: 0 };
+      }
+      this.mention.matches = [urlMention(url.url)];
+      this.mention.selected = 0;
+      this.renderMention();
+      return;
+    }
     const at = /(^|\s)@([^\s@]*)$/.exec(before);
     if (!at) {
       this.closeMention();
@@ -370,6 +463,7 @@ export class Composer {
     mention.matches.forEach((match, index) => {
       const item = this.suggestEl.createDiv({ cls: 'strata-suggest-item', attr: { role: 'option', 'data-chip': chipKey(match.chip) } });
       item.toggleClass('is-selected', index === mention.selected);
+      item.toggleClass('is-url', match.chip.kind === 'url');
       const icon = item.createSpan({ cls: 'strata-suggest-icon' });
       setIcon(icon, chipIcon(match.chip));
       item.createSpan({ cls: 'strata-suggest-label', text: match.label });

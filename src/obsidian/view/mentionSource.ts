@@ -43,3 +43,8 @@ export function vaultMentions(app: App, exclude: string | null = null): Candidat
 export function matchMentions(query: string, candidates: readonly Candidate<Mention>[], limit = 12): Mention[] {
   return fuzzyFilter(query, candidates, limit);
 }
+
+/** The `@` picker's row for a typed or pasted http(s) address: "Attach web page <url>"; the address stays in the words. */
+export function urlMention(url: string): Mention {
+  return { chip: { kind: 'url', url }, label: 'Attach web page', detail: url, text: url };
+}

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineTool, errorText, messageOf, throwIfAborted } from '../tool';
+import { capPageText, FETCH_LIMIT_CHARS } from '../webPage';
 
 /** The most characters of page markdown one call returns. */
-export const FETCH_LIMIT_CHARS = 30_000;
+export { FETCH_LIMIT_CHARS } from '../webPage';
 
 export const fetchUrl = defineTool({
   name: 'fetchUrl',
@@ -34,10 +35,6 @@ export const fetchUrl = defineTool({
     const markdown = page.markdown.trim();
     const head = `# ${page.title ?? page.url}\nSource: ${page.url}\n\n`;
     if (markdown === '') return `${head}(The page has no text.)`;
-    if (markdown.length <= FETCH_LIMIT_CHARS) return head + markdown;
-    // Cut at a line break near the limit, so no line is cut in the middle.
-    const cutAt = markdown.lastIndexOf('\n', FETCH_LIMIT_CHARS);
-    const kept = markdown.slice(0, cutAt > FETCH_LIMIT_CHARS / 2 ? cutAt : FETCH_LIMIT_CHARS).trimEnd();
-    return `${head}${kept}\n\n[… page cut: ${markdown.length - kept.length} more characters not shown (the output is limited to ${FETCH_LIMIT_CHARS} characters).]`;
+    return head + capPageText(markdown).text;
   },
 });

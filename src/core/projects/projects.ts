@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { normalizeChatFolder } from '../conversation/archive';
+import { leftOut, NonBlank, orElse } from '../lenient';
+import { normalizeFolder, projectChatsFolder } from './folders';
+
+/**
+ * Projects (issue 14): a folder the chat stays inside (Vault QA's hits, the agent's tools), a
+ * project prompt (a static L1 fragment: cached like the system prompt), notes attached to every new
+ * chat of the project, and a default model. A chat records its project's id; its notes are saved
+ * in the project's `Chats` folder (./folders.ts).
+ */
+
+const PROJECT_ID = /^[a-z0-9][a-z0-9-]*$/;
+
+export function isValidProjectId(id: string): boolean {
+  return PROJECT_ID.test(id);
+}
+
+/** One project as data.json holds it. A damaged one is left out of the settings with a warning (settings.ts). */
+export const ProjectSchema = z
+  .object({
+    /** Stable id (lowercase letters, digits, dashes): chats remember it, so renaming keeps them in the project. */
+    id: z.string().regex(PROJECT_ID, { error: 'expected lowercase letters, digits and dashes' }),
+    name: leftOut(NonBlank, 'the id is used').optional(),
+    /** Vault-relative folder ('' while unset: the whole vault, chats in the chat folder). */
+    folder: orElse(z.string(), ''),
+    prompt: orElse(z.string(), ''),
+    /** Notes attached to a new chat of the project. */
+    notes: orElse(z.array(leftOut(NonBlank)), [], 'no notes are attached'),
+    /** Default model of its new chats: a provider id and a model (both, or the chat defaults are used). */
+    provider: leftOut(NonBlank).optional(),
+    model: leftOut(NonBlank).optional(),
+  })
+  .transform(({ name, folder, notes, ...project }) => ({
+    ...project,
+    name: name?.trim() ?? project.id,
+    folder: normalizeFolder(folder),
+    notes: [...new Set(notes.map((n) => n.trim()))],
+  }));
+
+export type ProjectSettings = z.infer<typeof ProjectSchema>;
+
+interface WithProjects {
+  readonly projects: readonly ProjectSettings[];
+}
+
+/** The project with that id, or undefined (none, or no longer configured). */
+export function findProject(settings: WithProjects, id: string | undefined | null): ProjectSettings | undefined {
+  return id ? settings.projects.find((p) => p.id === id) : undefined;
+}
+
+/** How a chat's project is named to the user: its name, the id marked missing, or "no project". */
+export function projectLabel(settings: WithProjects, id: string | undefined | null): string {
+  if (!id) return 'no project';
+  const project = findProject(settings, id);
+  return project ? `project ${project.name}` : `project ${id} (missing)`;
+}
+
+/**
+ * Every folder chats are saved in: the chat folder, then each project's chats folder (deduplicated,
+ * normalized). What the search, Vault QA, the tools and attachments leave out.
+ */
+export function chatFolders(settings: WithProjects & { readonly chatFolder: string }): string[] {
+  const folders = [normalizeChatFolder(settings.chatFolder)];
+  for (const project of settings.projects) {
+    const folder = projectChatsFolder(project.folder);
+    if (folder !== null && !folders.includes(folder)) folders.push(folder);
+  }
+  return folders;
+}
+
+/** The project's default model when it names a configured provider; null otherwise (the settings' default then). */
+export function projectModel(
+  settings: { readonly providers: readonly { readonly id: string }[] },
+  project: ProjectSettings | undefined,
+): { provider: string; model: string } | null {
+  if (!project?.provider || !project.model) return null;
+  return settings.providers.some((p) => p.id === project.provider) ? { provider: project.provider, model: project.model } : null;
+}
+
+/** The folder a project chat stays inside ('' = the whole vault). */
+export function projectScope(project: ProjectSettings | undefined): string {
+  return project ? normalizeFolder(project.folder) : '';
+}
+
+/** A fresh id from a name: its slug, numbered when taken. */
+export function newProjectId(projects: readonly { readonly id: string }[], name: string): string {
+  const slug =
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40)
+      .replace(/-+$/, '') || 'project';
+  const base = PROJECT_ID.test(slug) ? slug : `project-${slug}`;
+  if (!projects.some((p) => p.id === base)) return base;
+  let n = 2;
+  while (projects.some((p) => p.id === `${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}

@@ -1,0 +1,123 @@
+/**
+ * Agent turns replayed offline, for the bench and the prompt inspector: the real controller and turn
+ * pipeline, real LangChain clients over HTTP to an in-process local provider server (whose tool calls
+ * the messages script with `[[tool NAME {...}]]` lines), the real tools over a vault folder with a
+ * real VaultIndex, the chat-note archive in memory. Reports each model call of each turn: what Strata
+ * counted, what the provider read, and how much of it came from the prompt cache.
+ */
+import { ChatController } from '../core/chat/chatController';
+import type { ContextChip } from '../core/context/items';
+import { ChatArchive } from '../core/conversation/archive';
+import { MemoryChatStore } from '../core/conversation/store';
+import { loadSettings, type StrataSettings } from '../core/settings';
+import { VaultIndex } from '../core/search/vaultIndex';
+import { cachedShare } from '../core/usage';
+import { createProvider } from '../providers';
+import { FsVault } from './fsVault';
+import { startProviderServer } from './providerServer';
+import { fsToolHost } from './toolHost';
+
+export const AGENT_APIS = ['openai', 'openai-responses', 'anthropic'] as const;
+export type AgentApi = (typeof AGENT_APIS)[number];
+
+/** One model call of an agent turn. */
+export interface AgentStepFigures {
+  readonly step: number;
+  /** Tools the model asked for in this call (none: it answered). */
+  readonly calls: readonly string[];
+  /** The request as Strata counted it (what the budget checked). */
+  readonly promptTokens: number;
+  /** What the provider reported: every prompt token, and those read from its cache. */
+  readonly inputTokens: number;
+  readonly cachedTokens: number;
+  readonly cachedShare: number;
+}
+
+export interface AgentTurnFigures {
+  readonly turn: number;
+  readonly steps: readonly AgentStepFigures[];
+  readonly reply: string;
+}
+
+export interface AgentRun {
+  readonly api: AgentApi;
+  readonly model: string;
+  readonly turns: readonly AgentTurnFigures[];
+}
+
+const MODELS: Record<AgentApi, string> = { openai: 'gpt-4o', 'openai-responses': 'gpt-4o', anthropic: 'claude-sonnet-4-5' };
+
+/** One message of the chat, with what it attaches. */
+export interface AgentMessage {
+  readonly text: string;
+  readonly chips?: readonly ContextChip[];
+}
+
+/** Run `messages` as agent turns of one chat on `api`; throws if a turn does not complete. */
+export async function runAgentTurns(api: AgentApi, vaultDir: string, messages: readonly (string | AgentMessage)[]): Promise<AgentRun> {
+  const server = await startProviderServer();
+  try {
+    const model = MODELS[api];
+    const settings = agentSettings(api, server.url, model);
+    const vault = new FsVault(vaultDir);
+    const index = new VaultIndex(vault, { excludedFolders: [settings.chatFolder] });
+    await index.build({ pause: () => Promise.resolve() });
+    let clock = 1_700_000_000_000;
+    const now = () => (clock += 1000);
+    const controller = new ChatController({
+      vault,
+      archive: new ChatArchive(new MemoryChatStore(), { now }, settings.chatFolder),
+      providers: (p, m) => createProvider({ id: p.id, kind: p.kind, model: m, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.secretId ? { secretId: p.secretId } : {}) }, { getSecret: () => 'local-key' }),
+      settings: () => settings,
+      now,
+      newId: () => 'agent-run',
+      toolHost: () => fsToolHost({ vault, search: index, hidden: [settings.chatFolder] }),
+    });
+    const turns: AgentTurnFigures[] = [];
+    for (const message of messages) {
+      const { text, chips = [] } = typeof message === 'string' ? { text: message } : message;
+      await controller.send(text, chips);
+      const turn = controller.state.conversation.turns.at(-1);
+      if (!turn || turn.status !== 'complete') throw new Error(`agent turn ${turns.length + 1} on ${api} did not complete: ${turn?.error ?? 'no turn'}`);
+      turns.push({
+        turn: turns.length + 1,
+        reply: turn.reply ?? '',
+        steps: (turn.agent?.steps ?? []).map((s, i) => ({
+          step: i + 1,
+          calls: s.calls.map((c) => c.name),
+          promptTokens: s.promptTokens,
+          inputTokens: s.usage.inputTokens,
+          cachedTokens: s.usage.cachedReadTokens,
+          cachedShare: cachedShare(s.usage),
+        })),
+      });
+    }
+    await controller.flush();
+    return { api, model, turns };
+  } finally {
+    await server.close();
+  }
+}
+
+function agentSettings(api: AgentApi, url: string, model: string): StrataSettings {
+  const { settings } = loadSettings({
+    providers: [{ id: 'local', kind: api, name: 'Local', baseUrl: api === 'anthropic' ? url : `${url}/v1`, models: [model], secretId: 'local' }],
+    defaultProviderId: 'local',
+    defaultModel: model,
+    defaultMode: 'agent',
+    generateTitles: false,
+  });
+  return settings;
+}
+
+/** The bench's and the README's agent chat over the example vault: two turns, four tool steps then one. */
+export const AGENT_BENCH_MESSAGES: readonly string[] = [
+  [
+    '[[tool localSearch {"query":"vent openers without electricity"}]]',
+    '[[tool readNote {"path":"Projects/Greenhouse/Ventilation.md"}]]',
+    '[[tool listFolder {"path":"Projects/Greenhouse"}]]',
+    '[[tool getBacklinks {"path":"Projects/Greenhouse/Plan.md"}]]',
+    'Which vent openers work without electricity, and where is the plan discussed?',
+  ].join('\n'),
+  ['[[tool readNote {"path":"Projects/Greenhouse/Plan.md","heading":"Budget"}]]', 'And what is the budget for them?'].join('\n'),
+];

@@ -1,0 +1,161 @@
+/**
+ * The Projects section of the settings tab (issue 14): add, edit and remove projects. Each one is a
+ * one-line summary (name, folder, notes) that expands to its name, folder (with a folder
+ * suggest), project prompt, default notes and default model.
+ */
+import { Setting, type App } from 'obsidian';
+import { newProjectId, type ProjectSettings } from '../core/projects/projects';
+import { normalizeFolder, projectChatsFolder } from '../core/projects/folders';
+import type { StrataSettings } from '../core/settings';
+import { FolderSuggest } from './folderSuggest';
+
+export interface ProjectSectionHost {
+  readonly app: App;
+  readonly settings: StrataSettings;
+  save(): void;
+  /** Re-render the whole tab. */
+  redraw(): void;
+}
+
+/** Projects shown expanded (by id), kept across redraws of the tab. */
+const expanded = new Set<string>();
+
+const DEFAULT_MODEL = '';
+
+/** The summary line's facts: "Projects/Alpha · 2 notes". */
+export function projectFacts(project: ProjectSettings): string {
+  const n = project.notes.length;
+  return [project.folder || 'whole vault', `${n} note${n === 1 ? '' : 's'}`, ...(project.model ? [project.model] : [])].join(' · ');
+}
+
+/** A default note as typed: a wikilink's target, `.md` added when the name has no extension. */
+export function notePath(line: string): string {
+  let path = line.trim();
+  const wiki = /^!?\[\[([^\]]*)\]\]$/.exec(path);
+  if (wiki) path = wiki[1].split('|')[0].trim();
+  path = normalizeFolder(path);
+  return path === '' || /\.[a-z0-9]+$/i.test(path) ? path : `${path}.md`;
+}
+
+export function renderProjectSettings(containerEl: HTMLElement, host: ProjectSectionHost): void {
+  const { settings } = host;
+  new Setting(containerEl).setName('Projects').setHeading();
+  containerEl.createDiv({
+    cls: 'strata-settings-note',
+    text: 'A project keeps a chat inside one folder (Vault QA and the agent\'s tools search and read only there), adds its instructions to every request, and starts new chats with its notes and model. Its chats are saved in the folder\'s "Chats" subfolder. Pick the project in the chat\'s header.',
+  });
+  settings.projects.forEach((project, index) => renderProject(containerEl, host, project, index));
+  new Setting(containerEl).addButton((button) =>
+    button.setButtonText('Add project').onClick(() => {
+      const id = newProjectId(settings.projects, 'New project');
+      settings.projects.push({ id, name: 'New project', folder: '', prompt: '', notes: [] });
+      expanded.add(id);
+      host.save();
+      host.redraw();
+    }),
+  );
+}
+
+function renderProject(containerEl: HTMLElement, host: ProjectSectionHost, project: ProjectSettings, index: number): void {
+  const { app, settings } = host;
+  const save = () => host.save();
+  const box = containerEl.createEl('details', { cls: 'strata-settings-project', attr: { 'data-project': project.id } });
+  box.open = expanded.has(project.id);
+  box.addEventListener('toggle', () => (box.open ? expanded.add(project.id) : expanded.delete(project.id)));
+  const summaryEl = box.createEl('summary', { cls: 'strata-project-summary' });
+  const refreshSummary = () => {
+    summaryEl.empty();
+    summaryEl.createSpan({ cls: 'strata-project-name', text: project.name });
+    summaryEl.createSpan({ cls: 'strata-project-facts', text: projectFacts(project) });
+  };
+  refreshSummary();
+  const body = box.createDiv({ cls: 'strata-project-body' });
+
+  new Setting(body)
+    .setName('Name')
+    .setDesc(`Shown in the chat's project picker. ID: ${project.id} (chats remember it).`)
+    .addText((text) =>
+      text.setValue(project.name).onChange((value) => {
+        project.name = value.trim() || project.id;
+        refreshSummary();
+        save();
+      }),
+    );
+
+  const chatsWhere = () => {
+    const chats = projectChatsFolder(project.folder);
+    return chats ? `Its chats are saved in ${chats}.` : 'Empty: the whole vault, and its chats go to the chat folder.';
+  };
+  const folderSetting = new Setting(body).setName('Folder').setDesc(`Chats of the project search and read only inside this folder. ${chatsWhere()}`);
+  const setFolder = (value: string) => {
+    project.folder = normalizeFolder(value);
+    folderSetting.setDesc(`Chats of the project search and read only inside this folder. ${chatsWhere()}`);
+    refreshSummary();
+    save();
+  };
+  folderSetting.addText((text) => {
+    text.setPlaceholder('Projects/Alpha').setValue(project.folder).onChange(setFolder);
+    text.inputEl.addClass('strata-project-folder');
+    new FolderSuggest(app, text.inputEl, setFolder);
+  });
+
+  new Setting(body)
+    .setName('Project prompt')
+    .setDesc('Instructions sent with every request of the project\'s chats, after the system prompt and memory (cached with them). Changing it restarts the cached prefix of its open chats once.')
+    .addTextArea((text) => {
+      text.inputEl.rows = 4;
+      text.inputEl.addClass('strata-settings-textarea', 'strata-project-prompt');
+      text.setValue(project.prompt).onChange((value) => {
+        project.prompt = value;
+        save();
+      });
+    });
+
+  new Setting(body)
+    .setName('Default notes')
+    .setDesc('Attached to each new chat of the project, one note path per line (a [[link]] works too).')
+    .addTextArea((text) => {
+      text.inputEl.rows = 3;
+      text.inputEl.addClass('strata-settings-textarea', 'strata-project-notes');
+      text.setPlaceholder('Projects/Alpha/Brief.md').setValue(project.notes.join('\n')).onChange((value) => {
+        project.notes = [...new Set(value.split('\n').map(notePath).filter((p) => p !== ''))];
+        refreshSummary();
+        save();
+      });
+    });
+
+  new Setting(body)
+    .setName('Default model')
+    .setDesc('The model new chats of the project start with.')
+    .addDropdown((dropdown) => {
+      dropdown.selectEl.addClass('strata-project-model');
+      dropdown.addOption(DEFAULT_MODEL, 'The default model');
+      for (const p of settings.providers) for (const m of p.models) dropdown.addOption(`${p.id}::${m}`, `${m} (${p.name})`);
+      const current = project.provider && project.model ? `${project.provider}::${project.model}` : DEFAULT_MODEL;
+      if (current !== DEFAULT_MODEL && !settings.providers.some((p) => p.id === project.provider && p.models.includes(project.model ?? ''))) {
+        dropdown.addOption(current, `${project.model ?? ''} (${project.provider ?? ''}, not configured)`);
+      }
+      dropdown.setValue(current).onChange((value) => {
+        if (value === DEFAULT_MODEL) {
+          delete project.provider;
+          delete project.model;
+        } else {
+          const [providerId, ...rest] = value.split('::');
+          project.provider = providerId;
+          project.model = rest.join('::');
+        }
+        refreshSummary();
+        save();
+      });
+    });
+
+  new Setting(body).setDesc('Its chats stay where they are and keep working, without the project.').addButton((button) => {
+    button.buttonEl.addClass('mod-warning');
+    button.setButtonText('Remove project').onClick(() => {
+      settings.projects.splice(index, 1);
+      expanded.delete(project.id);
+      save();
+      host.redraw();
+    });
+  });
+}
