@@ -22,7 +22,7 @@ import { showReplyMenu } from './obsidian/replyMenu';
 import type { VaultSearch } from './core/search/types';
 import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex';
 import { fetchPage, obsidianToolHost } from './obsidian/toolHost';
-import { chatFolders } from './core/projects/projects';
+import { chatFolders, followRename } from './core/projects/projects';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -68,6 +68,12 @@ export default class StrataPlugin extends Plugin {
       // Every folder chats are saved in (the chat folder, each project's chats folder) is left out.
       () => ({ excludedFolders: [...chatFolders(this.config), ...this.config.searchExcludedFolders] }),
       { semantic: () => obsidianSemanticChoice(this.app, this.config), notify: (message) => new Notice(message) },
+    );
+    // A project's folder or default note renamed or moved in the vault: the project follows it.
+    this.registerEvent(
+      this.app.vault.on('rename', (file, oldPath) => {
+        if (followRename(this.config.projects, oldPath, file.path)) void this.saveSettings();
+      }),
     );
     // After the vault is indexed: Obsidian fires 'create' for every file while it loads.
     this.app.workspace.onLayoutReady(() => {

@@ -25,7 +25,7 @@ describe('loadSettings', () => {
         { id: 'claude', kind: 'claude-code', models: ['sonnet'], cwd: 42, executable: '/usr/bin/claude' },
       ],
       defaultProviderId: 'missing',
-      defaultMode: 'agent',
+      defaultMode: 'autopilot',
       rendering: 'fancy',
       contextWindows: { 'llama3.1': 131072, bad: -1 },
       apiKey: 'sk-should-not-be-read',

@@ -25,7 +25,7 @@ test('settings: providers, API key in secret storage, defaults, context; screens
   await wb.openSettings('strata');
   await page.waitForSelector('.strata-settings');
   const headings = await page.$$eval('.strata-settings .setting-item-heading .setting-item-name', (els) => els.map((e) => e.textContent));
-  expect(headings).toEqual(['Providers', 'Chat', 'Context', 'Semantic search', 'Context budget']);
+  expect(headings).toEqual(['Providers', 'Chat', 'Projects', 'Context', 'Semantic search', 'Agent', 'Context budget']);
   expect(await page.$$eval('.strata-settings-provider', (els) => els.length)).toBe(3);
   await wb.screenshot('settings-light');
   await wb.setTheme('dark');

@@ -69,7 +69,7 @@ test('a bare pasted address stays plain text: no picker, no chip', async () => {
   await page.click(TEXTAREA);
   await page.keyboard.insertText(guide);
   expect(await page.isVisible('.strata-suggest')).toBe(false);
-  expect(await page.$$('.strata-chip')).toHaveLength(0);
+  expect(await page.$$('.strata-chip:not(.is-active-note)')).toHaveLength(0);
   expect(await page.inputValue(TEXTAREA)).toBe(guide);
   await page.fill(TEXTAREA, '');
   expect(hits.size).toBe(0);
@@ -83,10 +83,11 @@ test('@ and a pasted address: "Attach web page" first; Enter attaches the page a
   const rows = await page.$$eval('.strata-suggest-item', (els) => els.map((e) => e.textContent));
   expect(rows[0]).toBe(`Attach web page${guide}`);
   expect(await page.getAttribute('.strata-suggest-item.is-selected', 'data-chip')).toBe(`url:${guide}`);
+  expect(await page.getAttribute('.strata-suggest-item.is-selected', 'aria-label')).toBe(`Attach web page ${guide}`);
   await shoot('url-mention-picker');
 
   await page.press(TEXTAREA, 'Enter');
-  await page.waitForSelector(`${chip(guide)}:not(.is-loading)`);
+  await page.waitForSelector(`${chip(guide)}:not(.is-loading)`, { state: 'attached' });
   // The address stays in the words, as a picked note's [[link]] does.
   expect(await page.inputValue(TEXTAREA)).toBe(`Summarize ${guide} `);
   expect(await page.textContent(`${chip(guide)} .strata-chip-label`)).toBe(TITLE);
@@ -101,14 +102,26 @@ test('a 404 becomes an error chip that says why; it can be removed from the keyb
   await atPaste(missing);
   await page.waitForSelector('.strata-suggest-item.is-url.is-selected');
   await page.press(TEXTAREA, 'Enter');
-  await page.waitForSelector(`${chip(missing)}.is-error`);
+  // The row may fold it behind "+ N more": the line under the row says it at once (aria-live).
+  await page.waitForSelector(`${chip(missing)}.is-error`, { state: 'attached' });
   const host = missing.replace(/^https?:\/\//, '');
   expect(await page.textContent(`${chip(missing)} .strata-chip-label`)).toBe(`Not found (HTTP 404): ${host}`);
   expect(await page.getAttribute(chip(missing), 'aria-label')).toBe(
     `Not attached: ${missing} could not be read (the server answered HTTP 404). It is not sent; remove it.`,
   );
   expect(await page.getAttribute(`${chip(missing)} .strata-chip-remove`, 'aria-label')).toBe(`Remove Not found (HTTP 404): ${host}`);
+  expect(await page.textContent('.strata-chips-note-text')).toBe(`“${host}” is not attached: Not found (HTTP 404).`);
+  expect(await page.isVisible('.strata-chips-undo')).toBe(false);
   await shoot('url-mention-chips');
+  // Folded behind "+ N more" in a narrow sidebar: opened from the keyboard, the error chip shows.
+  await wb.narrowSidebar(true);
+  await page.focus('.strata-chips-more');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`${chip(missing)}.is-error`);
+  await shoot('url-mention-chips-open');
+  await page.focus('.strata-chips-more');
+  await page.keyboard.press('Enter');
+  await page.focus(TEXTAREA);
   expect(hits.get('/web/missing.html')).toBe(1);
 });
 
@@ -127,9 +140,10 @@ test('Send: the page goes as <url_context id="<url>"> with its text; the failed 
   expect(sent).not.toContain(`<url_context id="${missing}"`);
   expect(sent).not.toContain('context_problems');
   // The composer is empty again; the sent message shows the page's chip by its title.
-  expect(await page.$$('.strata-composer .strata-chip')).toHaveLength(0);
+  expect(await page.$$('.strata-composer .strata-chip:not(.is-active-note)')).toHaveLength(0);
   expect(await page.$$eval('.strata-message.is-user .strata-chip-label', (els) => els.map((e) => e.textContent))).toEqual([TITLE]);
   expect(hits.get('/web/greenhouse-guide.html')).toBe(1);
+  await shoot('url-mention-sent');
 });
 
 test('the page text is kept in the chat note: reopened after a reload, the chat still sends it without fetching it again', async () => {
@@ -174,7 +188,7 @@ test('Enter while a page loads: the chip shows it loading, the message goes once
   await atPaste(slow);
   await page.waitForSelector('.strata-suggest-item.is-url.is-selected');
   await page.press(TEXTAREA, 'Enter');
-  await page.waitForSelector(`${chip(slow)}.is-loading`);
+  await page.waitForSelector(`${chip(slow)}.is-loading`, { state: 'attached' });
   expect(await page.getAttribute(chip(slow), 'aria-label')).toBe(`Loading ${slow}…`);
   expect(await page.getAttribute(chip(slow), 'aria-busy')).toBe('true');
   await shoot('url-mention-loading');

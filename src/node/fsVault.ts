@@ -4,10 +4,14 @@ import { type NoteStat, type VaultReader } from '../core/ports/vault';
 import { UnreadableNoteError } from '../core/context/vaultReader';
 
 const MAX_BYTES = 8 * 1024 * 1024;
+/** Binary files (images) read at most this large; the image limits are lower still. */
+const MAX_BINARY_BYTES = 32 * 1024 * 1024;
 
 /** A vault folder on disk, for Node (tests, demo, inspector, benchmarks). Paths are vault-relative with '/'. */
 export class FsVault implements VaultReader {
   private listing: string[] | null = null;
+  /** Every file (not only notes), for links by name; listed once, like the notes. */
+  private files: Promise<string[]> | null = null;
   private realRoot: Promise<string> | null = null;
 
   constructor(readonly root: string) {}
@@ -39,10 +43,63 @@ export class FsVault implements VaultReader {
     }
   }
 
+  /** A file's bytes (an embedded image); null when there is none. Links out of the vault are refused, as for notes. */
+  async readBinary(relative: string): Promise<Uint8Array | null> {
+    const full = await this.insideVault(relative, this.resolve(relative));
+    if (full === null) return null;
+    let stat;
+    try {
+      stat = await fs.stat(full);
+    } catch {
+      return null;
+    }
+    if (!stat.isFile()) return null;
+    if (stat.size > MAX_BINARY_BYTES) throw new UnreadableNoteError(relative, 'too-large', `${stat.size} bytes is over the ${MAX_BINARY_BYTES}-byte read limit`);
+    return new Uint8Array(await fs.readFile(full));
+  }
+
+  /**
+   * Where a link in note `from` points, as Obsidian finds it for a vault on disk: the link as a vault
+   * path, then relative to the note's folder, then the only file with that name anywhere (dot-folders
+   * skipped); null when none or several match. Never a path outside the vault (symbolic links included).
+   */
+  async resolveLink(link: string, from: string): Promise<string | null> {
+    const target = link.replace(/\\/g, '/').split('#')[0].trim();
+    if (target === '') return null;
+    const folder = from.includes('/') ? from.slice(0, from.lastIndexOf('/')) : '';
+    const asVaultPath = target.replace(/^\/+/, '');
+    const relative = folder ? `${folder}/${target}` : target;
+    // `./x.png` and `../x.png` are relative to the note first; a bare path is a vault path first.
+    const candidates = target.startsWith('.') ? [relative, asVaultPath] : [asVaultPath, relative];
+    for (const candidate of candidates) {
+      const normalized = path.posix.normalize(candidate);
+      if (normalized.startsWith('../') || normalized === '..' || path.posix.isAbsolute(normalized)) continue;
+      if (await this.isVaultFile(normalized)) return normalized;
+    }
+    const name = path.posix.normalize(asVaultPath).replace(/^(\.\.\/)+/, '');
+    this.files ??= (async () => {
+      const out: string[] = [];
+      await walk(this.root, '', out, () => true);
+      return out.sort();
+    })();
+    const matches = (await this.files).filter((p) => p === name || p.endsWith(`/${name}`));
+    return matches.length === 1 ? matches[0] : null;
+  }
+
+  /** A file (or a link to one) at that vault path. A link leading out of the vault is found here and refused when read. */
+  private async isVaultFile(relative: string): Promise<boolean> {
+    try {
+      const entry = await fs.lstat(this.resolve(relative));
+      return entry.isFile() || entry.isSymbolicLink();
+    } catch {
+      return false;
+    }
+  }
+
   async listMarkdown(): Promise<string[]> {
     if (!this.listing) {
       const out: string[] = [];
-      await walk(this.root, '', out);
+      await walk(this.root, '', out, (name) => name.toLowerCase().endsWith('.md'));
       this.listing = out.sort();
     }
     return [...this.listing];
@@ -78,12 +135,12 @@ export class FsVault implements VaultReader {
 }
 
 /** Symbolic links are not followed (a Dirent of a link is neither a file nor a folder): no walking out of the vault, no cycles. */
-async function walk(root: string, prefix: string, out: string[]): Promise<void> {
+async function walk(root: string, prefix: string, out: string[], keep: (name: string) => boolean): Promise<void> {
   const entries = await fs.readdir(path.join(root, prefix), { withFileTypes: true });
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue; // .obsidian, .git, .trash
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) await walk(root, rel, out);
-    else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) out.push(rel);
+    if (entry.isDirectory()) await walk(root, rel, out, keep);
+    else if (entry.isFile() && keep(entry.name)) out.push(rel);
   }
 }

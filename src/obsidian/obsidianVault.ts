@@ -4,6 +4,8 @@ import { UnreadableNoteError } from '../core/context/vaultReader';
 
 /** Files larger than this are reported, not read (the resolver's character limit is lower still). */
 const MAX_BYTES = 8 * 1024 * 1024;
+/** Binary files (images) read at most this large; the image limits are lower still. */
+const MAX_BINARY_BYTES = 32 * 1024 * 1024;
 
 /** The engine's VaultReader over Obsidian's Vault and MetadataCache. */
 export class ObsidianVaultReader implements VaultReader {
@@ -27,6 +29,18 @@ export class ObsidianVaultReader implements VaultReader {
     const file = this.app.vault.getAbstractFileByPath(path);
     if (!(file instanceof TFile)) return Promise.resolve(null);
     return Promise.resolve({ mtime: file.stat.mtime, size: file.stat.size });
+  }
+
+  async readBinary(path: string): Promise<Uint8Array | null> {
+    const file = this.app.vault.getAbstractFileByPath(path);
+    if (!(file instanceof TFile)) return null;
+    if (file.stat.size > MAX_BINARY_BYTES) throw new UnreadableNoteError(path, 'too-large', `${file.stat.size} bytes is over the ${MAX_BINARY_BYTES}-byte read limit`);
+    return new Uint8Array(await this.app.vault.readBinary(file));
+  }
+
+  /** Where a link in note `from` points, as Obsidian resolves it (shortest path, relative, absolute). */
+  resolveLink(link: string, from: string): Promise<string | null> {
+    return Promise.resolve(this.app.metadataCache.getFirstLinkpathDest(link, from)?.path ?? null);
   }
 
   tagsOf(path: string): Promise<string[] | null> {

@@ -4,7 +4,7 @@
  * suggest), project prompt, default notes and default model.
  */
 import { Setting, type App } from 'obsidian';
-import { newProjectId, type ProjectSettings } from '../core/projects/projects';
+import { newProjectId, notePath, projectFacts, type ProjectSettings } from '../core/projects/projects';
 import { normalizeFolder, projectChatsFolder } from '../core/projects/folders';
 import type { StrataSettings } from '../core/settings';
 import { FolderSuggest } from './folderSuggest';
@@ -21,21 +21,6 @@ export interface ProjectSectionHost {
 const expanded = new Set<string>();
 
 const DEFAULT_MODEL = '';
-
-/** The summary line's facts: "Projects/Alpha · 2 notes". */
-export function projectFacts(project: ProjectSettings): string {
-  const n = project.notes.length;
-  return [project.folder || 'whole vault', `${n} note${n === 1 ? '' : 's'}`, ...(project.model ? [project.model] : [])].join(' · ');
-}
-
-/** A default note as typed: a wikilink's target, `.md` added when the name has no extension. */
-export function notePath(line: string): string {
-  let path = line.trim();
-  const wiki = /^!?\[\[([^\]]*)\]\]$/.exec(path);
-  if (wiki) path = wiki[1].split('|')[0].trim();
-  path = normalizeFolder(path);
-  return path === '' || /\.[a-z0-9]+$/i.test(path) ? path : `${path}.md`;
-}
 
 export function renderProjectSettings(containerEl: HTMLElement, host: ProjectSectionHost): void {
   const { settings } = host;
@@ -94,7 +79,7 @@ function renderProject(containerEl: HTMLElement, host: ProjectSectionHost, proje
     save();
   };
   folderSetting.addText((text) => {
-    text.setPlaceholder('Projects/Alpha').setValue(project.folder).onChange(setFolder);
+    text.setPlaceholder('Choose a folder').setValue(project.folder).onChange(setFolder);
     text.inputEl.addClass('strata-project-folder');
     new FolderSuggest(app, text.inputEl, setFolder);
   });
@@ -149,7 +134,10 @@ function renderProject(containerEl: HTMLElement, host: ProjectSectionHost, proje
       });
     });
 
-  new Setting(body).setDesc('Its chats stay where they are and keep working, without the project.').addButton((button) => {
+  const removal = projectChatsFolder(project.folder)
+    ? `Its chats stay in ${projectChatsFolder(project.folder) ?? ''} and work without the project, but the chat history lists them only while a project has that folder (or once you move them to the chat folder).`
+    : 'Its chats stay where they are and keep working, without the project.';
+  new Setting(body).setDesc(removal).addButton((button) => {
     button.buttonEl.addClass('mod-warning');
     button.setButtonText('Remove project').onClick(() => {
       settings.projects.splice(index, 1);

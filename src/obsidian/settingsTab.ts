@@ -277,11 +277,10 @@ export class StrataSettingTab extends PluginSettingTab {
     new Setting(containerEl).setName('Agent').setHeading();
     new Setting(containerEl)
       .setName('Agent steps')
-      .setDesc('In the Agent mode, how many times the model may call tools for one message before it must answer. Each step is one more request (the earlier steps are read from the prompt cache).')
+      .setDesc('How many times the model may call tools for one message before it must answer. Each step is one more request; the earlier steps are read from the prompt cache.')
       .addSlider((slider) =>
         slider
           .setLimits(1, 20, 1)
-          .setDynamicTooltip()
           .setValue(settings.agentMaxSteps)
           .onChange((value) => {
             settings.agentMaxSteps = value;

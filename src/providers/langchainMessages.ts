@@ -1,15 +1,45 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { MAX_BREAKPOINTS, type CacheBreakpoint } from '../core/compiler/cacheBreakpoints';
 import type { ChatMessage } from '../core/engine/messages';
+import type { ImagePart } from '../core/engine/types';
+import { escapeContent } from '../core/engine/escape';
 
-/** Plain conversion for providers that cache automatically (OpenAI, compatible endpoints). */
-export function toLangChainMessages(messages: readonly ChatMessage[]): BaseMessage[] {
+/** A data URL of an image's bytes. */
+export function imageDataUrl(image: ImagePart): string {
+  return `data:${image.mediaType};base64,${image.data}`;
+}
+
+/**
+ * A message's text for a model that takes no images (a chat switched to a text-only model keeps its
+ * history): each image is named where it would have gone, so nothing is dropped silently.
+ */
+function textOnly(message: ChatMessage): string {
+  const images = message.images ?? [];
+  if (images.length === 0) return message.content;
+  return [message.content, ...images.map((i) => `[image ${escapeContent(i.path)} not sent: this model does not accept images]`)].join('\n\n');
+}
+
+/**
+ * Plain conversion for providers that cache automatically (OpenAI, compatible endpoints). A user
+ * message with images becomes content parts: its text, then one `image_url` part per image (a data
+ * URL, high detail: the detail the tokens are counted at). LangChain turns those into Responses'
+ * `input_image` items. `images` false: the model takes none, they are named in the text instead.
+ */
+export function toLangChainMessages(messages: readonly ChatMessage[], images = true): BaseMessage[] {
   return messages.map((message) => {
     switch (message.role) {
       case 'system':
         return new SystemMessage(message.content);
       case 'user':
-        return new HumanMessage(message.content);
+        if (message.images && message.images.length > 0 && images) {
+          return new HumanMessage({
+            content: [
+              { type: 'text', text: message.content },
+              ...message.images.map((i) => ({ type: 'image_url' as const, image_url: { url: imageDataUrl(i), detail: 'high' as const } })),
+            ],
+          });
+        }
+        return new HumanMessage(textOnly(message));
       case 'assistant':
         return new AIMessage(message.content);
     }
@@ -27,9 +57,10 @@ export const EMPTY_TEXT = '(empty)';
  * first four distinct indices are kept). Leading system messages become the request's system
  * blocks. Anthropic has no system role inside the conversation, so a later system message is sent
  * as user content (consecutive user messages are merged by the adapter, which keeps the blocks and
- * their cache_control).
+ * their cache_control). A user message's images follow its text block as base64 `image` blocks; the
+ * message's breakpoint then goes on its last block, so the cached prefix covers the images too.
  */
-export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoints: readonly CacheBreakpoint[] = []): BaseMessage[] {
+export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoints: readonly CacheBreakpoint[] = [], images = true): BaseMessage[] {
   const marked = new Set<number>();
   for (const bp of breakpoints) {
     if (marked.size >= MAX_BREAKPOINTS) break;
@@ -38,11 +69,22 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoint
   let leadingSystem = true;
   return messages.map((message, index) => {
     // Anthropic rejects empty or whitespace-only text blocks; an empty reply in history would fail every later turn.
-    const text = message.content.trim() === '' ? EMPTY_TEXT : message.content;
-    const block = { type: 'text' as const, text, ...(marked.has(index) ? { cache_control: EPHEMERAL } : {}) };
+    const withImages = message.role === 'user' && images && (message.images?.length ?? 0) > 0;
+    const content = message.role === 'user' && !images ? textOnly(message) : message.content;
+    const text = content.trim() === '' ? EMPTY_TEXT : content;
+    const cache = marked.has(index) ? { cache_control: EPHEMERAL } : {};
+    const block = { type: 'text' as const, text, ...(withImages ? {} : cache) };
     if (message.role !== 'system') leadingSystem = false;
     if (message.role === 'system' && leadingSystem) return new SystemMessage({ content: [block] });
     if (message.role === 'assistant') return new AIMessage({ content: [block] });
+    if (withImages) {
+      const parts = (message.images ?? []).map((i, n, all) => ({
+        type: 'image' as const,
+        source: { type: 'base64' as const, media_type: i.mediaType, data: i.data },
+        ...(n === all.length - 1 ? cache : {}),
+      }));
+      return new HumanMessage({ content: [block, ...parts] });
+    }
     return new HumanMessage({ content: [block] });
   });
 }

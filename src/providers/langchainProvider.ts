@@ -140,7 +140,8 @@ export class LangChainProvider implements ChatProvider {
   /** The request's messages, then the agent loop's steps, in the provider's own tool format. */
   private messagesOf(request: ChatRequest): BaseMessage[] {
     const anthropic = this.config.kind === 'anthropic';
-    const base = anthropic ? toAnthropicMessages(request.messages, request.breakpoints) : toLangChainMessages(request.messages);
+    const images = this.capabilities.images;
+    const base = anthropic ? toAnthropicMessages(request.messages, request.breakpoints, images) : toLangChainMessages(request.messages, images);
     const steps = request.steps ?? [];
     const note = request.finalNote !== undefined ? [new HumanMessage(request.finalNote)] : [];
     if (steps.length === 0) return [...base, ...note];

@@ -1,5 +1,6 @@
 import type { ContextChip } from '../context/items';
 import { ChipResolver } from '../context/resolver';
+import { withPageText, type UrlChip } from '../context/urlChip';
 import type { VaultReader } from '../ports/vault';
 import { advance } from '../compiler/messageCompiler';
 import { compactionToApply } from '../conversation/compactionRecords';
@@ -116,6 +117,8 @@ export class ChatController {
   private cachedState: ChatState | null = null;
   /** Title requests in flight, by chat id (reopening or deleting that chat cancels its own). */
   private readonly titling = new Map<string, AbortController>();
+  /** Web pages sent with `@`, by URL, with their text: a turn keeps only the address (withPageText). */
+  private readonly pages = new Map<string, UrlChip>();
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.resolver = new ChipResolver(deps.vault);
@@ -242,6 +245,7 @@ export class ChatController {
   }
 
   private runNewTurn(text: string, sent: string | undefined, chips: readonly ContextChip[], settle?: Settle): Promise<void> {
+    for (const chip of chips) if (chip.kind === 'url' && chip.content !== undefined) this.pages.set(chip.url, chip);
     const added = addUserMessage(this.chat.conversation, { text, ...(sent !== undefined ? { sent } : {}), chips, at: this.deps.now() });
     this.chat.conversation = added.conversation;
     return this.runTurn(added.index, settle);
@@ -324,7 +328,7 @@ export class ChatController {
           mode: c.mode as ChatMode,
           ...(c.project ? { project: c.project } : {}),
           userText: turn.sent ?? turn.text,
-          chips: turn.chips ?? [],
+          chips: withPageText(turn.chips ?? [], this.pages, c.library),
           session: c.session,
         },
         chat.engine,

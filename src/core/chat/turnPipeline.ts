@@ -1,5 +1,6 @@
 import type { ContextChip } from '../context/items';
 import { reReadLibraryNotes } from '../context/libraryNotes';
+import { imageTarget, withTurnImages } from '../context/images';
 import type { ChipResolver } from '../context/resolver';
 import { compile, type CompiledRequest } from '../compiler/messageCompiler';
 import type { ProviderSession } from '../compiler/session';
@@ -95,7 +96,9 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const provider = deps.providers(providerSettings, request.model);
   const unavailable = modeUnavailable(request.mode, provider.capabilities, provider.config.kind);
   if (unavailable) throw new Error(unavailable);
-  const base = await turnInput(request, engine, deps.resolver, settings, true);
+  // The active note's images go to a model that accepts them; otherwise (and from other notes) they are named.
+  const target = imageTarget(request.model, provider.config.kind, provider.capabilities.images);
+  const base = await withTurnImages(await turnInput(request, engine, deps.resolver, settings, true), request.chips, deps.resolver.vault, target);
   // Vault QA: the search results are the turn's tool output (in history like any, never in the cached prefix).
   const qa = request.mode === VAULT_QA_MODE ? await searchForTurn(request, engine, deps) : null;
   const input = qa ? { ...base, tools: [qa.tool] } : base;

@@ -334,3 +334,20 @@ export async function turnImages(
   }
   return { images, problems };
 }
+
+/** A turn's engine input with its images added (and the problems naming those not sent), in the chips' order. */
+export async function withTurnImages<T extends { readonly items: readonly ContextItem[]; readonly problems?: readonly ResolutionProblem[] }>(
+  input: T,
+  chips: readonly ContextChip[],
+  vault: VaultReader,
+  target: ImageTarget,
+): Promise<T & { readonly images?: readonly ImagePart[] }> {
+  const { images, problems } = await turnImages(chips, input.items, vault, target);
+  if (images.length === 0 && problems.length === 0) return input;
+  return { ...input, problems: [...(input.problems ?? []), ...problems], ...(images.length > 0 ? { images } : {}) };
+}
+
+/** The image target of a provider: Anthropic counts by its own rule, every other provider by OpenAI's. */
+export function imageTarget(model: string, kind: string, acceptsImages: boolean): ImageTarget {
+  return { model, acceptsImages, family: kind === 'anthropic' ? 'anthropic' : 'openai' };
+}

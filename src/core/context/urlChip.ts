@@ -106,3 +106,24 @@ export function urlChipText(chip: UrlChip, page: PageState | undefined): { label
     tooltip: `Not attached: ${chip.url} could not be read (${page.detail}). It is not sent; remove it.`,
   };
 }
+
+/**
+ * A turn's chips with their page text back. A chat keeps a URL's text once, with its library item
+ * (records.ts savedChip), not on the turn: the turn runs (and runs again: retry, regenerate, edit)
+ * with the text the composer fetched (`known`, by URL), else the library's latest copy.
+ */
+export function withPageText(
+  chips: readonly ContextChip[],
+  known: ReadonlyMap<string, UrlChip>,
+  library: readonly { readonly id: string; readonly kind: string; readonly title: string; readonly content?: string }[],
+): ContextChip[] {
+  return chips.map((chip) => {
+    if (chip.kind !== 'url' || chip.content !== undefined) return chip;
+    const fetched = known.get(chip.url);
+    if (fetched?.content !== undefined) return { ...fetched, ...(chip.title !== undefined ? { title: chip.title } : {}) };
+    const kept = [...library].reverse().find((item) => item.kind === 'url' && item.id === chip.url && item.content !== undefined);
+    if (!kept) return chip;
+    const title = chip.title ?? (kept.title !== chip.url ? kept.title : undefined);
+    return { kind: 'url', url: chip.url, ...(title !== undefined ? { title } : {}), content: kept.content };
+  });
+}

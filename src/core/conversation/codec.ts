@@ -337,6 +337,7 @@ function buildTurn(body: BodyTurn, record: TurnRecord | undefined, label: string
     tools: body.tools,
     referenced: record.referenced,
     problems: record.problems,
+    ...(record.images && record.images.length > 0 ? { images: record.images } : {}),
     ...(record.search !== undefined ? { search: record.search } : {}),
     ...(record.agent !== undefined ? { agent: record.agent } : {}),
     ...(record.envelope !== undefined ? { envelope: record.envelope } : {}),

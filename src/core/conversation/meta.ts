@@ -1,5 +1,5 @@
 import type { ContextChip } from '../context/items';
-import { LAYER_IDS } from '../engine/types';
+import { LAYER_IDS, type ImageRef } from '../engine/types';
 import { sha256Hex } from '../hash';
 import { readLenient } from '../lenient';
 import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as SchemaTurnRecord } from './metaSchema';
@@ -102,6 +102,7 @@ function writeTurn(t: ChatTurn): Record<string, unknown> {
   if (t.chips !== undefined) record.chips = t.chips.map(writeChip);
   if (t.referenced.length > 0) record.referenced = [...t.referenced];
   if (t.problems.length > 0) record.problems = t.problems.map((p) => ({ chipId: p.chipId, reason: p.reason, detail: p.detail }));
+  if (t.images && t.images.length > 0) record.images = t.images.map(writeImageRef);
   if (t.search) record.search = writeSearch(t.search);
   if (t.agent) record.agent = writeAgent(t.agent);
   if (t.envelope) record.envelope = writeEnvelope(t.envelope);
@@ -195,6 +196,11 @@ function writeCompaction(r: CompactionRecord): Record<string, unknown> {
     cost: r.cost,
     textHash: textHash(r.text),
   };
+}
+
+/** An image a turn sent, without its bytes (the vault has them; reopening reads and checks them). */
+function writeImageRef(i: ImageRef): Record<string, unknown> {
+  return { path: i.path, mediaType: i.mediaType, width: i.width, height: i.height, bytes: i.bytes, hash: i.hash, tokens: i.tokens };
 }
 
 function writeChip(chip: ContextChip): Record<string, unknown> {

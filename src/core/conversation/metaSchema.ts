@@ -7,7 +7,7 @@ import { ProviderSessionSchema } from '../compiler/session';
 import { COMPACTION_KINDS } from '../engine/compaction';
 import { RENDERINGS } from '../engine/converter';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
-import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type LayerId } from '../engine/types';
+import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type ImageRef, type LayerId } from '../engine/types';
 import { Count, leftOut, NonBlank, orElse, required } from '../lenient';
 import type { Usage } from '../usage';
 import { REWRITE_STATUSES, type TurnSearch } from '../qa/record';
@@ -43,7 +43,7 @@ const Time = z.unknown().transform((value, ctx): number => {
 });
 
 const ChipRecord = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('note'), path: z.string() }),
+  z.object({ kind: z.literal('note'), path: z.string(), active: leftOut(z.literal(true)).optional() }),
   z.object({ kind: z.literal('folder'), path: z.string() }),
   z.object({ kind: z.literal('tag'), tag: z.string() }),
   z.object({ kind: z.literal('url'), url: z.string(), title: leftOut(z.string()).optional() }),
@@ -51,6 +51,17 @@ const ChipRecord = z.discriminatedUnion('kind', [
 ]) satisfies z.ZodType<ContextChip>;
 
 const ProblemRecord = z.object({ chipId: z.string(), reason: z.enum(PROBLEM_REASONS), detail: z.string() }) satisfies z.ZodType<ResolutionProblem>;
+
+/** An image a turn sent (src/core/engine/types.ts ImageRef): no bytes, they are read again from the vault. */
+const ImageRefRecord = z.object({
+  path: z.string(),
+  mediaType: z.string(),
+  width: Count,
+  height: Count,
+  bytes: Count,
+  hash: z.string(),
+  tokens: Count,
+}) satisfies z.ZodType<ImageRef>;
 
 const UsageRecord = z.object({ inputTokens: Count, outputTokens: Count, cachedReadTokens: Count, cacheWriteTokens: Count }) satisfies z.ZodType<Usage>;
 
@@ -134,6 +145,7 @@ const TurnRecord = z.object({
   chips: leftOut(z.array(leftOut(ChipRecord, 'left out'))).optional(),
   referenced: orElse(z.array(z.string()), []),
   problems: orElse(z.array(leftOut(ProblemRecord, 'left out')), []),
+  images: leftOut(z.array(leftOut(ImageRefRecord, 'left out: history sends a marker for it')), 'left out').optional(),
   search: leftOut(SearchRecord, 'the search record is left out').optional(),
   agent: leftOut(AgentRecordSchema, 'the agent steps are left out').optional(),
   envelope: leftOut(EnvelopeRecordSchema, 'the envelope record is left out').optional(),
@@ -165,6 +177,7 @@ const PendingEventRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('truncated'), turns: Count }),
   z.object({ type: z.literal('rendering'), rendering: z.enum(RENDERINGS) }),
   z.object({ type: z.literal('edited'), ids: z.array(z.string()) }),
+  z.object({ type: z.literal('image-changed'), paths: z.array(z.string()) }),
   z.object({ type: z.literal('project'), from: z.string(), to: z.string() }),
 ]) satisfies z.ZodType<PendingEvent>;
 

@@ -4,7 +4,7 @@ import type { Clock } from '../ports/clock';
 import type { ContextChip } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
-import type { FreshnessStatus, LayerId, LibraryItem, PrefixChange, PromptFragment, ToolOutput } from '../engine/types';
+import type { FreshnessStatus, ImageRef, LayerId, LibraryItem, PrefixChange, PromptFragment, ToolOutput } from '../engine/types';
 import type { ProviderSession } from '../compiler/session';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
@@ -82,6 +82,8 @@ export interface ChatTurn {
   /** Ids attached again and sent by reference. */
   readonly referenced: readonly string[];
   readonly problems: readonly ResolutionProblem[];
+  /** Images its user message carried (the active note's), as refs: the bytes are read again from the vault on reopen. */
+  readonly images?: readonly ImageRef[];
   /** Vault QA: the query searched (the message or its rewrite), the sources numbered, the rewrite's call. Agent: the sources its searches numbered. */
   readonly search?: TurnSearch;
   /** Agent: how the loop ended, and each model call with its tool calls (kept on a failed or stopped turn too). */

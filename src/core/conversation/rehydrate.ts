@@ -2,8 +2,10 @@ import { basename } from '../context/items';
 import { ChipResolver } from '../context/resolver';
 import type { VaultReader } from '../ports/vault';
 import { PromptContextEngine, type CompletedTurn, type EngineOptions, type EngineState } from '../engine/engine';
-import type { LibraryItem } from '../engine/types';
-import { sha256Hex } from '../hash';
+import type { ImagePart, ImageRef, LibraryItem } from '../engine/types';
+import { sha256BytesHex, sha256Hex } from '../hash';
+import { imageRefOf } from '../engine/images';
+import { base64Of } from '../context/images';
 import { renderItem } from '../engine/render';
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import type { Conversation, ItemRef } from './model';
@@ -59,8 +61,11 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   const dropped = new Set<string>();
 
   const turns: CompletedTurn[] = [];
+  const lostImages: string[] = [];
   for (const turn of conversation.turns) {
     if (turn.status !== 'complete' || turn.reply === undefined) continue;
+    const { images, lost } = await reReadImages(turn.images ?? [], vault, turns.length + 1, issues);
+    for (const path of lost) if (!lostImages.includes(path)) lostImages.push(path);
     turns.push({
       turn: turns.length + 1,
       userText: turn.sent ?? turn.text,
@@ -70,6 +75,8 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       tools: turn.tools,
       referenced: turn.referenced,
       problems: turn.problems,
+      ...(images.length > 0 ? { images } : {}),
+      ...(lost.length > 0 ? { lostImages: lost } : {}),
     });
   }
 
@@ -143,11 +150,13 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
     compaction = null;
   }
   // An id may keep only some of its versions; the library needs them in increasing order, which entry order already is.
+  // History now carries a marker where an image was: the next turn names the break (image-changed).
+  const pending = [...(conversation.pending ?? []), ...(lostImages.length > 0 ? [{ type: 'image-changed' as const, paths: lostImages }] : [])];
   const state: EngineState = {
     turns,
     library,
     lastRequest: conversation.lastRequest,
-    ...(conversation.pending ? { pending: conversation.pending } : {}),
+    ...(pending.length > 0 ? { pending } : {}),
     ...(compaction ? { compaction } : {}),
   };
   const engine = PromptContextEngine.restore(state, options, [...edited]);
@@ -214,6 +223,41 @@ async function findNote(ref: ItemRef, vault: VaultReader, issues: RehydrationIss
   }
   issues.push({ kind: 'missing', id: ref.id, message: `${ref.source} is no longer in the vault; left out` });
   return null;
+}
+
+/**
+ * A saved turn's images, read again from the vault: an image whose bytes still hash as sent is
+ * re-sent byte for byte; one that is gone, changed or unreadable is lost (history carries a
+ * marker for it, `[image <path> is no longer available]`), and said so.
+ */
+async function reReadImages(
+  refs: readonly ImageRef[],
+  vault: VaultReader,
+  turn: number,
+  issues: RehydrationIssue[],
+): Promise<{ images: ImagePart[]; lost: string[] }> {
+  const images: ImagePart[] = [];
+  const lost: string[] = [];
+  for (const ref of refs) {
+    let bytes: Uint8Array | null = null;
+    try {
+      bytes = vault.readBinary ? await vault.readBinary(ref.path) : null;
+    } catch {
+      bytes = null;
+    }
+    if (bytes !== null && sha256BytesHex(bytes) === ref.hash) {
+      images.push({ ...imageRefOf(ref), data: base64Of(bytes) });
+      continue;
+    }
+    lost.push(ref.path);
+    const what = bytes === null ? 'is no longer in the vault (or cannot be read)' : 'changed since it was sent';
+    issues.push({
+      kind: bytes === null ? 'missing' : 'edited',
+      id: ref.path,
+      message: `the image ${ref.path} sent in turn ${turn} ${what}; history names it instead of sending it`,
+    });
+  }
+  return { images, lost };
 }
 
 async function readSafely(vault: VaultReader, path: string): Promise<string | null> {

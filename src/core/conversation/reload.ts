@@ -6,6 +6,7 @@ import type { CompactionEvent } from '../budget/condense';
 import type { ChatTurn, CompactionRecord, Conversation, ProviderSession } from './model';
 import { recordsFor } from './compactionRecords';
 import { envelopeRecord, toRef } from './records';
+import { imageRefOf } from '../engine/images';
 import { rehydrate, type RehydrationIssue } from './rehydrate';
 import type { ChatNoteStore } from '../ports/chatNoteStore';
 import { MemoryChatStore } from './store';
@@ -48,6 +49,7 @@ export function conversationFromEngine(
       tools: t.tools,
       referenced: t.referenced,
       problems: t.problems,
+      ...(t.images && t.images.length > 0 ? { images: t.images.map(imageRefOf) } : {}),
       ...(assembly ? { envelope: envelopeRecord(assembly) } : {}),
     };
   });

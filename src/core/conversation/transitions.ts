@@ -5,6 +5,7 @@ import type { Usage } from '../usage';
 import type { TurnSearch } from '../qa/record';
 import { envelopeRecord, savedChip, toRef } from './records';
 import { sentTurnOf } from '../engine/completedTurn';
+import { imageRefOf } from '../engine/images';
 import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleCall, type TitleSource } from './model';
 import type { AgentTurn } from '../agent/record';
 
@@ -81,7 +82,7 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     throw new Error(`turn ${index + 1} is engine turn ${expected}, but the assembly is for turn ${answer.assembly.envelope.turn}`);
   }
   const parts = sentTurnOf(answer.assembly);
-  const { error: _error, sent: _sent, partial: _partial, search: _search, agent: _agent, ...rest } = turn;
+  const { error: _error, sent: _sent, partial: _partial, search: _search, agent: _agent, images: _images, ...rest } = turn;
   const done: ChatTurn = {
     ...rest,
     status: 'complete',
@@ -95,6 +96,7 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     tools: parts.tools,
     referenced: parts.referenced,
     problems: parts.problems,
+    ...(parts.images ? { images: parts.images.map(imageRefOf) } : {}),
     ...(answer.search ? { search: answer.search } : {}),
     ...(answer.agent ? { agent: answer.agent } : {}),
     envelope: { ...envelopeRecord(answer.assembly), ...(answer.compile ? { compile: answer.compile } : {}) },

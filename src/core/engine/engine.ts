@@ -52,6 +52,7 @@ export interface TurnInput {
   /**
    * Images of this turn's user message (the active note's embeds, read and sized by
    * src/core/context/images.ts): sent after its text, counted in L5, kept with the turn for history.
+   * An image an earlier turn in history already carries (same bytes) is not sent again.
    */
   readonly images?: readonly ImagePart[];
 }
@@ -225,7 +226,7 @@ export class PromptContextEngine {
 
     const tools = input.tools ?? [];
     const problems = input.problems ?? [];
-    const images = input.images ?? [];
+    const images = imagesNotInHistory(input.images ?? [], kept);
     const l3: Array<ToolSegment | ReferenceSegment | ItemSegment | ProblemSegment> = [];
     for (const tool of tools) l3.push(segment<ToolSegment>({ type: 'tool', tool }, renderTool(tool), counter));
     if (referenced.length > 0) l3.push(segment<ReferenceSegment>({ type: 'references', ids: referenced }, renderReferences(referenced), counter));
@@ -353,6 +354,18 @@ export class PromptContextEngine {
 }
 
 export type { FragmentSegment };
+
+/**
+ * This turn's images less those an earlier turn still in history carries (same bytes): the model
+ * sees them there already, so a question after question about the open note does not pay for its
+ * images every turn. After a compaction drops that turn, the image is sent again.
+ */
+function imagesNotInHistory(images: readonly ImagePart[], kept: readonly HistoryTurn[]): readonly ImagePart[] {
+  if (images.length === 0) return images;
+  const seen = new Set<string>();
+  for (const t of kept) for (const i of t.images ?? []) seen.add(i.hash);
+  return seen.size === 0 ? images : images.filter((i) => !seen.has(i.hash));
+}
 
 /** L5's segment: the user's text, its images' tokens counted with it (what "your message" costs). */
 function userSegment(turn: number, text: string, images: readonly ImagePart[], counter: ReturnType<typeof tokenCounterFor>): MessageSegment {

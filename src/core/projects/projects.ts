@@ -89,6 +89,7 @@ export function newProjectId(projects: readonly { readonly id: string }[], name:
     name
       .toLowerCase()
       .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 40)
@@ -98,4 +99,38 @@ export function newProjectId(projects: readonly { readonly id: string }[], name:
   let n = 2;
   while (projects.some((p) => p.id === `${base}-${n}`)) n++;
   return `${base}-${n}`;
+}
+
+/** A project's summary line in the settings: "Projects/Alpha · 2 notes" (and its model, when set). */
+export function projectFacts(project: ProjectSettings): string {
+  const n = project.notes.length;
+  return [project.folder || 'whole vault', `${n} note${n === 1 ? '' : 's'}`, ...(project.model ? [project.model] : [])].join(' · ');
+}
+
+/** A default note as typed in the settings: a wikilink's target, `.md` added when the name has no extension. */
+export function notePath(line: string): string {
+  let path = line.trim();
+  const wiki = /^!?\[\[([^\]]*)\]\]$/.exec(path);
+  if (wiki) path = wiki[1].split('|')[0].trim();
+  path = normalizeFolder(path);
+  return path === '' || /\.[a-z0-9]+$/i.test(path) ? path : `${path}.md`;
+}
+
+/**
+ * A file or folder of the vault was renamed (or moved): project folders and default notes at or under
+ * `from` follow it to `to`. Returns whether any project changed (the settings are then saved).
+ */
+export function followRename(projects: ProjectSettings[], from: string, to: string): boolean {
+  const move = (path: string): string => (path === from ? to : path.startsWith(`${from}/`) ? `${to}${path.slice(from.length)}` : path);
+  let changed = false;
+  for (const project of projects) {
+    const folder = project.folder === '' ? '' : move(project.folder);
+    const notes = project.notes.map(move);
+    if (folder !== project.folder || notes.some((n, i) => n !== project.notes[i])) {
+      project.folder = folder;
+      project.notes = [...new Set(notes)];
+      changed = true;
+    }
+  }
+  return changed;
 }

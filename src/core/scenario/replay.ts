@@ -12,6 +12,7 @@ import { placeholderReply, ScenarioError, type Scenario } from './scenario';
 import { localSearchBlock } from '../qa/localSearchBlock';
 import { VAULT_QA_PER_NOTE, VAULT_QA_RESULTS } from '../qa/vaultQa';
 import type { VaultSearch } from '../search/types';
+import { insideFolder, normalizeFolder } from '../projects/folders';
 
 export interface ReplayOptions extends EngineOptions {
   model?: string;
@@ -55,7 +56,8 @@ export async function replayScenario(scenario: Scenario, vault: VaultReader, opt
 export async function replayWithEngine(scenario: Scenario, vault: VaultReader, options: ReplayOptions = {}): Promise<{ turns: ReplayedTurn[]; engine: PromptContextEngine }> {
   const overlay = new OverlayVault(vault);
   const resolver = new ChipResolver(overlay);
-  const fragments = options.fragments ?? promptFragments();
+  const fragments = options.fragments ?? promptFragments({ projectPrompt: scenario.project?.prompt ?? '' });
+  const scope = normalizeFolder(scenario.project?.folder ?? '');
   const model = options.model ?? scenario.model;
   let engine = new PromptContextEngine(options);
   const out: ReplayedTurn[] = [];
@@ -66,7 +68,7 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
     for (const id of step.remove) engine.removeFromLibrary(id);
     const { items, problems } = await resolver.resolve(step.context);
     const current = await reReadLibraryNotes(resolver, engine.libraryNotes(), items);
-    const tools = step.search !== undefined ? [...step.tools, await searchBlock(step.search, turn, options.search)] : step.tools;
+    const tools = step.search !== undefined ? [...step.tools, await searchBlock(step.search, turn, options.search, scope)] : step.tools;
     const input = { userText: step.user, items, problems, tools, fragments, model, current };
     const compactions: CompactionEvent[] = [];
     let assembly: TurnAssembly;
@@ -92,8 +94,9 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
 }
 
 /** A turn's `"search"`: the localSearch block a Vault QA turn would send for that query. */
-async function searchBlock(query: string, turn: number, search: VaultSearch | undefined) {
+async function searchBlock(query: string, turn: number, search: VaultSearch | undefined, scope: string) {
   if (!search) throw new ScenarioError(`turn ${turn} has "search": the replay needs a vault search (the replay's search option)`);
-  const hits = await search.search(query, { k: VAULT_QA_RESULTS, perNote: VAULT_QA_PER_NOTE });
-  return localSearchBlock(query, hits.filter((h) => h.score > 0)).tool;
+  // A project's search asks for more, as Vault QA does: hits outside its folder are dropped after.
+  const hits = await search.search(query, { k: scope ? VAULT_QA_RESULTS * 4 : VAULT_QA_RESULTS, perNote: VAULT_QA_PER_NOTE });
+  return localSearchBlock(query, hits.filter((h) => h.score > 0 && insideFolder(h.path, scope)).slice(0, VAULT_QA_RESULTS)).tool;
 }

@@ -76,6 +76,19 @@ const ScenarioSchema = z.object(
     name: text('required string').min(1, { error: 'required string' }),
     vault: text('must be a string').optional(),
     model: text('must be a string').default('gpt-4o'),
+    /**
+     * Project extension (issue 14, Projects): the chat belongs to a project. Its `prompt` joins L1 as
+     * a static fragment after the default system prompt (as promptFragments({ projectPrompt }) gives
+     * it; ignored when the replay is given its own fragments), and a turn's `"search"` keeps only the
+     * hits inside `folder` (vault-relative; absent: the whole vault).
+     * `"project": { "name": "Greenhouse", "folder": "Projects/Greenhouse", "prompt": "Answer as the greenhouse's log keeper." }`
+     */
+    project: z
+      .object(
+        { name: text('must be a string'), folder: text('must be a string').optional(), prompt: text('must be a string').default('') },
+        { error: 'expected an object with name, prompt and optional folder' },
+      )
+      .optional(),
     turns: z.array(Turn, { error: 'required non-empty array' }).min(1, { error: 'required non-empty array' }),
   },
   { error: 'expected a JSON object' },

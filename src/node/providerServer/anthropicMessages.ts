@@ -2,7 +2,7 @@ import { ANTHROPIC_CACHE_TTL_1H_MS, ANTHROPIC_MAX_BREAKPOINTS, anthropicMinCache
 import type { Exchange } from './context';
 import { asRecord } from './context';
 import { RequestError } from './errors';
-import { encodePrompt, countTokens, partText, roleMarker, type PromptBlock } from './prompt';
+import { encodePrompt, countTokens, imageCount, partText, roleMarker, seenImage, type PromptBlock } from './prompt';
 import { replyChunks } from './reply';
 import { argumentPieces, callId, outputText, scriptedReply, type ScriptedReply } from './toolScript';
 import { anthropicToolConversation } from './toolTurns';
@@ -30,7 +30,10 @@ function contentBlocks(content: unknown, marker: string, where: string): PromptB
   if (typeof content === 'string') return [{ text: marker + content }];
   if (!Array.isArray(content)) throw new RequestError(400, { message: `${where}: content must be a string or an array of content blocks` });
   if (content.length === 0) return [{ text: marker }];
-  return content.map((block, i) => ({ text: (i === 0 ? marker : '') + partText(block), ...cacheControlOf(block) }));
+  return content.map((block, i) => {
+    const image = seenImage(block);
+    return { text: (i === 0 ? marker : '') + partText(block), ...cacheControlOf(block), ...(image ? { images: [image] } : {}) };
+  });
 }
 
 /**
@@ -107,6 +110,7 @@ export async function handleMessages(ex: Exchange): Promise<void> {
   const reply = scriptedReply(
     anthropicToolConversation(ex.body),
     blocks.map((b) => b.text),
+    imageCount(blocks),
   );
   const content = contentOf(reply);
   const stopReason = reply.kind === 'calls' ? 'tool_use' : 'end_turn';

@@ -1,7 +1,7 @@
 import { RequestError } from './errors';
 import type { Exchange } from './context';
 import { asRecord } from './context';
-import { countTokens, encodePrompt, partText, roleMarker, type PromptBlock } from './prompt';
+import { countTokens, encodePrompt, imageCount, imagesOf, partText, roleMarker, type PromptBlock } from './prompt';
 import { replyChunks } from './reply';
 import { argumentPieces, callId, outputText, scriptedReply, type ScriptedCall } from './toolScript';
 import { chatToolConversation } from './toolTurns';
@@ -35,7 +35,8 @@ export function parseChatRequest(body: Record<string, unknown>): { model: string
     }
     let text = roleMarker(message.role) + contentText(message.content);
     if (Array.isArray(message.tool_calls)) text += '\n' + JSON.stringify(message.tool_calls);
-    blocks.push({ text });
+    const images = imagesOf(message.content);
+    blocks.push({ text, ...(images.length > 0 ? { images } : {}) });
   });
   return { model, blocks };
 }
@@ -64,6 +65,7 @@ export async function handleChatCompletions(ex: Exchange): Promise<void> {
   const reply = scriptedReply(
     chatToolConversation(ex.body),
     blocks.map((b) => b.text),
+    imageCount(blocks),
   );
   const finishReason = reply.kind === 'calls' ? 'tool_calls' : 'stop';
   const usage = chatUsage(encoded.tokens.length, cached, countTokens(model, outputText(reply)));

@@ -1,7 +1,7 @@
 import type { Exchange, StoredResponse } from './context';
 import { asRecord } from './context';
 import { RequestError } from './errors';
-import { countTokens, encodePrompt, partText, roleMarker, type PromptBlock } from './prompt';
+import { countTokens, encodePrompt, imageCount, imagesOf, partText, roleMarker, type PromptBlock } from './prompt';
 import { replyChunks } from './reply';
 import { argumentPieces, callId, outputText, scriptedReply, type ScriptedReply } from './toolScript';
 import { responsesToolConversation } from './toolTurns';
@@ -17,7 +17,8 @@ function itemBlock(raw: unknown): PromptBlock {
   const item = asRecord(raw);
   if (!item) return { text: roleMarker('item') + JSON.stringify(raw ?? null) };
   if (typeof item.role === 'string' && (item.type === undefined || item.type === 'message')) {
-    return { text: roleMarker(item.role) + contentText(item.content) };
+    const images = imagesOf(item.content);
+    return { text: roleMarker(item.role) + contentText(item.content), ...(images.length > 0 ? { images } : {}) };
   }
   if (item.type === 'function_call') {
     return { text: roleMarker('function_call') + `${String(item.name)} ${String(item.arguments)}` };
@@ -140,6 +141,7 @@ export async function handleResponses(ex: Exchange): Promise<void> {
   const reply = scriptedReply(
     responsesToolConversation(body, conversation),
     blocks.map((b) => b.text),
+    imageCount(blocks),
   );
   const outputTokens = countTokens(model, outputText(reply));
   const id = ex.state.nextId('resp_local_');

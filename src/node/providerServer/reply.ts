@@ -48,6 +48,12 @@
  *   tool_result by tool_use_id; `unknown` when no call matches), then by ` Sources: [1].` when a
  *   result's text has a line starting with `[1] ` (localSearch's numbered source catalog).
  *   E.g. `Seen context: none. Question: Find x. Tools used: localSearch, readNote. Sources: [1].`
+ * - Images: when the request holds image parts (Chat `image_url`, Responses `input_image`,
+ *   Anthropic `image` blocks; base64 data only, else 400), a text reply ends with ` Images: <n>.`,
+ *   n counting every image part of the request (history included; for Responses, the whole
+ *   conversation through previous_response_id). E.g. `Seen context: Note.md. Question: What is
+ *   in the picture?. Images: 1.` An image is not tokenized as text: it counts 85 tokens plus one
+ *   per started 1000 decoded bytes (./prompt.ts SeenImage), in prompt tokens and prefix caching.
  * - Tool calls and results are prompt text like any other, so they count in prompt tokens and
  *   in prefix caching: Chat, an assistant message's tool_calls JSON after its content and a tool
  *   message's content; Responses, `<|function_call|>\nNAME ARGUMENTS` and `<|tool|>\nOUTPUT`;

@@ -151,12 +151,15 @@ function resultsSuffix(results: readonly ToolResult[]): string {
   return suffix;
 }
 
-/** The reply to a request: the next step's calls while the script has steps left, else text. */
-export function scriptedReply(conversation: ToolConversation, allTexts: readonly string[]): ScriptedReply {
+/**
+ * The reply to a request: the next step's calls while the script has steps left, else text
+ * (followed by ` Images: N.` when the request holds N image parts).
+ */
+export function scriptedReply(conversation: ToolConversation, allTexts: readonly string[], images = 0): ScriptedReply {
   const steps = parseScript(conversation.userText, conversation.declared);
   if (conversation.callTurns < steps.length) {
     return { kind: 'calls', step: conversation.callTurns + 1, calls: steps[conversation.callTurns] };
   }
-  const text = deterministicReply(allTexts, stripDirectives(conversation.userText)) + resultsSuffix(conversation.results);
+  const text = deterministicReply(allTexts, stripDirectives(conversation.userText)) + resultsSuffix(conversation.results) + (images > 0 ? ` Images: ${images}.` : '');
   return { kind: 'text', text };
 }

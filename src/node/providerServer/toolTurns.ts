@@ -4,12 +4,13 @@
  * after it, each result named by the call it answers.
  */
 import { asRecord } from './context';
-import { partText } from './prompt';
+import { isImagePart, partText } from './prompt';
 import type { ToolConversation, ToolResult } from './toolScript';
 
+/** A message's text (its images are not text: left out, so a question stays the words written). */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map(partText).join('\n');
+  if (Array.isArray(content)) return content.filter((part) => !isImagePart(part)).map(partText).join('\n');
   return '';
 }
 

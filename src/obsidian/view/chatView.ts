@@ -37,7 +37,8 @@
  *   .strata-chip (.is-active-note, .is-off), .strata-chip-remove, .strata-chip-toggle
  *   .strata-chips-more ("+ N more" / "Show less"), .strata-chips-clear, .strata-chips-note (aria-live:
  *                                        what was just removed) with .strata-chips-undo
- *   .strata-suggest .strata-suggest-item the `@` picker
+ *   .strata-suggest .strata-suggest-item the `@` picker; .is-url: "Attach web page <url>"
+ *   .strata-chip.is-url                  a web page attached with `@` (.is-loading while fetched, .is-error: not attached)
  *   .strata-slash-suggest                the `/` picker: .strata-slash-item[data-prompt], .strata-slash-problem
  *   .strata-send, .strata-stop           send and stop buttons
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
@@ -77,7 +78,7 @@ export interface ChatViewHost {
   /** A reply's "⋯" menu, at `anchor`. */
   replyMenu?(reply: string, anchor: HTMLElement, chatTitle: string): void;
   /** Fetch a web page as markdown (a URL attached with `@`); absent: `@` offers no web pages. */
-  fetchPage?(url: string, signal: AbortSignal): Promise<FetchedPage>;
+  readonly fetchPage?: (url: string, signal: AbortSignal) => Promise<FetchedPage>;
 }
 
 export class ChatView extends ItemView {
@@ -300,11 +301,12 @@ export class ChatView extends ItemView {
         this.render();
       }
     });
+    // The project between the two: it starts the second row, the mode ends it.
+    this.projectSelect = pickers.createEl('select', { cls: 'dropdown strata-project-picker', attr: { 'aria-label': 'Project' } });
+    this.registerDomEvent(this.projectSelect, 'change', () => this.pickProject(this.projectSelect.value));
     this.modeSelect = pickers.createEl('select', { cls: 'dropdown strata-mode-picker', attr: { 'aria-label': 'Mode' } });
     for (const mode of MODES) this.modeSelect.createEl('option', { value: mode.id, text: mode.label, attr: { title: mode.description } });
     this.registerDomEvent(this.modeSelect, 'change', () => this.controller.setMode(this.modeSelect.value as ChatMode));
-    this.projectSelect = pickers.createEl('select', { cls: 'dropdown strata-project-picker', attr: { 'aria-label': 'Project' } });
-    this.registerDomEvent(this.projectSelect, 'change', () => this.pickProject(this.projectSelect.value));
   }
 
   /**
@@ -337,7 +339,10 @@ export class ChatView extends ItemView {
     const current = state.conversation.project ?? '';
     const missing = current !== '' && !projects.some((p) => p.id === current);
     // Without any project (and none on the chat), the picker is left out of the header.
-    this.projectSelect.toggle(projects.length > 0 || current !== '');
+    const shown = projects.length > 0 || current !== '';
+    this.projectSelect.toggle(shown);
+    // With it, the model takes the first row whole and the project and mode share the second, at any width.
+    this.projectSelect.parentElement?.toggleClass('has-project', shown);
     this.projectSelect.empty();
     this.projectSelect.createEl('option', { value: '', text: 'No project', attr: { title: 'The whole vault, the chat folder' } });
     for (const p of projects) this.projectSelect.createEl('option', { value: p.id, text: p.name, attr: { title: p.folder ? `Folder: ${p.folder}` : 'The whole vault' } });

@@ -6,7 +6,7 @@ import type { ComposerDraft } from '../../core/chat/composerDrafts';
 import { chipIcon, chipLabel, sameChip } from './format';
 import { matchMentions, urlMention, vaultMentions, type Mention } from './mentionSource';
 import type { FetchedPage } from '../../core/ports/toolHost';
-import { fetchFailure, pageOutcome, urlChipText, urlMentionAt, type PageState, type UrlChip } from '../../core/context/urlChip';
+import { fetchFailure, pageOutcome, shortUrl, urlChipText, urlMentionAt, type PageState, type UrlChip } from '../../core/context/urlChip';
 import { insertExpansion, SlashPicker, type PromptSource } from './slashPicker';
 import type { PromptExpansion } from '../../core/prompts/expand';
 
@@ -25,14 +25,15 @@ export interface ComposerHost {
   /** Custom prompts for the `/` picker (none: `/` is plain text). */
   readonly prompts?: PromptSource;
   /** Fetch a web page as markdown (requestUrl + htmlToMarkdown); absent: `@` offers no web pages. */
-  fetchPage?(url: string, signal: AbortSignal): Promise<FetchedPage>;
+  readonly fetchPage?: (url: string, signal: AbortSignal) => Promise<FetchedPage>;
 }
 
 /**
  * The composer: context chips, a multi-line textarea (Enter sends, Shift+Enter breaks the line),
- * an `@` picker of notes, folders and tags, and the send / stop button.
+ * an `@` picker of notes, folders and tags (and "Attach web page" for an address typed or pasted
+ * after `@`), and the send / stop button.
  */
-const PLACEHOLDER = 'Ask about your notes. Type @ to attach a note, folder or tag, / to run a prompt.';
+const PLACEHOLDER = 'Ask about your notes. Type @ to attach a note, folder, tag or web page, / to run a prompt.';
 
 export class Composer {
   readonly el: HTMLElement;
@@ -99,7 +100,9 @@ export class Composer {
         }
       }, 150);
     });
-    owner.registerDomEvent(this.sendButton, 'click', () => this.submit());
+    owner.registerDomEvent(this.sendButton, 'click', () => {
+      this.submit();
+    });
     owner.registerDomEvent(this.stopButton, 'click', () => host.onStop());
     this.renderChips();
   }
@@ -142,7 +145,12 @@ export class Composer {
         if (signal.aborted) return;
         this.pages.set(chip.url, state);
         this.renderChips();
-        this.pageSettled();
+        const shown = this.chips.some((c) => sameChip(c, chip));
+        const sent = this.pageSettled();
+        // Said under the row too (aria-live): the chip may be folded behind "+ N more".
+        if (state.state === 'error' && (shown || sent)) {
+          this.chipRow.say(`“${shortUrl(chip.url)}” is not attached: ${state.reason}.${sent ? ' The message went without it.' : ''}`, false);
+        }
       });
   }
 
@@ -158,12 +166,12 @@ export class Composer {
     return this.chips.some((c) => c.kind === 'url' && this.pages.get(c.url)?.state === 'loading');
   }
 
-  /** A page finished loading (or its chip was removed): a message waiting for it goes now. */
-  private pageSettled(): void {
-    if (!this.sendWhenLoaded || this.pageLoading()) return;
+  /** A page finished loading (or its chip was removed): a message waiting for it goes now (true: it went). */
+  private pageSettled(): boolean {
+    if (!this.sendWhenLoaded || this.pageLoading()) return false;
     this.sendWhenLoaded = false;
     this.chipRow.say(null);
-    this.submit();
+    return this.submit();
   }
 
   /** A chip's label as shown (a page: its title once loaded, its reason once failed). */
@@ -182,7 +190,8 @@ export class Composer {
   /** Chips the next message carries: the active note first (when on), then the user's chips. */
   currentChips(): ContextChip[] {
     const out: ContextChip[] = [];
-    if (this.activeNote && this.activeNoteOn) out.push({ kind: 'note', path: this.activeNote });
+    // Marked active: its embedded images are sent (to a model that accepts images).
+    if (this.activeNote && this.activeNoteOn) out.push({ kind: 'note', path: this.activeNote, active: true });
     for (const chip of this.chips) {
       const sent = this.sendable(chip);
       if (sent && !out.some((c) => sameChip(c, sent))) out.push(sent);
@@ -327,15 +336,16 @@ export class Composer {
     this.renderChips();
   }
 
-  private submit(): void {
-    if (this.busy || this.opening) return;
+  /** Send the message (true: it went). */
+  private submit(): boolean {
+    if (this.busy || this.opening) return false;
     const text = this.textarea.value;
-    if (!text.trim()) return;
+    if (!text.trim()) return false;
     if (this.pageLoading()) {
       // The page the user attached goes with the message: it waits for it (a fetch gives up after 30 s).
       this.sendWhenLoaded = true;
       this.chipRow.say('Sending once the page has loaded…', false);
-      return;
+      return false;
     }
     this.sendWhenLoaded = false;
     const chips = this.currentChips();
@@ -345,6 +355,7 @@ export class Composer {
     this.chipRow.say(null);
     this.renderChips();
     this.host.onSend(text, chips);
+    return true;
   }
 
   setText(text: string): void {
@@ -463,7 +474,10 @@ export class Composer {
     mention.matches.forEach((match, index) => {
       const item = this.suggestEl.createDiv({ cls: 'strata-suggest-item', attr: { role: 'option', 'data-chip': chipKey(match.chip) } });
       item.toggleClass('is-selected', index === mention.selected);
-      item.toggleClass('is-url', match.chip.kind === 'url');
+      if (match.chip.kind === 'url') {
+        item.addClass('is-url');
+        item.setAttr('aria-label', `${match.label} ${match.detail}`);
+      }
       const icon = item.createSpan({ cls: 'strata-suggest-icon' });
       setIcon(icon, chipIcon(match.chip));
       item.createSpan({ cls: 'strata-suggest-label', text: match.label });

@@ -146,7 +146,7 @@ export class MessageList {
     empty.createDiv({ cls: 'strata-empty-title', text: 'Ask about your vault' });
     empty.createDiv({
       cls: 'strata-empty-hint',
-      text: 'The open note is attached by default. Type @ to add notes, folders or tags. Everything you attach stays in the Context Library, sent once and cached.',
+      text: 'The open note is attached by default. Type @ to add notes, folders, tags or a web page’s address. Everything you attach stays in the Context Library, sent once and cached.',
     });
     this.actions.setupNotice?.(empty);
   }
