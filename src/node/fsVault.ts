@@ -17,17 +17,8 @@ export class FsVault implements VaultReader {
   constructor(readonly root: string) {}
 
   async read(relative: string): Promise<string | null> {
-    const full = await this.insideVault(relative, this.resolve(relative));
-    if (full === null) return null;
-    let stat;
-    try {
-      stat = await fs.stat(full);
-    } catch {
-      return null;
-    }
-    if (!stat.isFile()) return null;
-    if (stat.size > MAX_BYTES) throw new UnreadableNoteError(relative, 'too-large', `${stat.size} bytes is over the ${MAX_BYTES}-byte read limit`);
-    const bytes = await fs.readFile(full);
+    const bytes = await this.fileBytes(relative, MAX_BYTES);
+    if (bytes === null) return null;
     if (bytes.includes(0)) throw new UnreadableNoteError(relative, 'binary', 'the file contains NUL bytes');
     return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   }
@@ -45,6 +36,12 @@ export class FsVault implements VaultReader {
 
   /** A file's bytes (an embedded image); null when there is none. Links out of the vault are refused, as for notes. */
   async readBinary(relative: string): Promise<Uint8Array | null> {
+    const bytes = await this.fileBytes(relative, MAX_BINARY_BYTES);
+    return bytes === null ? null : new Uint8Array(bytes);
+  }
+
+  /** A file's bytes inside the vault, or null when there is no file; one over `limit` bytes is refused, not read. */
+  private async fileBytes(relative: string, limit: number): Promise<Buffer | null> {
     const full = await this.insideVault(relative, this.resolve(relative));
     if (full === null) return null;
     let stat;
@@ -54,8 +51,8 @@ export class FsVault implements VaultReader {
       return null;
     }
     if (!stat.isFile()) return null;
-    if (stat.size > MAX_BINARY_BYTES) throw new UnreadableNoteError(relative, 'too-large', `${stat.size} bytes is over the ${MAX_BINARY_BYTES}-byte read limit`);
-    return new Uint8Array(await fs.readFile(full));
+    if (stat.size > limit) throw new UnreadableNoteError(relative, 'too-large', `${stat.size} bytes is over the ${limit}-byte read limit`);
+    return fs.readFile(full);
   }
 
   /**

@@ -4,6 +4,7 @@
  * Anthropic SDKs accept. `obsidian` is not imported: the plugin injects requestUrl, tests inject
  * a function that does plain HTTP.
  */
+import { untilAborted } from '../core/untilAborted';
 
 export interface RequestUrlLikeParams {
   readonly url: string;
@@ -88,22 +89,7 @@ export function requestUrlFetch(requestUrl: RequestUrlLike): typeof fetch {
 
     const pending = requestUrl(params);
     handleShortcuts(pending);
-    const reply = await (signal
-      ? new Promise<RequestUrlLikeResponse>((resolve, reject) => {
-          const onAbort = (): void => reject(abortError(signal));
-          signal.addEventListener('abort', onAbort, { once: true });
-          pending.then(
-            (value) => {
-              signal.removeEventListener('abort', onAbort);
-              resolve(value);
-            },
-            (error: unknown) => {
-              signal.removeEventListener('abort', onAbort);
-              reject(error instanceof Error ? error : new Error(String(error)));
-            },
-          );
-        })
-      : pending);
+    const reply = await (signal ? untilAborted(pending, signal, () => abortError(signal)) : pending);
 
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(reply.headers)) responseHeaders.set(name, value);

@@ -8,6 +8,7 @@ import { findByTag } from './tools/findByTag';
 import { getActiveNote } from './tools/getActiveNote';
 import { getBacklinks } from './tools/getBacklinks';
 import { fetchUrl } from './tools/fetchUrl';
+import { untilAborted } from '../untilAborted';
 
 /** The agent's read-only tools, in the order they are offered (a fixed order: the tool list is part of the cached prefix). */
 export const AGENT_TOOLS: readonly AgentTool[] = [localSearch, readNote, listFolder, findByTag, getActiveNote, getBacklinks, fetchUrl];
@@ -48,30 +49,13 @@ export async function runToolCall(call: ToolCall, tools: readonly AgentTool[], c
   if (!parsed.success) return answer(errorText(`${tool.name}: invalid arguments: ${describeIssues(parsed.error)}`));
   try {
     // A host that cannot be cancelled (requestUrl, a slow search) must not hold the stop: the wait ends at once.
-    const content = await untilAborted(tool.run(parsed.data, ctx), ctx.signal);
+    const content = await untilAborted(tool.run(parsed.data, ctx), ctx.signal, abortError);
     if (ctx.signal.aborted) throw abortError();
     return answer(content);
   } catch (error) {
     if (ctx.signal.aborted) throw abortError();
     return answer(errorText(`${tool.name} failed: ${messageOf(error)}`));
   }
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 /**
