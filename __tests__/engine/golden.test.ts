@@ -1,11 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Rendering } from '../../src/core/engine/converter';
 import { note, runSteps, type StepSpec } from '../helpers/engineHarness';
+import { expectGolden } from '../helpers/golden';
 
 // Golden payloads: the full messages of every turn, checked in. Regenerate deliberately with
 // UPDATE_GOLDEN=1 npx jest __tests__/engine/golden and review the diff.
-const GOLDEN_DIR = path.join(__dirname, '..', 'golden');
 const LESSON = 'Piano Lessons/Lesson 4.md';
 const SPEC = 'Piano Lessons/project-spec.md';
 const API = 'Piano Lessons/api-docs.md';
@@ -101,16 +99,7 @@ describe('golden payloads', () => {
         freshness: t.assembly.envelope.freshness.map((f) => `${f.id} ${f.status}`),
         messages: t.assembly.messages,
       }));
-      const text = `${JSON.stringify(actual, null, 2)}\n`;
-      const file = path.join(GOLDEN_DIR, `${name}.json`);
-      if (process.env.UPDATE_GOLDEN === '1') {
-        if (process.env.CI) throw new Error('UPDATE_GOLDEN=1 in CI: golden files are regenerated locally and reviewed, never in CI');
-        mkdirSync(GOLDEN_DIR, { recursive: true });
-        writeFileSync(file, text);
-      }
-      // A missing golden file fails: writing it here would make a deleted golden pass.
-      if (!existsSync(file)) throw new Error(`golden file ${name}.json is missing; generate it with UPDATE_GOLDEN=1 and review it`);
-      expect(text).toBe(readFileSync(file, 'utf8'));
+      expectGolden(name, actual);
     });
   }
 });

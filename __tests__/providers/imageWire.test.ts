@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ContextChip } from '../../src/core/context/items';
@@ -7,13 +7,13 @@ import type { ProviderServer, RecordedRequest } from '../../src/node/providerSer
 import { FsVault } from '../../src/node/fsVault';
 import { makeController, NoteFiles, settingsFor } from '../chat/controllerHarness';
 import { useLocalServer } from './helpers';
+import { expectGolden } from '../helpers/golden';
 
 /**
  * Images from the active note, over the real wire: the local provider server records what each
  * LangChain client sent, compared exactly with a checked-in golden payload per API. Regenerate
  * deliberately with UPDATE_GOLDEN=1 npx jest __tests__/providers/imageWire and review the diff.
  */
-const GOLDEN_DIR = path.join(__dirname, '..', 'golden');
 const FIXTURE_VAULT = path.join(__dirname, 'fixtures', 'imageVault');
 const ACTIVE: ContextChip = { kind: 'note', path: 'Active.md', active: true };
 const OTHER: ContextChip = { kind: 'note', path: 'Other.md' };
@@ -44,17 +44,6 @@ function wire(requests: readonly RecordedRequest[]): unknown[] {
   return requests.map((r) => ({ api: r.api, path: r.path, body: r.body }));
 }
 
-function compareGolden(name: string, payload: unknown): void {
-  const text = `${JSON.stringify(payload, null, 2)}\n`;
-  const file = path.join(GOLDEN_DIR, `${name}.json`);
-  if (process.env.UPDATE_GOLDEN === '1') {
-    if (process.env.CI) throw new Error('UPDATE_GOLDEN=1 in CI: golden files are regenerated locally and reviewed, never in CI');
-    mkdirSync(GOLDEN_DIR, { recursive: true });
-    writeFileSync(file, text);
-  }
-  if (!existsSync(file)) throw new Error(`golden file ${name}.json is missing; generate it with UPDATE_GOLDEN=1 and review it`);
-  expect(text).toBe(readFileSync(file, 'utf8'));
-}
 
 const dotBase64 = () => readFileSync(path.join(FIXTURE_VAULT, DOT)).toString('base64');
 
@@ -93,7 +82,7 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('images from
     expect(first.problems).toEqual([{ chipId: 'dot.png', reason: 'image-not-sent', detail: 'in Other.md: images are sent only from the active note' }]);
 
     const requests = [...server.requests];
-    compareGolden(`wire-images-${kind}`, wire(requests));
+    expectGolden(`wire-images-${kind}`, wire(requests));
     expect(imageParts(requests[0].body)).toEqual([`data:image/png;base64,${dotBase64()}`, expect.stringMatching(/^data:image\/png;base64,/)]);
     if (kind !== 'openai-responses') expect(imageParts(requests[1].body)).toEqual(imageParts(requests[0].body));
     if (kind === 'anthropic') {
@@ -166,6 +155,6 @@ describe('a text-only model', () => {
     expect(typeof user).toBe('string');
     expect(user).toContain('images not sent: gpt-3.5-turbo does not accept images');
     expect(turn.reply).not.toContain('Images:');
-    compareGolden('wire-images-text-only', wire(requests));
+    expectGolden('wire-images-text-only', wire(requests));
   });
 });

@@ -148,29 +148,26 @@ export function cloneProvider(p: ProviderSettings): ProviderSettings {
   return { ...p, models: [...p.models], ...(p.modelOptions ? { modelOptions: { ...p.modelOptions } } : {}) };
 }
 
+/** The first entry of each id; a later one is ignored, with a warning. */
+function withoutDuplicateIds<T extends { readonly id: string }>(list: T[], label: string, warnings: string[]): T[] {
+  const ids = new Set<string>();
+  return list.filter((entry) => {
+    if (ids.has(entry.id)) {
+      warnings.push(`${label}: duplicate id "${entry.id}"; the later one is ignored`);
+      return false;
+    }
+    ids.add(entry.id);
+    return true;
+  });
+}
+
 /** Validate whatever data.json held; never throws. */
 export function loadSettings(raw: unknown): SettingsLoad {
   if (raw === null || raw === undefined) return { settings: defaultSettings(), warnings: [] };
   const { value: settings, warnings } = readLenient(SettingsSchema, raw, defaultSettings(), 'the defaults are used', 'the settings');
   const data: Record<string, unknown> = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-  const ids = new Set<string>();
-  settings.providers = settings.providers.filter((p) => {
-    if (ids.has(p.id)) {
-      warnings.push(`providers: duplicate id "${p.id}"; the later one is ignored`);
-      return false;
-    }
-    ids.add(p.id);
-    return true;
-  });
-  const projectIds = new Set<string>();
-  settings.projects = settings.projects.filter((p) => {
-    if (projectIds.has(p.id)) {
-      warnings.push(`projects: duplicate id "${p.id}"; the later one is ignored`);
-      return false;
-    }
-    projectIds.add(p.id);
-    return true;
-  });
+  settings.providers = withoutDuplicateIds(settings.providers, 'providers', warnings);
+  settings.projects = withoutDuplicateIds(settings.projects, 'projects', warnings);
   for (const key of ['apiKey', 'openAIApiKey', 'anthropicApiKey']) {
     if (key in data) warnings.push(`${key}: API keys are not read from data.json; store them in Obsidian's secret storage`);
   }
