@@ -15,23 +15,20 @@ import type { ToolHost } from '../../src/core/ports/toolHost';
 import { VaultIndex } from '../../src/core/search/vaultIndex';
 import { FsVault } from '../../src/node/fsVault';
 import { fsToolHost } from '../../src/node/toolHost';
-import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../src/node/providerServer';
+import type { ProviderServer, RecordedRequest } from '../../src/node/providerServer';
+import { useLocalServer } from '../providers/helpers';
 import { makeController, settingsFor, VAULT, VENT } from '../chat/controllerHarness';
 
 type Api = 'openai' | 'openai-responses' | 'anthropic';
 const APIS: readonly Api[] = ['openai', 'openai-responses', 'anthropic'];
 
 let server: ProviderServer;
+useLocalServer((s) => (server = s));
 let index: VaultIndex;
 beforeAll(async () => {
-  server = await startProviderServer();
   index = new VaultIndex(new FsVault(VAULT), { excludedFolders: [] });
   await index.build({ pause: () => Promise.resolve() });
 });
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 function agentSettings(api: Api, extra: Partial<StrataSettings> = {}): StrataSettings {
   return { ...settingsFor(server.url, api), defaultMode: 'agent', ...extra };

@@ -4,7 +4,8 @@
  * chat note keeps the text once, with the library item), so a retry after a failure, a
  * regeneration and a chat reopened from its note still have the page's text.
  */
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../src/node/providerServer';
+import { useLocalServer } from '../providers/helpers';
 import { withPageText, type UrlChip } from '../../src/core/context/urlChip';
 import type { StrataSettings } from '../../src/core/settings';
 import { makeController, NoteFiles, settingsFor } from './controllerHarness';
@@ -14,13 +15,7 @@ const TEXT = 'Open the roof vents when the air inside passes 24 °C.';
 const PAGE: UrlChip = { kind: 'url', url: URL, title: 'Vent guide', content: TEXT };
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useLocalServer((s) => (server = s));
 
 const settings = (): StrataSettings => ({ ...settingsFor(server.url), generateTitles: false });
 

@@ -17,18 +17,13 @@ import { ChipResolver } from '../../src/core/context/resolver';
 import { FsVault } from '../../src/node/fsVault';
 import type { StrataSettings } from '../../src/core/settings';
 import { projectLabel } from '../../src/core/projects/projects';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../src/node/providerServer';
+import { useLocalServer } from '../providers/helpers';
 import { breakNoteOf } from '../../src/obsidian/view/breakNotes';
 import { makeController, NoteFiles, PLAN, settingsFor, VAULT } from '../chat/controllerHarness';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useLocalServer((s) => (server = s));
 
 const GREENHOUSE_PROMPT = 'You keep the greenhouse log: answer with the dates of the log entries.';
 const PIANO_PROMPT = 'You are the piano teacher: answer with the lesson numbers.';

@@ -18,12 +18,20 @@ export const AGENT_TOOLS: readonly AgentTool[] = [localSearch, readNote, listFol
  * arguments (as the model writes them: optional arguments are not required). Deterministic: the
  * same tools give byte-identical specs.
  */
-export function toolSpecs(tools: readonly AgentTool[]): ToolSpec[] {
-  return tools.map((tool) => {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
-    return { name: tool.name, description: tool.description, parameters: withoutSafeIntegerBounds(parameters) };
-  });
+export function toolSpecs(tools: readonly AgentTool[]): readonly ToolSpec[] {
+  // Every step of every agent turn sends them, and the budget counts them: built once per tool list.
+  let specs = specMemo.get(tools);
+  if (!specs) {
+    specs = tools.map((tool) => {
+      const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+      return { name: tool.name, description: tool.description, parameters: withoutSafeIntegerBounds(parameters) };
+    });
+    specMemo.set(tools, specs);
+  }
+  return specs;
 }
+
+const specMemo = new WeakMap<readonly AgentTool[], readonly ToolSpec[]>();
 
 /** zod bounds every integer by ±2^53-1: noise for the model (and tokens in every request), left out. */
 function withoutSafeIntegerBounds(schema: Record<string, unknown>): Record<string, unknown> {

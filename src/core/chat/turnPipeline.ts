@@ -8,7 +8,7 @@ import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/eng
 import { promptFragments } from '../prompts';
 import { budgetSettingsFor, findProvider, type ChatMode, type StrataSettings } from '../settings';
 import type { ChatResult, RetryNotice } from '../ports/chatModel';
-import { inputBudget } from '../budget/budget';
+import { inputBudget, type InputBudget } from '../budget/budget';
 import { fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense';
 import type { CompactionPlan } from '../budget/plan';
 import { SUMMARY_TIMEOUT_MS, summarizerFor } from './summaries';
@@ -102,15 +102,16 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   // Vault QA: the search results are the turn's tool output (in history like any, never in the cached prefix).
   const qa = request.mode === VAULT_QA_MODE ? await searchForTurn(request, engine, deps) : null;
   const input = qa ? { ...base, tools: [qa.tool] } : base;
+  const fit = budgetDeps(request, settings, deps.providers, deps.signal);
   const { assembly, compaction } = await fitTurn(engine, input, {
-    ...withToolRoom(budgetDeps(request, settings, deps.providers, deps.signal), request),
+    ...withToolRoom(fit, request),
     ...(deps.onCondensing ? { onCondensing: deps.onCondensing } : {}),
   });
   if (compaction) deps.onCompacted?.(compaction);
   deps.onAssembled?.(assembly);
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   const compiled = compile({ assembly, capabilities: provider.capabilities, target: provider.config, session: request.session });
-  if (request.mode === 'agent') return agentTurn(request, engine, input, assembly, compiled, provider, deps);
+  if (request.mode === 'agent') return agentTurn(request, engine, input, assembly, compiled, provider, fit.budget, deps);
   const result = await provider.send({
     messages: compiled.messages,
     breakpoints: compiled.breakpoints,
@@ -136,12 +137,12 @@ async function agentTurn(
   assembly: TurnAssembly,
   compiled: CompiledRequest,
   provider: ReturnType<ProviderFactory>,
+  budget: InputBudget,
   deps: TurnPipelineDeps,
 ): Promise<SentRequest> {
   const agent = deps.agent;
   if (!agent) throw new Error('The Agent mode is not available here: no tools are connected.');
   const sources = new SourceCatalog();
-  const { budget } = budgetDeps(request, deps.settings, deps.providers, deps.signal);
   const outcome = await runAgentLoop(
     {
       messages: compiled.messages,
