@@ -1,9 +1,10 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent] [-- --no-profile]
- * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step, in one run: a markdown report on stdout,
- * the same figures as JSON in bench-results/. Progress goes to stderr.
+ * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,wholeTurn] [-- --no-profile]
+ * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step,
+ * whole turns through the controller, in one run: a markdown report on stdout, the same figures as JSON in bench-results/. Progress goes to stderr.
+ * With --only, latest.json keeps the other sections' figures from the run before (named in `carriedOver`).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureBudget } from './budget/section';
@@ -18,8 +19,9 @@ import { measurePluginCost } from './plugin/section';
 import { renderMarkdown, type BenchResults } from './report/markdown';
 import { measureSearch } from './search/section';
 import { measureAgent } from './agent/section';
+import { measureWholeTurn } from './wholeTurn/section';
 
-const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent'] as const;
+const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent', 'wholeTurn'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -42,6 +44,32 @@ function parseArgs(argv: readonly string[]): Args {
     } else throw new Error(`unknown argument ${arg}; usage: bench [--quick] [--only ${SECTIONS.join(',')}] [--no-profile]`);
   }
   return args;
+}
+
+/**
+ * A run of some sections keeps the others' figures from the previous latest.json (a partial run must
+ * not wipe what a longer one measured); the sections carried over are named.
+ */
+function carryOver(fresh: BenchResults, latest: string, ran: ReadonlySet<Section>): BenchResults {
+  if (!existsSync(latest)) return fresh;
+  let previous: Partial<BenchResults>;
+  try {
+    previous = JSON.parse(readFileSync(latest, 'utf8')) as Partial<BenchResults>;
+  } catch {
+    return fresh;
+  }
+  const merged: Record<string, unknown> = { ...fresh };
+  const carried: string[] = [];
+  for (const section of SECTIONS) {
+    const old = previous[section];
+    if (ran.has(section) || old === null || old === undefined) continue;
+    merged[section] = old;
+    if (section === 'wholeTurn') merged.wholeTurnRuns = previous.wholeTurnRuns ?? null;
+    carried.push(section);
+  }
+  if (carried.length === 0) return fresh;
+  merged.carriedOver = { sections: carried, from: previous.startedAt ?? 'unknown' };
+  return merged as unknown as BenchResults;
 }
 
 function progress(message: string): void {
@@ -112,7 +140,25 @@ async function main(): Promise<void> {
     agent = await measureAgent(root);
   }
 
-  const results: BenchResults = {
+  let wholeTurn: BenchResults['wholeTurn'] = null;
+  let wholeTurnRuns: BenchResults['wholeTurnRuns'] = null;
+  if (args.only.has('wholeTurn')) {
+    const figures = measureWholeTurn(
+      root,
+      args.quick
+        ? { notes: 1000, turns: 200, checkpoints: [10, 50, 200], window: 5, retries: 3 }
+        : { notes: 1000, turns: 1000, checkpoints: [10, 50, 200, 1000], window: 7, retries: 3 },
+      ['cached', 'uncached'],
+      progress,
+    );
+    wholeTurn = figures.rows;
+    wholeTurnRuns = figures.runs;
+  }
+  // The figures from before issue 16's changes, kept by hand, are shown next to this run's.
+  const beforeFile = path.join(outDir, 'wholeTurn-before.json');
+  const wholeTurnBefore = wholeTurn && existsSync(beforeFile) ? ((JSON.parse(readFileSync(beforeFile, 'utf8')) as Partial<BenchResults>).wholeTurn ?? null) : null;
+
+  const fresh: BenchResults = {
     machine: { ...machine, loadAverageAtEnd: os.loadavg()[0] },
     startedAt: started.toISOString(),
     durationMs: performance.now() - t0,
@@ -124,8 +170,12 @@ async function main(): Promise<void> {
     plugin,
     search,
     agent,
+    wholeTurn,
+    wholeTurnRuns,
+    ...(wholeTurnBefore ? { wholeTurnBefore } : {}),
   };
   mkdirSync(outDir, { recursive: true });
+  const results = args.only.size < SECTIONS.length ? carryOver(fresh, path.join(outDir, 'latest.json'), args.only) : fresh;
   const stamp = results.startedAt.replace(/[:.]/g, '-');
   const json = `${JSON.stringify(results, null, 2)}\n`;
   writeFileSync(path.join(outDir, `bench-${stamp}.json`), json);

@@ -15,6 +15,12 @@
  * server (tool calls scripted by `[[tool NAME {...}]]` lines in the messages, run by the real tools
  * over the scenario's vault), and prints each turn's loop steps: tools called, tokens Strata counted,
  * prompt tokens the provider read and how many came from its cache (the cached share per step).
+ * --planner heuristic|llm|off plans large attachments inside the budget (issue 15): `heuristic`
+ * (the default) is the deterministic planner, no model call; `llm` asks the planner and summary
+ * models through LangChain clients over an in-process local provider server (its default plan,
+ * its replies as summaries), so the jsonl's `plan` field carries real call usage and cost; `off`
+ * sends attachments as they are. --no-sticky decides every artifact again each turn. Each planned
+ * turn's jsonl line gets a `plan` field; a turn with `"expect"` sections gets `expected` (reached or not).
  */
 import { writeFileSync } from 'node:fs';
 import { DEFAULT_BUDGET_SETTINGS, inputBudget, type BudgetSettings } from '../src/core/budget/budget';
@@ -25,7 +31,12 @@ import { formatJsonl, formatTable } from '../src/core/scenario/inspectFormat';
 import { encodeChatNote } from '../src/core/conversation/codec';
 import type { CompactionEvent } from '../src/core/budget/condense';
 import { conversationFromEngine, reloadThroughNote } from '../src/core/conversation/reload';
-import { replayWithEngine, type ReplayBudget } from '../src/core/scenario/replay';
+import { replayWithEngine, type ReplayBudget, type ReplayPlanning } from '../src/core/scenario/replay';
+import type { Scenario } from '../src/core/scenario/scenario';
+import { SummaryCache } from '../src/core/planning/summaryCache';
+import { llmPlanner } from '../src/core/planning/llmPlanner';
+import { modelSummarizer } from '../src/core/planning/summarize';
+import { startLocalModels, type LocalModels } from '../src/node/localModels';
 import { FsVault } from '../src/node/fsVault';
 import { VaultIndex } from '../src/core/search/vaultIndex';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
@@ -34,7 +45,8 @@ import { AGENT_APIS, runAgentTurns, type AgentApi, type AgentRun } from '../src/
 
 const USAGE =
   'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn] [--save-note FILE]\n' +
-  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget] [--agent openai|openai-responses|anthropic]';
+  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget] [--agent openai|openai-responses|anthropic]\n' +
+  '               [--planner heuristic|llm|off] [--no-sticky]';
 
 const BUDGET_OPTIONS = ['window', 'reserve', 'max-context'] as const;
 
@@ -67,7 +79,7 @@ function budgetFrom(args: { options: Record<string, string>; flags: Set<string> 
 }
 
 async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', 'agent', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary']);
+  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', 'agent', 'planner', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary', 'no-sticky']);
   const file = args.positional[0];
   if (!file || args.positional.length > 1) throw new UsageError(USAGE);
   const format = args.options.format ?? 'jsonl';
@@ -86,6 +98,42 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const budget = budgetFrom(args, scenario.model);
+  const plannerName = args.options.planner ?? 'heuristic';
+  if (!(PLANNERS as readonly string[]).includes(plannerName)) throw new UsageError(`--planner must be one of ${PLANNERS.join(', ')}\n${USAGE}`);
+  const local = plannerName === 'llm' ? await startLocalModels(scenario.model) : null;
+  try {
+    await inspectScenario(args, file, format, rendering, freshness, scenario, vaultDir, budget, plannerName as PlannerName, local);
+  } finally {
+    await local?.close();
+  }
+}
+
+const PLANNERS = ['heuristic', 'llm', 'off'] as const;
+type PlannerName = (typeof PLANNERS)[number];
+
+/** The replay's planning: the deterministic planner, or the planner and summary models on the local server. */
+function planningFor(name: PlannerName, model: string, sticky: boolean, local: LocalModels | null): ReplayPlanning {
+  const chat = { provider: 'local', model };
+  if (name === 'llm' && local) {
+    const deps = { providers: local.providers, costOf: local.costOf };
+    return { mode: 'auto', planner: llmPlanner(local.settings, chat, deps), summarizer: modelSummarizer(local.settings, chat, deps), cache: new SummaryCache(), sticky };
+  }
+  return { mode: name === 'off' ? 'off' : 'heuristic', planner: null, summarizer: null, cache: new SummaryCache(), sticky };
+}
+
+async function inspectScenario(
+  args: ReturnType<typeof parseArgs>,
+  file: string,
+  format: string,
+  rendering: Rendering,
+  freshness: FreshnessPolicy,
+  scenario: Scenario,
+  vaultDir: string,
+  budget: ReplayBudget | null,
+  plannerName: PlannerName,
+  local: LocalModels | null,
+): Promise<void> {
+  const planning = budget ? planningFor(plannerName, scenario.model, !args.flags.has('no-sticky'), local) : null;
   const reload = args.flags.has('reload-every-turn');
   const fields = { id: `inspect-${scenario.name}`, provider: 'inspect', model: scenario.model };
   // Every compaction so far, so the chat note written keeps each summary's record (the engine keeps the latest only).
@@ -95,6 +143,7 @@ async function main(argv: string[]): Promise<void> {
   const search = usesSearch ? await VaultIndex.create(new FsVault(vaultDir)) : undefined;
   const { turns, engine } = await replayWithEngine(scenario, new FsVault(vaultDir), {
     ...(search ? { search } : {}),
+    ...(planning ? { planning } : {}),
     rendering,
     freshness,
     ...(budget ? { budget } : {}),

@@ -3,6 +3,8 @@ import { ChatController } from './core/chat/chatController';
 import type { ChatArchivePort } from './core/ports/chatArchive';
 import { adoptProvider, loadSettings, type StrataSettings } from './core/settings';
 import { costOf } from './providers/pricing';
+import { SummaryCache } from './core/planning/summaryCache';
+import { pluginSummaryStore } from './obsidian/summaryStore';
 import { newChatId } from './obsidian/ids';
 import { ObsidianChatStore } from './obsidian/chatStore';
 import { ChatArchive, normalizeChatFolder } from './core/conversation/archive';
@@ -32,6 +34,11 @@ export default class StrataPlugin extends Plugin {
    */
   vaultSearch: () => VaultSearch | null = () => this.searchIndex ?? null;
   private archive: ChatArchive | null = null;
+  /** Artifact summaries (context planning), shared by every chat view, kept in the plugin's folder. */
+  private summariesCache: SummaryCache | null = null;
+  private get summaries(): SummaryCache {
+    return (this.summariesCache ??= new SummaryCache(pluginSummaryStore(this)));
+  }
   /** The note editor the user worked in last (the chat is the active leaf when its menus run). */
   private editors!: LastMarkdownEditor;
   /** Custom prompts from the prompts folder, with a command each. */
@@ -184,6 +191,7 @@ export default class StrataPlugin extends Plugin {
       now: () => Date.now(),
       newId: newChatId,
       costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
+      summaryCache: this.summaries,
       search: () => this.vaultSearch(),
       // The Agent mode's tools: read-only, over the same vault view as attachments (chat notes hidden).
       toolHost: () =>

@@ -288,7 +288,8 @@ describe('ChatController (in-memory chat model)', () => {
   });
 
   test('a request over the model window is not sent: the words are kept and the error says what to do', async () => {
-    const s: StrataSettings = { ...settings(), contextWindows: { 'gpt-4o': 3_000 } };
+    // Planning off: attachments are sent as they are (with planning they would be fitted, planning tests).
+    const s: StrataSettings = { ...settings(), contextPlanning: 'off', contextWindows: { 'gpt-4o': 3_000 } };
     const { providers, model } = memoryProviders();
     const { controller } = makeController(s, { providers });
     await controller.send('What is in the climate log?', [{ kind: 'note', path: 'Projects/Greenhouse/Climate log.md' }, { kind: 'note', path: PLAN }]);
@@ -308,7 +309,7 @@ describe('ChatController (in-memory chat model)', () => {
     const { providers } = memoryProviders();
     const files = new NoteFiles();
     const { controller } = makeController(settings(), { providers, files });
-    files.failNext = 2; // the save before sending and the one after the reply
+    files.failNext = 1; // the turn's one save (its words and reply, in one write)
     await controller.send('Save me', []);
     await controller.flush();
     expect(controller.state.answered).toHaveLength(1);

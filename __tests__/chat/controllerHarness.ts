@@ -128,6 +128,8 @@ export function makeController(
     now,
     newId: () => queue.shift() ?? 'chat-z',
     costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
+    // A turn's words are written with its end (one write per turn) unless a test flushes mid-request: counts stay exact however slow the machine.
+    wordsSaveDelayMs: 60_000,
   };
   return { controller: new ChatController(deps), files, archive, deps };
 }

@@ -68,6 +68,44 @@ describe('SaveQueue', () => {
     ]);
   });
 
+  test('a held request and an immediate one of the same chat within its delay: one write, the newer state', async () => {
+    const written: string[] = [];
+    const queue = new SaveQueue((c) => (written.push(`${c.id}:${c.title}`), Promise.resolve({ path: 'x', conversation: c, edited: [], warnings: [] })), () => undefined);
+    const words = queue.request(chat('a', 'words'), 60_000);
+    expect(queue.has('a')).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(written).toEqual([]);
+    await queue.request(chat('a', 'reply'));
+    await words;
+    expect(written).toEqual(['a:reply']);
+    expect(queue.has('a')).toBe(false);
+  });
+
+  test('a held request whose delay ends is written; flush writes one at once', async () => {
+    const written: string[] = [];
+    const queue = new SaveQueue((c) => (written.push(`${c.id}:${c.title}`), Promise.resolve({ path: 'x', conversation: c, edited: [], warnings: [] })), () => undefined);
+    await queue.request(chat('a', 'words'), 5);
+    expect(written).toEqual(['a:words']);
+    await queue.request(chat('a', 'reply'));
+    expect(written).toEqual(['a:words', 'a:reply']);
+    // A newer held request keeps the first one's time (the words are never put off indefinitely).
+    void queue.request(chat('b', 'v1'), 60_000);
+    void queue.request(chat('b', 'v2'), 60_000);
+    await queue.flush();
+    expect(written).toEqual(['a:words', 'a:reply', 'b:v2']);
+  });
+
+  test('drop forgets a held save too, and its request still resolves', async () => {
+    const written: string[] = [];
+    const queue = new SaveQueue((c) => (written.push(c.id), Promise.resolve({ path: 'x', conversation: c, edited: [], warnings: [] })), () => undefined);
+    const held = queue.request(chat('a', 'v1'), 60_000);
+    queue.drop('a');
+    await held;
+    await queue.flush();
+    expect(written).toEqual([]);
+    expect(queue.has('a')).toBe(false);
+  });
+
   test('drop forgets a waiting save (a chat being deleted is not written back)', async () => {
     const { save, written, open } = gatedSave();
     const queue = new SaveQueue(save, () => undefined);

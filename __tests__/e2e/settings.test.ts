@@ -25,7 +25,7 @@ test('settings: providers, API key in secret storage, defaults, context; screens
   await wb.openSettings('strata');
   await page.waitForSelector('.strata-settings');
   const headings = await page.$$eval('.strata-settings .setting-item-heading .setting-item-name', (els) => els.map((e) => e.textContent));
-  expect(headings).toEqual(['Providers', 'Chat', 'Projects', 'Context', 'Semantic search', 'Agent', 'Context budget']);
+  expect(headings).toEqual(['Providers', 'Chat', 'Projects', 'Context', 'Semantic search', 'Agent', 'Context budget', 'Context planning']);
   expect(await page.$$eval('.strata-settings-provider', (els) => els.length)).toBe(3);
   await wb.screenshot('settings-light');
   await wb.setTheme('dark');
@@ -97,6 +97,9 @@ test('context budget settings: numbers are checked (refused with a visible messa
     'Max output lines',
     'Summaries',
     'Summary model',
+    // The context planning section follows (issue 15).
+    'Planning',
+    'Planner model',
   ]);
   // Each says what it does and its default.
   const descriptions = await page.$$eval('.strata-settings .setting-item', (els) =>

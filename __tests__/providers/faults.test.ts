@@ -1,7 +1,7 @@
 import type { ProviderServer } from '../../src/node/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/factory';
-import { makeSleep } from '../../src/providers/timers';
+import { makeSleep } from '../../src/core/timers';
 import { API_KEY, NOTE_PATH, configFor, firstTurn, providerFor, recordingSleep, useLocalServer } from './helpers';
 
 // Injected faults on the local server, through the real LangChain clients over real HTTP.

@@ -1,6 +1,6 @@
 import { ProviderError, redactSecrets } from '../../src/providers/errors';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries } from '../../src/providers/retry';
-import { makeSleep } from '../../src/providers/timers';
+import { makeSleep } from '../../src/core/timers';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 

@@ -11,6 +11,8 @@ import type { BundlePart } from '../plugin/bundleBreakdown';
 import { budgetSection, type BudgetFigures } from './budget';
 import { searchSection } from './search';
 import { agentSection } from './agent';
+import { wholeTurnSection } from './wholeTurn';
+import type { WholeTurnFigures, WholeTurnRow } from '../wholeTurn/section';
 import type { AgentRun } from '../../src/node/agentRun';
 import { exponent, int, kchars, kib, mib, ms, pct, ratio, table } from './format';
 
@@ -29,6 +31,14 @@ export interface BenchResults {
   readonly search: SearchBench | null;
   /** The agent loop: cached share per step on each API. */
   readonly agent: readonly AgentRun[] | null;
+  /** Whole turns through the chat controller (Enter → provider call, saving, reopening), per vault kind and chat length. */
+  readonly wholeTurn: readonly WholeTurnRow[] | null;
+  /** The whole-turn runs' options, durations and peak heaps. */
+  readonly wholeTurnRuns: WholeTurnFigures['runs'] | null;
+  /** The whole-turn rows from before issue 16's changes (bench-results/wholeTurn-before.json), when kept. */
+  readonly wholeTurnBefore?: readonly WholeTurnRow[] | null;
+  /** Sections not run this time, kept from an earlier latest.json (`npm run bench -- --only …`). */
+  readonly carriedOver?: { readonly sections: readonly string[]; readonly from: string };
 }
 
 const RULE_NAMES: Record<Rule, string> = {
@@ -301,6 +311,7 @@ export function renderMarkdown(r: BenchResults): string {
       'Token figures are deterministic; times are from this run only (compare ratios, not absolute times, across runs).',
     '',
   ];
+  if (r.carriedOver) out.push(`Sections kept from the run of ${r.carriedOver.from} (not run this time): ${r.carriedOver.sections.join(', ')}.`, '');
   if (r.cache) out.push(cacheSection(r.cache));
   if (r.budget) out.push(budgetSection(r.budget));
   if (r.growth) out.push(growthSection(r.growth));
@@ -309,5 +320,6 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.plugin) out.push(pluginSection(r.plugin));
   if (r.search) out.push(searchSection(r.search));
   if (r.agent) out.push(agentSection(r.agent));
+  if (r.wholeTurn) out.push(wholeTurnSection(r.wholeTurn, r.wholeTurnRuns ?? [], r.wholeTurnBefore ?? undefined));
   return `${out.join('\n').trimEnd()}\n`;
 }

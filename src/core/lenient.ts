@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FAILED, readStrict, registerPoint } from './strictRead';
 
 /**
  * Lenient reading of stored data (chat-note frontmatter, data.json) with zod schemas. A schema marks
@@ -37,14 +38,21 @@ function recoveryOf(issue: Issue): Recovery | undefined {
   return issue.code === 'custom' ? (issue.params?.recovery as Recovery | undefined) : undefined;
 }
 
+/** A fresh copy of a fallback: most are null, a primitive or an empty list, which need no structuredClone. */
+function copyOf<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value) && value.length === 0) return [] as T;
+  return structuredClone(value);
+}
+
 function point<T>(schema: z.ZodType<T>, fallback: T | typeof LEFT_OUT, used: string, quietWhenMissing: boolean): z.ZodType<T> {
   // Optional in: an absent key reaches the point (as undefined) instead of failing the object.
-  return z
+  const wrapped = z
     .unknown()
     .optional()
     .transform((input, ctx): T => {
       if (input instanceof Repaired) return input.value as T;
-      if (input === undefined && quietWhenMissing && fallback !== LEFT_OUT) return structuredClone(fallback);
+      if (input === undefined && quietWhenMissing && fallback !== LEFT_OUT) return copyOf(fallback);
       const result = schema.safeParse(input, { error: expected });
       if (result.success) return result.data;
       const issues = result.error.issues;
@@ -58,6 +66,8 @@ function point<T>(schema: z.ZodType<T>, fallback: T | typeof LEFT_OUT, used: str
       }
       return fallback as T; // the first parse's value is not used
     });
+  registerPoint(wrapped, schema, quietWhenMissing && fallback !== LEFT_OUT ? () => copyOf(fallback) : undefined);
+  return wrapped;
 }
 
 function usedText(fallback: unknown): string {
@@ -88,6 +98,14 @@ export function leftOut<T>(schema: z.ZodType<T>, used = 'ignored'): z.ZodType<T>
  * calls the whole thing `name`).
  */
 export function readLenient<T>(schema: z.ZodType<T>, data: unknown, fallback: NoInfer<T>, used: string, name: string): Read<T> {
+  // Nearly every input is valid: the strict reader reads it (strictRead.ts); only one it fails on is repaired.
+  const strict = readStrict(schema, data);
+  if (strict !== FAILED) return { value: strict as T, warnings: [] };
+  return readRepairing(schema, data, fallback, used, name);
+}
+
+/** readLenient without the strict pass first (exported for the tests that hold the two to the same values). */
+export function readRepairing<T>(schema: z.ZodType<T>, data: unknown, fallback: NoInfer<T>, used: string, name: string): Read<T> {
   const root = point(schema, fallback, used, false);
   const first = root.safeParse(data);
   if (first.success) return { value: first.data, warnings: [] };

@@ -4,7 +4,7 @@ import { FRESHNESS_POLICIES } from './engine/freshness';
 import { RENDERINGS } from './engine/converter';
 import { generationOptionsFor, TEMPERATURE_RANGE } from './generation';
 import { leftOut, NonBlank, orElse, readLenient } from './lenient';
-import { PROVIDER_KINDS } from './ports/chatModel';
+import { PROVIDER_KINDS, type ProviderKind } from './ports/chatModel';
 import { ProjectSchema } from './projects/projects';
 
 /** Chat modes: what the assistant is asked to do with the context (a dynamic prompt fragment, never a prefix break). */
@@ -81,6 +81,9 @@ function budgetCount(key: BudgetCount) {
   return max === null ? z.int().min(min) : z.int().min(min).max(max);
 }
 
+export const CONTEXT_PLANNING = ['auto', 'heuristic', 'off'] as const;
+export type ContextPlanning = (typeof CONTEXT_PLANNING)[number];
+
 /**
  * Plugin settings as stored in data.json (it may be missing, hand-edited or corrupted): a bad
  * field falls back to its default with a warning; good fields are kept. Never holds API keys
@@ -112,6 +115,13 @@ const SettingsSchema = z.object({
   summarize: orElse(z.boolean(), DEFAULT_BUDGET_SETTINGS.summarize),
   /** `provider-id/model` for summaries; empty: the chat's own model. */
   summaryModel: orElse(z.string().trim(), DEFAULT_BUDGET_SETTINGS.summaryModel),
+  /**
+   * Artifact planning (src/core/planning): `auto` plans with the planner model when the decision
+   * table says so, `heuristic` always with the deterministic planner, `off` sends what is attached.
+   */
+  contextPlanning: orElse(z.enum(CONTEXT_PLANNING), 'auto', 'the default is used'),
+  /** `provider-id/model` (or a model name on the chat's provider) that plans; empty: a cheap model of the chat's provider. */
+  plannerModel: orElse(z.string().trim(), ''),
   /** A short title generated after a chat's first answer, on the summary model (never over a user's title). */
   generateTitles: orElse(z.boolean(), true),
   /** User overrides of the model context-window table, by model name (sorted). */
@@ -239,4 +249,22 @@ export function summaryTarget(settings: StrataSettings, chatProvider: string, ch
   const model = wanted.slice(slash + 1).trim();
   if (slash > 0 && model && findProvider(settings, wanted.slice(0, slash))) return { provider: wanted.slice(0, slash), model };
   return { provider: chatProvider, model: wanted };
+}
+
+/** Cheap models per provider kind: the planner's default when no planner model is set. */
+const CHEAP_MODELS: Partial<Record<ProviderKind, string>> = {
+  openai: 'gpt-4o-mini',
+  'openai-responses': 'gpt-4o-mini',
+  anthropic: 'claude-haiku-4-5',
+};
+
+/**
+ * The provider and model artifact plans are made with: the planner model setting (as summaryTarget
+ * reads it), else a cheap model of the chat's provider (its own model where none is known: an
+ * OpenAI-compatible endpoint serves what it serves).
+ */
+export function plannerTarget(settings: StrataSettings, chatProvider: string, chatModel: string): { provider: string; model: string } {
+  if (settings.plannerModel.trim()) return summaryTarget({ ...settings, summaryModel: settings.plannerModel }, chatProvider, chatModel);
+  const kind = findProvider(settings, chatProvider)?.kind;
+  return { provider: chatProvider, model: (kind && CHEAP_MODELS[kind]) ?? chatModel };
 }

@@ -1,4 +1,5 @@
 import { normalizePath, TFile, type Plugin, type TAbstractFile } from 'obsidian';
+import { DEFAULT_TIMERS } from '../core/timers';
 import type { Embedder } from '../core/search/embedder';
 import { ChunkVectors, type SemanticStatus } from '../core/search/semantic';
 import type { SearchHit, SearchOptions, VaultSearch } from '../core/search/types';
@@ -361,13 +362,12 @@ export class ObsidianVaultSearch implements VaultSearch {
   }
 }
 
-// The window's timers in Obsidian (popout-safe), Node's in tests.
-const timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = typeof window !== 'undefined' ? window : { setTimeout, clearTimeout };
+const timers = DEFAULT_TIMERS;
 const macrotask = (): Promise<void> => new Promise((resolve) => timers.setTimeout(resolve, 0));
 
 /** `run` once calls have stopped for `ms` (Obsidian's debounce with resetTimer, which the Node shim lacks). */
 function quietFor(ms: number, run: () => void): { (): void; cancel(): void; flush(): void } {
-  let handle: ReturnType<typeof setTimeout> | null = null;
+  let handle: unknown = null;
   const call = (): void => {
     if (handle !== null) timers.clearTimeout(handle);
     handle = timers.setTimeout(() => {

@@ -20,3 +20,14 @@ export function parseBudgetCount(key: BudgetCount, text: string): Parsed {
   if (!Number.isSafeInteger(value) || value < min || (max !== null && value > max)) return { ok: false, error: `${fmt(value)} is out of range. ${expected}` };
   return { ok: true, value };
 }
+
+/**
+ * A model setting as typed (`provider-id/model`, or a model name on the chat's provider): what it
+ * will be read as when that may not be what was meant (src/core/settings.ts summaryTarget), else null.
+ */
+export function modelRefNote(text: string, providerIds: readonly string[]): string | null {
+  const value = text.trim();
+  const slash = value.indexOf('/');
+  if (!value || slash < 0 || providerIds.includes(value.slice(0, slash))) return null;
+  return `No provider has the ID "${value.slice(0, slash)}": "${value}" is asked of the chat's provider as a model name.`;
+}

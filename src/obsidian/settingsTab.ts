@@ -4,8 +4,8 @@ import { RENDERINGS, type Rendering } from '../core/engine/converter';
 import { MODES } from '../core/chat/modes';
 import { parseWindows } from '../core/tokens/modelWindows';
 import { DEFAULT_BUDGET_SETTINGS } from '../core/budget/budget';
-import { type BudgetCount, type ChatMode, type ProviderSettings, type StrataSettings } from '../core/settings';
-import { parseBudgetCount } from './settingsInput';
+import { CONTEXT_PLANNING, plannerTarget, type BudgetCount, type ChatMode, type ContextPlanning, type ProviderSettings, type StrataSettings } from '../core/settings';
+import { modelRefNote, parseBudgetCount } from './settingsInput';
 import { renderProvider } from './providerSettings';
 import { renderProjectSettings } from './projectSettings';
 import type { SemanticState } from './searchIndex';
@@ -21,6 +21,12 @@ export interface SettingsHost extends Plugin {
 const RENDERING_LABELS: Record<Rendering, string> = {
   transcript: 'Transcript (each item sent once; best caching)',
   seed: 'Library in system prompt (resends history when the library grows)',
+};
+
+const PLANNING_LABELS: Record<ContextPlanning, string> = {
+  auto: 'Auto',
+  heuristic: 'Deterministic only',
+  off: 'Off',
 };
 
 const FRESHNESS_LABELS: Record<FreshnessPolicy, string> = {
@@ -225,6 +231,7 @@ export class StrataSettingTab extends PluginSettingTab {
     this.semanticSearchSettings(containerEl);
     this.agentSettings(containerEl);
     this.budgetSettings(containerEl);
+    this.planningSettings(containerEl);
   }
 
   /** Issue 13: embeddings fused with the lexical search. Off by default: it sends the vault to the embedding model. */
@@ -363,7 +370,7 @@ export class StrataSettingTab extends PluginSettingTab {
       );
     model = new Setting(containerEl)
       .setName('Summary model')
-      .setDesc('The model that writes summaries; its cost counts in the chat\'s. Default: the chat\'s own model.')
+      .setDesc('The model that writes summaries (of older messages, and of large attachments when context planning asks for one); its cost counts in the chat\'s. Default: the chat\'s own model.')
       .addDropdown((dropdown) => {
         dropdown.addOption('', 'The chat\'s model');
         for (const p of settings.providers) for (const m of p.models) dropdown.addOption(`${p.id}/${m}`, `${p.id}/${m}`);
@@ -375,6 +382,77 @@ export class StrataSettingTab extends PluginSettingTab {
         });
       });
     model.setDisabled(!settings.summarize);
+  }
+
+  /** Issue 15: artifact planning, when what is attached is more than the budget holds. */
+  private planningSettings(containerEl: HTMLElement): void {
+    const settings = this.plugin.config;
+    const save = () => void this.plugin.saveSettings();
+    new Setting(containerEl).setName('Context planning').setHeading();
+    containerEl.createDiv({
+      cls: 'strata-settings-note',
+      text: 'When attached notes are more than a request can hold, each one is sent in full, as a summary, as the sections that match the question, or left out. A decision stays until the note changes or you override it in the notes panel of the chat.',
+    });
+    let model: Setting | null = null;
+    new Setting(containerEl)
+      .setName('Planning')
+      .setDesc(
+        'Auto: plan with the planner model when the attachments are large or the budget is tight. Deterministic only: plan by search rank, with no model calls. Off: send attachments as they are; a request over the budget is refused. Default auto.',
+      )
+      .addDropdown((dropdown) => {
+        for (const mode of CONTEXT_PLANNING) dropdown.addOption(mode, PLANNING_LABELS[mode]);
+        dropdown.setValue(settings.contextPlanning).onChange((value) => {
+          settings.contextPlanning = value as ContextPlanning;
+          model?.setDisabled(value !== 'auto');
+          save();
+        });
+      });
+    model = new Setting(containerEl)
+      .setName('Planner model')
+      .setDesc(
+        createFragment((f) => {
+          f.appendText('The provider ID, a slash, then the model name; or a model name of the chat\'s provider. Its cost is shown apart, as planning. When empty, a cheap model of the chat\'s provider plans (else the chat\'s own model)');
+          // The defaults as the planner will pick them (src/core/settings.ts plannerTarget), per configured provider.
+          const defaults = settings.providers.flatMap((p) => {
+            const cheap = plannerTarget({ ...settings, plannerModel: '' }, p.id, '').model;
+            return cheap ? [{ name: p.name, model: cheap }] : [];
+          });
+          if (defaults.length === 0) {
+            f.appendText('.');
+            return;
+          }
+          f.appendText(': ');
+          defaults.forEach((d, i) => {
+            if (i > 0) f.appendText(', ');
+            f.createEl('code', { text: d.model });
+            f.appendText(` on ${d.name}`);
+          });
+          f.appendText('.');
+        }),
+      );
+    const note = model.infoEl.createDiv({ cls: 'strata-settings-error', attr: { role: 'status' } });
+    const check = (value: string): void => {
+      const text = modelRefNote(value, settings.providers.map((p) => p.id));
+      note.toggle(text !== null);
+      note.setText(text ?? '');
+    };
+    model.addText((text) => {
+      text.inputEl.setAttr('aria-label', 'Planner model');
+      text
+        .setPlaceholder('Default: a cheap model of the chat\'s provider')
+        .setValue(settings.plannerModel)
+        .onChange((value) => {
+          settings.plannerModel = value.trim();
+          check(value);
+          save();
+        });
+    });
+    check(settings.plannerModel);
+    model.setDisabled(settings.contextPlanning !== 'auto');
+    containerEl.createDiv({
+      cls: 'strata-settings-note',
+      text: 'Artifact summaries are written by the summary model (under Context budget above), or the chat\'s model when none is set; the same summary is reused while the note does not change.',
+    });
   }
 
   /** A whole-number setting: what does not parse or is out of range is refused, said under its name, and not saved. */

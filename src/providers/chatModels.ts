@@ -56,25 +56,7 @@ export function buildRunner(options: RunnerOptions): ModelRunner {
   if (config.kind === 'anthropic') return anthropicRunner(options);
   if (config.kind === 'claude-code') throw new Error('Claude Code is not a LangChain model');
   const responses = config.kind === 'openai-responses';
-  const model = new ChatOpenAI({
-    model: config.model,
-    // Only when set: unset leaves the request exactly as the provider's default would have it.
-    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-    // max_tokens (max_completion_tokens for reasoning models), or the Responses API's max_output_tokens.
-    ...(config.maxOutputTokens !== undefined ? { maxTokens: config.maxOutputTokens } : {}),
-    apiKey: options.apiKey ?? NO_KEY,
-    // One retry policy (retry.ts): none in LangChain, none in the SDK (LangChain sets the SDK's to 0).
-    maxRetries: 0,
-    streaming: options.streaming,
-    streamUsage: true,
-    useResponsesApi: responses,
-    timeout: SDK_TIMEOUT_MS,
-    configuration: {
-      baseURL: trimTrailingSlashes(config.baseUrl ?? OPENAI_BASE_URL),
-      dangerouslyAllowBrowser: true,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    },
-  });
+  const model = openAiModel(options);
   const callOptions = {
     ...(options.cacheKey !== undefined ? { promptCacheKey: options.cacheKey } : {}),
     ...(responses && options.previousResponseId !== undefined ? { previous_response_id: options.previousResponseId } : {}),
@@ -86,9 +68,42 @@ export function buildRunner(options: RunnerOptions): ModelRunner {
   };
 }
 
+/** The OpenAI model (Chat Completions, compatible endpoints, or Responses) for a runner's options. */
+function openAiModel(options: RunnerOptions): ChatOpenAI {
+  const { config } = options;
+  return new ChatOpenAI({
+    model: config.model,
+    // Only when set: unset leaves the request exactly as the provider's default would have it.
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    // max_tokens (max_completion_tokens for reasoning models), or the Responses API's max_output_tokens.
+    ...(config.maxOutputTokens !== undefined ? { maxTokens: config.maxOutputTokens } : {}),
+    apiKey: options.apiKey ?? NO_KEY,
+    // One retry policy (retry.ts): none in LangChain, none in the SDK (LangChain sets the SDK's to 0).
+    maxRetries: 0,
+    streaming: options.streaming,
+    streamUsage: true,
+    useResponsesApi: config.kind === 'openai-responses',
+    timeout: SDK_TIMEOUT_MS,
+    configuration: {
+      baseURL: trimTrailingSlashes(config.baseUrl ?? OPENAI_BASE_URL),
+      dangerouslyAllowBrowser: true,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    },
+  });
+}
+
 function anthropicRunner(options: RunnerOptions): ModelRunner {
+  const model = anthropicModel(options);
+  const bound = options.tools && options.tools.length > 0 ? model.bindTools([...options.tools]) : model;
+  return {
+    stream: (messages, signal) => bound.stream(messages, { signal }),
+    invoke: (messages, signal) => bound.invoke(messages, { signal }),
+  };
+}
+
+function anthropicModel(options: RunnerOptions): ChatAnthropic {
   const baseURL = anthropicBaseUrl(options.config.baseUrl);
-  const model = new ChatAnthropic({
+  return new ChatAnthropic({
     model: options.config.model,
     apiKey: options.apiKey ?? NO_KEY,
     maxRetries: 0,
@@ -105,9 +120,27 @@ function anthropicRunner(options: RunnerOptions): ModelRunner {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
   });
-  const bound = options.tools && options.tools.length > 0 ? model.bindTools([...options.tools]) : model;
-  return {
-    stream: (messages, signal) => bound.stream(messages, { signal }),
-    invoke: (messages, signal) => bound.invoke(messages, { signal }),
-  };
+}
+
+/** How a structured answer is asked for, and its JSON Schema (see ./structuredOutput.ts). */
+export interface StructuredOutput {
+  readonly schema: Record<string, unknown>;
+  readonly name: string;
+  readonly method: 'functionCalling' | 'jsonSchema';
+  /** OpenAI strict mode (undefined: not sent). */
+  readonly strict?: boolean;
+}
+
+/** One non-streamed structured call: the raw reply (parsing and validation are the caller's). */
+export interface StructuredRunner {
+  invoke(messages: BaseMessage[], signal: AbortSignal): Promise<BaseMessage>;
+}
+
+/** LangChain's withStructuredOutput with includeRaw, on the model a runner's options describe. */
+export function buildStructuredRunner(options: RunnerOptions, output: StructuredOutput): StructuredRunner {
+  const { config } = options;
+  if (config.kind === 'claude-code') throw new Error('Claude Code is not a LangChain model');
+  const settings = { name: output.name, method: output.method, includeRaw: true as const, ...(output.strict !== undefined ? { strict: output.strict } : {}) };
+  const structured = config.kind === 'anthropic' ? anthropicModel(options).withStructuredOutput(output.schema, settings) : openAiModel(options).withStructuredOutput(output.schema, settings);
+  return { invoke: async (messages, signal) => (await structured.invoke(messages, { signal })).raw };
 }

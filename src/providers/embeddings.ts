@@ -18,7 +18,7 @@ import type { PriceOverrides } from './pricing';
 import { providerConfigOf } from './providerConfig';
 import type { ProviderSettings } from '../core/settings';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retry';
-import { DEFAULT_TIMERS, makeSleep } from './timers';
+import { DEFAULT_TIMERS, makeSleep } from '../core/timers';
 
 /** USD per million input tokens (OpenAI's list prices; embeddings have no output tokens). */
 const EMBEDDING_PRICES: Readonly<Record<string, number>> = {

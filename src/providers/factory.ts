@@ -4,7 +4,7 @@ import { capabilitiesFor } from './capabilities';
 import { buildError, type FailureContext } from './classify';
 import { DEFAULT_ANTHROPIC_MAX_TOKENS, LangChainProvider } from './langchainProvider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
-import { DEFAULT_TIMERS, makeSleep, type Sleep, type Timers } from './timers';
+import { DEFAULT_TIMERS, makeSleep, type Sleep, type Timers } from '../core/timers';
 import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig, ProviderKind } from '../core/ports/chatModel';
 
 /** What a provider needs from its host (the plugin, a test, the demo). */

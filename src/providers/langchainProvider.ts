@@ -1,14 +1,15 @@
 import { HumanMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
 import { ZERO_USAGE, type Usage } from '../core/usage';
-import { buildRunner, type ModelRunner } from './chatModels';
+import { buildRunner, buildStructuredRunner, type ModelRunner, type StructuredOutput } from './chatModels';
 import { classifyError, finalizeError, IncompleteStreamError, isFetchBlocked, isProviderReported, type FailureContext } from './classify';
 import { ProviderError } from './errors';
 import { toAnthropicMessages, toLangChainMessages } from './langchainMessages';
 import { anthropicStepMessages, functionTools, openAiStepMessages, toolCallsOf } from './toolMessages';
 import { retryNotice, withRetries, type PendingRetry, type RetryPolicy } from './retry';
-import type { Sleep, Timers } from './timers';
-import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../core/ports/chatModel';
+import type { Sleep, Timers } from '../core/timers';
+import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig, StructuredRequest, StructuredResult } from '../core/ports/chatModel';
+import { structuredOutputFor, toolAnswer } from './structuredOutput';
 import { mergeStreamUsage, usageFromMessage } from './usage';
 
 export interface LangChainProviderOptions {
@@ -134,6 +135,77 @@ export class LangChainProvider implements ChatProvider {
       // An abort during a retry wait arrives here as the signal's reason.
       if (request.signal?.aborted) throw classifyError(error, context({ userAborted: true }));
       throw error instanceof ProviderError ? error : classifyError(error, context());
+    }
+  }
+
+  /**
+   * A structured answer (./structuredOutput.ts has the method per kind), not streamed, with the
+   * same retries, timeout, CORS fallback and error classification as `send`. The answer is
+   * returned raw: the caller validates it.
+   */
+  async structured<T>(request: StructuredRequest<T>): Promise<StructuredResult> {
+    const apiKey = await this.options.getApiKey();
+    const context = (overrides: Partial<FailureContext> = {}): FailureContext => ({
+      kind: this.config.kind,
+      providerId: this.config.id,
+      baseUrl: this.config.baseUrl,
+      secrets: [apiKey],
+      now: this.options.now,
+      userAborted: request.signal?.aborted ?? false,
+      timedOut: false,
+      timeoutMs: this.options.nonStreamingTimeoutMs,
+      resumedSession: false,
+      ...overrides,
+    });
+    if (request.signal?.aborted) throw classifyError(request.signal.reason, context());
+    const messages = this.messagesOf({ messages: request.messages });
+    const output = structuredOutputFor(this.config.kind, request.schema, request.name);
+    try {
+      return await withRetries(() => this.structuredAttempt(messages, output, apiKey, request.signal, context), {
+        policy: this.options.policy,
+        sleep: this.options.sleep,
+        signal: request.signal,
+        mayRetry: () => true,
+        finalize: (error, attempts) => finalizeError(error, context(), attempts, this.options.policy.maxRetryAfterMs),
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw classifyError(error, context({ userAborted: true }));
+      throw error instanceof ProviderError ? error : classifyError(error, context());
+    }
+  }
+
+  private async structuredAttempt(
+    messages: BaseMessage[],
+    output: StructuredOutput,
+    apiKey: string | undefined,
+    signal: AbortSignal | undefined,
+    context: (overrides?: Partial<FailureContext>) => FailureContext,
+  ): Promise<StructuredResult> {
+    const guard = this.guard(signal, this.options.nonStreamingTimeoutMs);
+    try {
+      const fetchFn = this.useFallback ? this.options.fallbackFetch : this.options.fetch;
+      const runner = buildStructuredRunner({ config: this.config, apiKey, fetch: fetchFn, streaming: false, maxOutput: this.options.maxOutputTokens }, output);
+      const raw = (await runner.invoke(messages, guard.signal)) as Chunk & { readonly tool_calls?: unknown };
+      const usage = usageFromMessage(this.config.kind, raw);
+      const metadata = record(raw.response_metadata);
+      const model = metadata.model_name ?? metadata.model;
+      return {
+        value: toolAnswer(raw, output.name) ?? textOf(raw.content),
+        usage: usage ?? ZERO_USAGE,
+        usageReported: usage !== undefined,
+        method: output.method,
+        ...(typeof model === 'string' && model !== this.config.model ? { model } : {}),
+      };
+    } catch (caught) {
+      guard.abort();
+      const failure = context({ userAborted: signal?.aborted ?? false, timedOut: guard.timedOut() });
+      if (!failure.userAborted && !failure.timedOut && !this.useFallback && this.options.fallbackFetch && isFetchBlocked(caught)) {
+        this.useFallback = true;
+        return this.structuredAttempt(messages, output, apiKey, signal, context);
+      }
+      throw classifyError(caught, failure);
+    } finally {
+      guard.dispose();
     }
   }
 

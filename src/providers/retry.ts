@@ -1,5 +1,5 @@
 import { ProviderError } from './errors';
-import type { Sleep } from './timers';
+import type { Sleep } from '../core/timers';
 import type { RetryNotice, RetryReason } from '../core/ports/chatModel';
 
 /**

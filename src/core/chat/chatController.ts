@@ -41,6 +41,11 @@ import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 import { rewriteCacheOf, type RewriteCache } from '../qa/queryRewrite';
 import type { VaultSearch } from '../search/types';
 import { AgentProgress } from '../agent/progress';
+import { SummaryCache } from '../planning/summaryCache';
+import { planTurn } from '../planning/planTurn';
+import { EXPENSIVE_INPUT_PRICE } from '../planning/shouldPlan';
+import { withOverride, withoutItem } from '../planning/book';
+import type { PlanOverride } from '../planning/types';
 import type { LoopEvent } from '../agent/loop';
 import type { ToolHost } from '../ports/toolHost';
 import { chatFolders, findProject, projectLabel, projectModel, projectScope } from '../projects/projects';
@@ -64,7 +69,18 @@ export interface ChatControllerDeps {
   readonly search?: () => VaultSearch | null;
   /** What the Agent mode's tools read (the vault, its search, the open note, the web); absent: no Agent mode. Read at every turn. */
   readonly toolHost?: () => ToolHost;
+  /** Artifact summaries, shared by every chat and kept between sessions (absent: an in-memory cache). */
+  readonly summaryCache?: SummaryCache;
+  /** How long the save of a message's words waits for its reply (ms; default WORDS_SAVE_DELAY_MS). */
+  readonly wordsSaveDelayMs?: number;
 }
+
+/**
+ * The save of the user's words before a request waits this long: a reply (or a failure) within it
+ * is saved in the same write (one write per turn); a longer request gets its words written first,
+ * so a crash mid-request keeps them. The provider call never waits for either.
+ */
+export const WORDS_SAVE_DELAY_MS = 1500;
 
 export type ChatChange = 'state' | 'stream';
 export type ChatListener = (change: ChatChange) => void;
@@ -119,8 +135,11 @@ export class ChatController {
   private readonly titling = new Map<string, AbortController>();
   /** Web pages sent with `@`, by URL, with their text: a turn keeps only the address (withPageText). */
   private readonly pages = new Map<string, UrlChip>();
+  /** Artifact summaries (every chat shares them; the host may persist them). */
+  private readonly summaryCache: SummaryCache;
 
   constructor(private readonly deps: ChatControllerDeps) {
+    this.summaryCache = deps.summaryCache ?? new SummaryCache();
     this.resolver = new ChipResolver(deps.vault);
     this.saves = new SaveQueue((c) => deps.archive.save(c), (event) => this.saveDone(event));
     this.chat = this.emptyChat();
@@ -309,8 +328,9 @@ export class ChatController {
     chat.conversation = resendTurn(chat.conversation, index);
     this.streamingText = '';
     this.emit();
-    // The user's words are saved before anything can fail (a crash mid-request keeps them).
-    void this.saveChat(chat);
+    // The user's words are saved before anything can fail (a crash mid-request keeps them); a quick
+    // reply or failure saves them with itself, in one write.
+    void this.saveChat(chat, this.deps.wordsSaveDelayMs ?? WORDS_SAVE_DELAY_MS);
     let partial = '';
     const progress = new AgentProgress();
     if (chat === this.chat) this.agentProgress = progress;
@@ -320,7 +340,7 @@ export class ChatController {
       const c = chat.conversation;
       const turn = c.turns[index];
       const host = this.toolHostFor(settings, c.project);
-      const { assembly, compiled, result, search, agent } = await runTurnPipeline(
+      const { assembly, compiled, result, search, agent, plan } = await runTurnPipeline(
         {
           chatId: c.id,
           providerId: c.provider,
@@ -330,6 +350,7 @@ export class ChatController {
           userText: turn.sent ?? turn.text,
           chips: withPageText(turn.chips ?? [], this.pages, c.library),
           session: c.session,
+          ...(c.plan ? { plan: c.plan } : {}),
         },
         chat.engine,
         {
@@ -337,6 +358,7 @@ export class ChatController {
           providers: this.deps.providers,
           settings,
           signal: abort.signal,
+          planning: { cache: this.summaryCache, expensive: (model) => this.expensive(model) },
           vaultQa: { search: this.deps.search?.() ?? null, cache: chat.rewrites, ...(this.deps.costOf ? { costOf: this.deps.costOf } : {}) },
           ...(host
             ? {
@@ -396,6 +418,7 @@ export class ChatController {
         session: advance(compiled, assembly, result),
         ...(search ? { search } : {}),
         ...(agent ? { agent } : {}),
+        ...(plan ? { plan } : {}),
       });
       chat.engine.commit(assembly, result.text);
       chat.conversation = withEngine(completed, chat.engine.snapshot());
@@ -532,7 +555,21 @@ export class ChatController {
         false,
       );
       if (chat !== this.chat || chat.engine.turnCount !== turns || this.abort) return;
-      const assembly = chat.engine.assemble(input);
+      // Large attachments are previewed as the deterministic plan would send them (no model call for a hint).
+      const settings = this.deps.settings();
+      const budget = this.budgetFor(c.model);
+      const planned = await planTurn(chat.engine, input, c.plan, {
+        mode: settings.contextPlanning === 'off' ? 'off' : 'heuristic',
+        planner: null,
+        summarizer: null,
+        cache: this.summaryCache,
+        budget,
+        autoCondense: budget.autoCondense,
+        expensiveModel: this.expensive(c.model),
+        signal: new AbortController().signal,
+      });
+      if (chat !== this.chat || chat.engine.turnCount !== turns || this.abort) return;
+      const assembly = chat.engine.assemble(planned.input);
       this.next = { usage: contextUsageOf(assembly, this.budgetFor(c.model)), chat };
       this.emit();
     } catch {
@@ -551,13 +588,49 @@ export class ChatController {
     const chat = this.chat;
     const entry = chat.engine.libraryItems().find((i) => i.id === id);
     if (!entry || !chat.engine.removeFromLibrary(id)) return null;
-    chat.conversation = withEngine(chat.conversation, chat.engine.snapshot());
+    chat.conversation = withEngine({ ...chat.conversation, plan: withoutItem(chat.conversation.plan, id) }, chat.engine.snapshot());
     const text = `Library: "${entry.title}" was removed from the Context Library. The next request starts a new cached prefix, so it costs more once.`;
     this.warnings = withWarnings(this.warnings, [{ source: 'library', text }]);
     this.emit();
     void this.save();
     void this.previewNext();
     return text;
+  }
+
+  /**
+   * The user's override of an item's plan (the library panel): always in full, left out, or back to
+   * the planner's choice (null). It applies from the next request. Excluding an item the library
+   * already sent takes it out of the library: a deliberate prefix break, named `replanned`.
+   */
+  setPlanOverride(id: string, override: PlanOverride | null): string {
+    this.assertIdle();
+    const chat = this.chat;
+    const entry = chat.engine.libraryItems().find((i) => i.id === id);
+    const title = entry?.title ?? chat.conversation.plan?.decisions.find((d) => d.id === id)?.title ?? id;
+    let conversation: Conversation = { ...chat.conversation, plan: withOverride(chat.conversation.plan, id, override) };
+    let text: string;
+    if (override === 'exclude' && entry && chat.engine.removeFromLibrary(id, `you excluded ${title}`)) {
+      conversation = withEngine(conversation, chat.engine.snapshot());
+      text = `Plan: "${title}" is excluded. It leaves the notes this chat sends, so the next request starts a new cached prefix (it costs more once).`;
+    } else if (override === 'full') {
+      text = `Plan: "${title}" will be sent in full from the next request.`;
+    } else if (override === 'exclude') {
+      text = `Plan: "${title}" is excluded from the next requests.`;
+    } else {
+      text = `Plan: "${title}" goes back to the planner's choice on the next request that carries it.`;
+    }
+    chat.conversation = conversation;
+    this.warnings = withWarnings(withoutSources(this.warnings, 'library'), [{ source: 'library', text }]);
+    this.emit();
+    if (this.saved) void this.save();
+    void this.previewNext();
+    return text;
+  }
+
+  /** Planning pays for itself on an expensive model (seed 004): from EXPENSIVE_INPUT_PRICE per input token. */
+  private expensive(model: string): boolean {
+    const perMillion = this.deps.costOf?.(model, { inputTokens: 1_000_000, outputTokens: 0, cachedReadTokens: 0, cacheWriteTokens: 0 });
+    return typeof perMillion === 'number' && perMillion / 1_000_000 >= EXPENSIVE_INPUT_PRICE;
   }
 
   setModel(providerId: string, model: string): void {
@@ -767,11 +840,11 @@ export class ChatController {
     return this.saveChat(this.chat);
   }
 
-  /** Queue a save of `chat`, shown or not: a chat left behind is saved under its own id only. */
-  private saveChat(chat: OpenChat): Promise<void> {
+  /** Queue a save of `chat`, shown or not: a chat left behind is saved under its own id only. `delayMs`: see SaveQueue. */
+  private saveChat(chat: OpenChat, delayMs = 0): Promise<void> {
     const conversation = chat.conversation;
     if (conversation.turns.length === 0) return this.saves.flush();
-    return this.saves.request(conversation);
+    return this.saves.request(conversation, delayMs);
   }
 
   /** A save finished: its result (merged with the user's edits in the note) becomes the chat's state. */

@@ -6,6 +6,8 @@ import { addUsage, ZERO_USAGE, type Usage } from '../usage';
 import type { ContextUsage } from './contextUsage';
 import type { LiveCall } from '../agent/progress';
 import type { ChatWarning } from './warnings';
+import { overrideOf, planCost } from '../planning/book';
+import type { ArtifactType, Decider, PlanOverride, PlanRecord, Strategy } from '../planning/types';
 
 /** 'opening': a saved chat is loading (the composer waits); 'sending': a request is running. */
 export type ChatPhase = 'idle' | 'opening' | 'sending';
@@ -18,6 +20,36 @@ export interface LibraryEntry {
   readonly tokens: number;
   readonly version: number;
   readonly enteredTurn: number;
+}
+
+/** How an item goes into the request, as the library panel shows it. */
+export interface PlannedEntry {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+  readonly strategy: Strategy;
+  readonly rationale: string;
+  readonly by: Decider;
+  /** Tokens sent for it (0 when excluded) and of the whole item. */
+  readonly tokens: number;
+  readonly fullTokens: number;
+  /** The user's override, when set (it applies from the next request). */
+  readonly override?: PlanOverride;
+  /** Answered turn in which it was decided. */
+  readonly turn: number;
+}
+
+export interface PlanView {
+  /** Items with a decision, in the order they were first decided. */
+  readonly entries: readonly PlannedEntry[];
+  /** Overrides set on items without a decision yet (they apply when the item is next sent). */
+  readonly overrides: readonly { readonly id: string; readonly override: PlanOverride }[];
+  /** The newest answered turn's plan record, if it had one. */
+  readonly last: PlanRecord | null;
+  /** Planning and artifact summaries over the chat, apart from the main calls. */
+  readonly usage: Usage;
+  readonly cost: number | null;
+  readonly calls: number;
 }
 
 /** An earlier message that never got a reply: shown and saved, never sent again on its own. */
@@ -49,6 +81,8 @@ export interface ChatState {
   /** Agent turns: the tool calls made so far while the reply is coming in (empty otherwise). */
   readonly agentCalls: readonly LiveCall[];
   readonly library: readonly LibraryEntry[];
+  /** Artifact planning: each planned item's strategy (excluded ones too), the last plan, what planning cost. */
+  readonly plan: PlanView;
   readonly warnings: readonly ChatWarning[];
   /** True once the chat has been saved at least once (it then appears in the history). */
   readonly saved: boolean;
@@ -62,7 +96,7 @@ export interface ChatState {
   readonly totalCost: number | null;
 }
 
-export type Transient = Omit<ChatState, 'answered' | 'pending' | 'unanswered' | 'totalUsage' | 'totalCost'>;
+export type Transient = Omit<ChatState, 'answered' | 'pending' | 'unanswered' | 'totalUsage' | 'totalCost' | 'plan'>;
 
 export function chatStateOf(transient: Transient): ChatState {
   const turns = transient.conversation.turns;
@@ -93,7 +127,7 @@ export function chatStateOf(transient: Transient): ChatState {
   const title = transient.conversation.titleCall;
   if (title) totalUsage = addUsage(totalUsage, title.usage);
   if (title && typeof title.cost === 'number') totalCost = (totalCost ?? 0) + title.cost;
-  return { ...transient, answered, pending, unanswered, totalUsage, totalCost };
+  return { ...transient, answered, pending, unanswered, totalUsage, totalCost, plan: planViewOf(transient.conversation, answered) };
 }
 
 export function libraryEntry(item: LibraryItem): LibraryEntry {
@@ -106,4 +140,28 @@ export function libraryEntry(item: LibraryItem): LibraryEntry {
     version: item.version,
     enteredTurn: item.enteredTurn,
   };
+}
+
+/** The library panel's view of the chat's plan: derived from the conversation, never kept apart. */
+function planViewOf(conversation: Conversation, answered: readonly ChatTurn[]): PlanView {
+  const book = conversation.plan;
+  const entries: PlannedEntry[] = (book?.decisions ?? []).map((d) => {
+    const override = overrideOf(book, d.id);
+    return {
+      id: d.id,
+      type: d.type,
+      title: d.title,
+      strategy: d.strategy,
+      rationale: d.rationale,
+      by: d.by,
+      tokens: d.tokens,
+      fullTokens: d.fullTokens,
+      turn: d.turn,
+      ...(override ? { override } : {}),
+    };
+  });
+  const decided = new Set(entries.map((e) => e.id));
+  const last = [...answered].reverse().find((t) => t.plan)?.plan ?? null;
+  const { usage, cost, calls } = planCost(answered.map((t) => t.plan));
+  return { entries, overrides: (book?.overrides ?? []).filter((o) => !decided.has(o.id)), last, usage, cost, calls };
 }

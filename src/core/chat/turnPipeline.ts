@@ -25,6 +25,13 @@ import { AGENT_TOOLS } from '../agent/toolbox';
 import type { ToolHost } from '../ports/toolHost';
 import { modeFragments, modeUnavailable } from './modes';
 import { findProject, projectScope } from '../projects/projects';
+import { planTurn, type PlannedTurn } from '../planning/planTurn';
+import { readPlannedOut } from '../planning/plannedOut';
+import type { PlanBook } from '../planning/book';
+import { SummaryCache } from '../planning/summaryCache';
+import { llmPlanner } from '../planning/llmPlanner';
+import { modelSummarizer } from '../planning/summarize';
+import type { Planner } from '../planning/types';
 
 import type { ProviderFactory } from './providerFactory';
 export type { ProviderFactory } from './providerFactory';
@@ -39,6 +46,8 @@ export interface TurnRequest {
   readonly userText: string;
   readonly chips: readonly ContextChip[];
   readonly session: ProviderSession | null;
+  /** The chat's kept plan decisions and the user's overrides (artifact planning). */
+  readonly plan?: PlanBook;
 }
 
 export interface TurnPipelineDeps {
@@ -61,6 +70,15 @@ export interface TurnPipelineDeps {
     readonly cache: RewriteCache;
     readonly costOf?: (model: string, usage: Usage) => number | null;
   };
+  /** Artifact planning: the summary cache (shared by the chats), what counts as an expensive model, and test seams. */
+  readonly planning?: {
+    readonly cache: SummaryCache;
+    readonly expensive?: (model: string) => boolean;
+    /** False: decide every artifact again each turn (the benchmark's comparison). */
+    readonly sticky?: boolean;
+    /** Replaces the planner model (null: the deterministic planner). */
+    readonly planner?: Planner | null;
+  };
   /** Agent turns: what the tools read (the vault, its search, the open note, the web), and what the view hears. */
   readonly agent?: {
     readonly host: ToolHost;
@@ -80,6 +98,8 @@ export interface SentRequest {
   readonly search?: TurnSearch;
   /** Agent: the loop's steps. The assembly then carries the tool outputs as the turn's blocks (what history renders). */
   readonly agent?: AgentTurn;
+  /** Artifact planning: the turn's plan record and the decisions the chat keeps once it is answered. */
+  readonly plan?: Pick<PlannedTurn, 'record' | 'decisions'>;
 }
 
 /**
@@ -101,17 +121,20 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const base = await withTurnImages(await turnInput(request, engine, deps.resolver, settings, true), request.chips, deps.resolver.vault, target);
   // Vault QA: the search results are the turn's tool output (in history like any, never in the cached prefix).
   const qa = request.mode === VAULT_QA_MODE ? await searchForTurn(request, engine, deps) : null;
-  const input = qa ? { ...base, tools: [qa.tool] } : base;
-  const fit = budgetDeps(request, settings, deps.providers, deps.signal);
+  const full = budgetDeps(request, settings, deps.providers, deps.signal);
+  const fit = withToolRoom(full, request);
+  const planned = await planForTurn(request, engine, qa ? { ...base, tools: [qa.tool] } : base, fit, deps);
+  const { input } = planned;
+  const plan = planned.record || planned.decisions.length > 0 ? { plan: { record: planned.record, decisions: planned.decisions } } : {};
   const { assembly, compaction } = await fitTurn(engine, input, {
-    ...withToolRoom(fit, request),
+    ...fit,
     ...(deps.onCondensing ? { onCondensing: deps.onCondensing } : {}),
   });
   if (compaction) deps.onCompacted?.(compaction);
   deps.onAssembled?.(assembly);
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   const compiled = compile({ assembly, capabilities: provider.capabilities, target: provider.config, session: request.session });
-  if (request.mode === 'agent') return agentTurn(request, engine, input, assembly, compiled, provider, fit.budget, deps);
+  if (request.mode === 'agent') return { ...(await agentTurn(request, engine, input, assembly, compiled, provider, full.budget, deps)), ...plan };
   const result = await provider.send({
     messages: compiled.messages,
     breakpoints: compiled.breakpoints,
@@ -122,7 +145,29 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
     ...(deps.onRetry ? { onRetry: deps.onRetry } : {}),
   });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
-  return { assembly, compiled, result, ...(qa ? { search: qa.search } : {}) };
+  return { assembly, compiled, result, ...(qa ? { search: qa.search } : {}), ...plan };
+}
+
+/** Plan the turn's artifacts (src/core/planning/planTurn.ts) on the chat's budget, with its planner and summary models. */
+async function planForTurn(request: TurnRequest, engine: PromptContextEngine, input: TurnInput, fit: FitDeps, deps: TurnPipelineDeps): Promise<PlannedTurn> {
+  const { settings, providers } = deps;
+  const plannedOut = settings.contextPlanning === 'off' ? undefined : await readPlannedOut(deps.resolver, request.plan);
+  const planning = deps.planning;
+  const chat = { provider: request.providerId, model: request.model };
+  const costOf = deps.vaultQa?.costOf;
+  const models = { providers, ...(costOf ? { costOf } : {}) };
+  return planTurn(engine, input, request.plan, {
+    mode: settings.contextPlanning,
+    planner: planning?.planner !== undefined ? planning.planner : llmPlanner(settings, chat, models),
+    summarizer: settings.summarize ? modelSummarizer(settings, chat, models) : null,
+    cache: planning?.cache ?? new SummaryCache(),
+    budget: fit.budget,
+    autoCondense: fit.budget.autoCondense,
+    expensiveModel: planning?.expensive?.(request.model) ?? false,
+    signal: deps.signal,
+    ...(planning?.sticky !== undefined ? { sticky: planning.sticky } : {}),
+    ...(plannedOut ? { plannedOut } : {}),
+  });
 }
 
 /**

@@ -25,6 +25,17 @@ export interface ContextItem {
   readonly hash: string;
   /** For notes reached through a folder or tag chip: that listing's id. */
   readonly via?: string;
+  /** Sent as the artifact plan made it (src/core/planning): `content` is a summary or an extract of the source. */
+  readonly planned?: PlannedForm;
+}
+
+/** A summary or an extract standing for a source text, and what it stands for. */
+export interface PlannedForm {
+  readonly strategy: 'summarize' | 'rag_extract';
+  /** sha256 of the source text it was made from: another text is planned again. */
+  readonly sourceHash: string;
+  /** Tokens of the whole source text. */
+  readonly fullTokens: number;
 }
 
 export function noteId(path: string): string {

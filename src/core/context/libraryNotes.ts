@@ -7,10 +7,14 @@ export interface LibraryNote {
   readonly source: string;
 }
 
+/** Notes checked at once: a vault on disk answers several stats in parallel; a few files open at a time. */
+const CONCURRENCY = 16;
+
 /**
- * A resolver step before assembly: re-read the library's notes that were not attached this turn, so
- * the freshness policy can tell edited or deleted ones. Keyed by library id (a moved note keeps its
- * id); null means the note is gone.
+ * A resolver step before assembly: the library's notes that were not attached this turn, as they
+ * are now, so the freshness policy can tell edited or deleted ones. Keyed by library id (a moved note
+ * keeps its id); null means the note is gone. Only notes the vault reports changed are read again
+ * (the resolver's NoteStatCache): the same answers as reading them all.
  */
 export async function reReadLibraryNotes(
   resolver: ChipResolver,
@@ -18,11 +22,17 @@ export async function reReadLibraryNotes(
   attached: readonly ContextItem[],
 ): Promise<Map<string, ContextItem | null>> {
   const attachedIds = new Set(attached.map((i) => i.id));
-  const current = new Map<string, ContextItem | null>();
-  for (const { id, source } of notes) {
-    if (attachedIds.has(id)) continue;
-    const { items } = await resolver.resolve([{ kind: 'note', path: source }]);
-    current.set(id, items[0] ? { ...items[0], id } : null);
+  const toCheck = notes.filter((n) => !attachedIds.has(n.id));
+  const read = async (source: string) => (await resolver.resolve([{ kind: 'note', path: source }])).items[0] ?? null;
+  const found: (ContextItem | null)[] = [];
+  for (let i = 0; i < toCheck.length; i += CONCURRENCY) {
+    found.push(...(await Promise.all(toCheck.slice(i, i + CONCURRENCY).map(({ source }) => resolver.seen.current(resolver.vault, source, () => read(source))))));
   }
+  const current = new Map<string, ContextItem | null>();
+  toCheck.forEach(({ id }, i) => {
+    const item = found[i];
+    current.set(id, item ? { ...item, id } : null);
+  });
+  resolver.seen.keepOnly(new Set(notes.map((n) => n.source)));
   return current;
 }

@@ -14,6 +14,7 @@ import {
 import { extractTags, tagMatches } from './tags';
 import type { VaultReader } from '../ports/vault';
 import { looksBinary, UnreadableNoteError } from './vaultReader';
+import { NoteStatCache } from './noteStatCache';
 
 /** `image-not-sent`: an image embed that is named, not sent (a text-only model, another note than the active one, a limit). */
 export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'outside-vault', 'empty', 'bad-range', 'image-not-sent'] as const;
@@ -42,6 +43,10 @@ export const DEFAULT_MAX_ITEM_CHARS = 1_000_000;
 /** Turns chips into context items through a vault reader. Deterministic: output depends on vault text only. */
 export class ChipResolver {
   private readonly maxItemChars: number;
+  /** Library notes as last re-read (reReadLibraryNotes): one the vault reports unchanged is not read again. */
+  readonly seen = new NoteStatCache();
+  /** Notes a plan left out, as last read (src/core/planning/plannedOut.ts). */
+  readonly plannedOut = new NoteStatCache();
 
   constructor(
     /** The vault it reads (the turn pipeline reads the active note's images through it too). */

@@ -74,7 +74,9 @@ export class ChatArchive implements ChatArchivePort {
 
   async save(conversation: Conversation): Promise<SaveResult> {
     let known = this.paths.get(conversation.id);
-    if (known !== undefined && (await this.store.read(known)) === null) {
+    // One read to know the note is there (a long chat's note is megabytes): process() reads it again to merge.
+    let exists = known !== undefined && (await this.store.read(known)) !== null;
+    if (known !== undefined && !exists) {
       // The note was renamed or moved inside the folder while the chat was open: find it by id
       // instead of writing a duplicate.
       const previous = known;
@@ -84,8 +86,9 @@ export class ChatArchive implements ChatArchivePort {
         const base = this.lastText.get(previous);
         if (base !== undefined) this.lastText.set(known, base);
       }
+      exists = known !== undefined && (await this.store.read(known)) !== null;
     }
-    if (known !== undefined && (await this.store.read(known)) !== null) {
+    if (known !== undefined && exists) {
       let result: SaveResult = { path: known, conversation, edited: [], warnings: [] };
       const written = await this.store.process(known, (current) => {
         const base = this.lastText.get(known);

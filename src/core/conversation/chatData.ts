@@ -44,17 +44,39 @@ export function dataLine(value: unknown): string {
   return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
+/**
+ * A list value's line (quoted, with its line break), kept by the value: meta.ts hands over the same
+ * (read-only) record for an unchanged turn, item or compaction, so a save writes the new lines only.
+ */
+const listLines = new Map<string, WeakMap<object, string>>(LIST_LINES.map(([, kind]) => [kind, new WeakMap()]));
+
+function listLine(kind: string, value: unknown): string {
+  const memo = typeof value === 'object' && value !== null ? listLines.get(kind) : undefined;
+  let line = memo?.get(value as object);
+  if (line === undefined) {
+    line = `> ${dataLine({ [kind]: value })}\n`;
+    memo?.set(value as object, line);
+  }
+  return line;
+}
+
 /** The callout for the chat data (`strata` without the keys the frontmatter keeps), ending with its line break. */
 export function encodeChatData(data: Readonly<Record<string, unknown>>): string {
+  return chatDataParts(data).join('');
+}
+
+/** encodeChatData's pieces, for a caller that joins them with more (the note is copied once, not twice). */
+export function chatDataParts(data: Readonly<Record<string, unknown>>): string[] {
   const head: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) if (!LIST_NAMES.includes(key)) head[key] = value;
-  const lines = [dataLine(head)];
-  for (const [list, kind] of LIST_LINES) for (const value of (data[list] as readonly unknown[] | undefined) ?? []) lines.push(dataLine({ [kind]: value }));
-  return `${HEADER}\n> \`\`\`json\n${lines.map((line) => `> ${line}\n`).join('')}> \`\`\`\n`;
+  const parts = [`${HEADER}\n> \`\`\`json\n> ${dataLine(head)}\n`];
+  for (const [list, kind] of LIST_LINES) for (const value of (data[list] as readonly unknown[] | undefined) ?? []) parts.push(listLine(kind, value));
+  parts.push('> ```\n');
+  return parts;
 }
 
 function isDataHeader(line: string): boolean {
-  return STRATA_CALLOUT.exec(line)?.[1].toLowerCase() === DATA_CALLOUT;
+  return line.startsWith('>') && STRATA_CALLOUT.exec(line)?.[1].toLowerCase() === DATA_CALLOUT;
 }
 
 /**

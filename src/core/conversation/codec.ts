@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/types';
 import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
 import { readMeta, splitMeta, textHash, writeMeta, type TurnRecord } from './meta';
-import { encodeChatData, extractChatData, readChatData, withChatData } from './chatData';
+import { chatDataParts, extractChatData, readChatData, withChatData } from './chatData';
 import { FORMAT_VERSIONS } from './metaSchema';
 import { fromLf, isLfNote, LF_NOTE, noteFormat, toLf } from './lineEndings';
-import type { ChatTurn, Conversation, ItemRef, NoteFormat } from './model';
+import type { ChatTurn, CompactionRecord, Conversation, ItemRef, NoteFormat } from './model';
 import { decodeText, encodeText, isStructureLine, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
 import { calloutPositions, encodeCompactionCallout, readCompactionCallout, SUMMARY_CALLOUT, type BodyCompaction } from './compactionCallout';
 import { pairCompactions } from './compactionRecords';
@@ -35,40 +35,90 @@ export interface DecodedChat {
 /**
  * The chat note for a conversation, with the line breaks and BOM of `format`: by default those
  * the conversation was read with (a note checked out with CRLF stays CRLF), else LF.
+ * A save re-encodes what changed only: each turn's parts, each record's chat data line, each
+ * compaction's and page's callout are kept by the (immutable) object they encode (turnParts,
+ * chatData.ts, meta.ts), so a save at turn 1,000 costs the new turn and the joining of the rest.
  */
 export function encodeChatNote(conversation: Conversation, format: NoteFormat = conversation.format ?? LF_NOTE): string {
   const { frontmatter, data } = splitMeta(writeMeta(conversation));
-  const parts: string[] = [`---\n${stringifyYaml(frontmatter)}---\n\n${encodeChatData(data)}\n${conversation.preamble ?? ''}`];
+  const parts: string[] = [`---\n${frontmatterYaml(frontmatter)}---\n\n`, ...chatDataParts(data), `\n${conversation.preamble ?? ''}`];
   const urlByTurn = urlItemsByEnteredTurn(conversation.library);
+  const index = libraryIndex(conversation.library);
   const compactions = conversation.compactions ?? [];
   const positions = calloutPositions(conversation.turns, compactions);
-  const calloutsBefore = (index: number): void => {
+  const calloutsBefore = (at: number): void => {
     compactions.forEach((c, k) => {
-      if (positions[k] === index) parts.push(encodeCompactionCallout(c));
+      if (positions[k] === at) parts.push(memo(compactionCallouts, c, encodeCompactionCallout));
     });
   };
   let engineTurn = 0;
-  conversation.turns.forEach((turn, index) => {
-    const n = index + 1;
+  conversation.turns.forEach((turn, i) => {
+    const n = i + 1;
     if (turn.status === 'complete') engineTurn++;
-    calloutsBefore(index);
-    parts.push(section(`## User · ${n}`, turn.text));
-    if (turn.status !== 'complete') parts.push(failedCallout(turn));
-    if (turn.status !== 'complete' && turn.partial) parts.push(encodePartialCallout(turn.partial));
-    const context = contextCallout(turn, conversation.library);
+    calloutsBefore(i);
+    const own = turnParts(turn, n);
+    parts.push(own.head);
+    const context = contextCallout(turn, index);
     if (context) parts.push(context);
-    if (turn.sent !== undefined) parts.push(jsonCallout('sent', 'Sent to the model', turn.sent));
-    if (turn.dynamic.length > 0) parts.push(jsonCallout('turn-context', 'Turn context', turn.dynamic));
-    for (const tool of turn.tools) parts.push(jsonCallout('tool', `Tool: ${oneLine(tool.name)}`, tool));
-    if (turn.status === 'complete') {
-      for (const item of urlByTurn.get(engineTurn) ?? []) {
-        parts.push(jsonCallout('url', `Page text: ${oneLine(item.source)}`, { id: item.id, version: item.version, content: item.content ?? '' }));
-      }
-    }
-    if (turn.reply !== undefined) parts.push(section(`## Assistant · ${n}`, turn.reply));
+    parts.push(own.tail);
+    if (turn.status === 'complete') for (const item of urlByTurn.get(engineTurn) ?? []) parts.push(memo(pageCallouts, item, pageCallout));
+    parts.push(own.reply);
   });
   calloutsBefore(conversation.turns.length);
   return fromLf(parts.join(''), format);
+}
+
+/** What a turn writes of itself (its context list and page texts depend on the library: written apart). */
+interface TurnParts {
+  readonly n: number;
+  /** The user's message, and the not-answered and partial-reply callouts. */
+  readonly head: string;
+  /** The sent text, turn context and tool callouts. */
+  readonly tail: string;
+  /** The reply (empty without one). */
+  readonly reply: string;
+}
+
+const turnPartsMemo = new WeakMap<ChatTurn, TurnParts>();
+const compactionCallouts = new WeakMap<CompactionRecord, string>();
+const pageCallouts = new WeakMap<ItemRef, string>();
+
+function memo<K extends object>(cache: WeakMap<K, string>, key: K, encode: (key: K) => string): string {
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = encode(key);
+    cache.set(key, text);
+  }
+  return text;
+}
+
+/** A turn's own parts: a pure function of the turn and its number, kept until either changes. */
+function turnParts(turn: ChatTurn, n: number): TurnParts {
+  const kept = turnPartsMemo.get(turn);
+  if (kept && kept.n === n) return kept;
+  let head = section(`## User · ${n}`, turn.text);
+  if (turn.status !== 'complete') head += failedCallout(turn);
+  if (turn.status !== 'complete' && turn.partial) head += encodePartialCallout(turn.partial);
+  let tail = '';
+  if (turn.sent !== undefined) tail += jsonCallout('sent', 'Sent to the model', turn.sent);
+  if (turn.dynamic.length > 0) tail += jsonCallout('turn-context', 'Turn context', turn.dynamic);
+  for (const tool of turn.tools) tail += jsonCallout('tool', `Tool: ${oneLine(tool.name)}`, tool);
+  const parts: TurnParts = { n, head, tail, reply: turn.reply !== undefined ? section(`## Assistant · ${n}`, turn.reply) : '' };
+  turnPartsMemo.set(turn, parts);
+  return parts;
+}
+
+function pageCallout(item: ItemRef): string {
+  return jsonCallout('url', `Page text: ${oneLine(item.source)}`, { id: item.id, version: item.version, content: item.content ?? '' });
+}
+
+/** The frontmatter's YAML, kept for the next save (it changes with the title and times only). */
+let lastFrontmatter: { readonly key: string; readonly yaml: string } | null = null;
+
+function frontmatterYaml(frontmatter: Record<string, unknown>): string {
+  const key = JSON.stringify(frontmatter);
+  if (lastFrontmatter?.key !== key) lastFrontmatter = { key, yaml: stringifyYaml(frontmatter) };
+  return lastFrontmatter.yaml;
 }
 
 function section(heading: string, text: string): string {
@@ -102,20 +152,58 @@ function urlItemsByEnteredTurn(library: readonly ItemRef[]): Map<number, ItemRef
   return out;
 }
 
-/** The context of a turn for people: what went in full, then what was attached again by reference. */
-function contextCallout(turn: ChatTurn, library: readonly ItemRef[]): string | null {
-  const lines: string[] = [];
-  const byVersion = new Map(library.map((i) => [`${i.id}@${i.version}`, i]));
+/** The library by version (`id@version`) and each id's latest version: built once per encode, not per turn. */
+interface LibraryIndex {
+  readonly byVersion: ReadonlyMap<string, ItemRef>;
+  readonly latest: ReadonlyMap<string, ItemRef>;
+}
+
+function libraryIndex(library: readonly ItemRef[]): LibraryIndex {
+  const byVersion = new Map<string, ItemRef>();
   const latest = new Map<string, ItemRef>();
-  for (const item of library) latest.set(item.id, item);
-  for (const key of turn.envelope?.full ?? []) {
-    const item = byVersion.get(key);
-    if (item) lines.push(contextLine(item, item.version > 1 ? `v${item.version}` : ''));
+  for (const item of library) {
+    byVersion.set(`${item.id}@${item.version}`, item);
+    latest.set(item.id, item);
   }
-  for (const id of turn.referenced) {
-    const item = latest.get(id);
+  return { byVersion, latest };
+}
+
+/** Each turn's context list with the library items it was written from: the same items (refs are kept per item) give the same list. */
+const contextCallouts = new WeakMap<ChatTurn, { readonly items: readonly (ItemRef | undefined)[]; readonly text: string | null }>();
+
+/** The context of a turn for people: what went in full, then what was attached again by reference. */
+function contextCallout(turn: ChatTurn, { byVersion, latest }: LibraryIndex): string | null {
+  const keys = turn.envelope?.full ?? [];
+  const kept = contextCallouts.get(turn);
+  if (kept && sameItems(kept.items, keys, turn.referenced, byVersion, latest)) return kept.text;
+  const full = keys.map((key) => byVersion.get(key));
+  const again = turn.referenced.map((id) => latest.get(id));
+  const text = contextList(turn, full, again);
+  contextCallouts.set(turn, { items: [...full, ...again], text });
+  return text;
+}
+
+/** The items a context list was written from are still the library's (checked without building anything: it runs per turn per save). */
+function sameItems(
+  items: readonly (ItemRef | undefined)[],
+  keys: readonly string[],
+  referenced: readonly string[],
+  byVersion: ReadonlyMap<string, ItemRef>,
+  latest: ReadonlyMap<string, ItemRef>,
+): boolean {
+  if (items.length !== keys.length + referenced.length) return false;
+  for (let i = 0; i < keys.length; i++) if (items[i] !== byVersion.get(keys[i])) return false;
+  for (let i = 0; i < referenced.length; i++) if (items[keys.length + i] !== latest.get(referenced[i])) return false;
+  return true;
+}
+
+function contextList(turn: ChatTurn, full: readonly (ItemRef | undefined)[], again: readonly (ItemRef | undefined)[]): string | null {
+  const lines: string[] = [];
+  for (const item of full) if (item) lines.push(contextLine(item, item.version > 1 ? `v${item.version}` : ''));
+  turn.referenced.forEach((id, i) => {
+    const item = again[i];
     lines.push(item ? contextLine(item, 'again') : `- ${code(id)} · again`);
-  }
+  });
   for (const problem of turn.problems) lines.push(`- ${code(problem.chipId)} · not attached (${problem.reason})`);
   if (lines.length === 0) return null;
   return `> [!strata-context]- Context (${lines.length})\n${lines.map((l) => `> ${l}`).join('\n')}\n\n`;
@@ -340,11 +428,13 @@ function buildTurn(body: BodyTurn, record: TurnRecord | undefined, label: string
     ...(record.images && record.images.length > 0 ? { images: record.images } : {}),
     ...(record.search !== undefined ? { search: record.search } : {}),
     ...(record.agent !== undefined ? { agent: record.agent } : {}),
+    ...(record.plan !== undefined ? { plan: record.plan } : {}),
     ...(record.envelope !== undefined ? { envelope: record.envelope } : {}),
     ...(record.usage !== undefined ? { usage: record.usage } : {}),
     ...(record.cost !== undefined ? { cost: record.cost } : {}),
     ...(status !== 'complete' ? { error: record.error ?? 'not answered' } : {}),
     ...(status !== 'complete' && body.partial !== undefined ? { partial: body.partial } : {}),
+    ...(record.tokens !== undefined ? { tokens: record.tokens } : {}),
   };
 }
 
@@ -358,6 +448,9 @@ interface Structure {
 function parseBody(lines: readonly string[], warnings: string[]): ParsedBody {
   const structure: Structure[] = [];
   lines.forEach((line, i) => {
+    // Structure lines start with `#` or `>`: the others (nearly all) skip the patterns.
+    const first = line.charCodeAt(0);
+    if (first !== 0x23 && first !== 0x3e) return;
     const role = ROLE_HEADING.exec(line);
     if (role) {
       structure.push({ line: i, kind: role[1].toLowerCase() === 'user' ? 'user' : 'assistant', n: role[2] ? Number(role[2]) : null });

@@ -5,6 +5,7 @@ import { readLenient } from '../lenient';
 import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as SchemaTurnRecord } from './metaSchema';
 import type { ChatTurn, CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
 import { isoFromEpoch } from './time';
+import { writePlanBook, writePlanRecord } from './planSchema';
 import type { TurnSearch } from '../qa/record';
 import type { AgentTurn } from '../agent/record';
 
@@ -67,13 +68,32 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
       session: c.session ? { ...c.session } : null,
       lastRequest: c.lastRequest ? { ...c.lastRequest, staticFragments: [...c.lastRequest.staticFragments] } : null,
       ...(c.pending && c.pending.length > 0 ? { pending: c.pending.map((e) => ({ ...e })) } : {}),
-      library: c.library.map(writeRef),
-      ...(c.compactions && c.compactions.length > 0 ? { compactions: c.compactions.map(writeCompaction) } : {}),
-      turns: c.turns.map(writeTurn),
+      library: c.library.map((r) => kept(refRecords, r, writeRef)),
+      ...(c.compactions && c.compactions.length > 0 ? { compactions: c.compactions.map((r) => kept(compactionRecords, r, writeCompaction)) } : {}),
+      turns: c.turns.map((t) => kept(turnRecords, t, writeTurn)),
+      ...(c.plan && (c.plan.decisions.length > 0 || c.plan.overrides.length > 0) ? { plan: writePlanBook(c.plan) } : {}),
     },
   };
   for (const [key, value] of Object.entries(c.extra ?? {})) if (!OWNED_KEYS.includes(key)) out[key] = value;
   return c.propertyOrder ? inOrder(out, c.propertyOrder) : out;
+}
+
+/**
+ * Records of turns, library refs and compactions, kept by the (immutable) object they record: a
+ * save reuses them, and the chat data keeps each one's line by the record (chatData.ts). Frozen,
+ * as they are shared between saves.
+ */
+const turnRecords = new WeakMap<ChatTurn, Record<string, unknown>>();
+const refRecords = new WeakMap<ItemRef, Record<string, unknown>>();
+const compactionRecords = new WeakMap<CompactionRecord, Record<string, unknown>>();
+
+function kept<K extends object>(memo: WeakMap<K, Record<string, unknown>>, key: K, write: (key: K) => Record<string, unknown>): Record<string, unknown> {
+  let record = memo.get(key);
+  if (!record) {
+    record = Object.freeze(write(key));
+    memo.set(key, record);
+  }
+  return record;
 }
 
 /** `strata`'s keys that stay in the frontmatter: small, and what the chat list reads without decoding the note. */
@@ -105,10 +125,12 @@ function writeTurn(t: ChatTurn): Record<string, unknown> {
   if (t.images && t.images.length > 0) record.images = t.images.map(writeImageRef);
   if (t.search) record.search = writeSearch(t.search);
   if (t.agent) record.agent = writeAgent(t.agent);
+  if (t.plan) record.plan = writePlanRecord(t.plan);
   if (t.envelope) record.envelope = writeEnvelope(t.envelope);
   if (t.usage !== undefined) record.usage = t.usage ? { ...t.usage } : null;
   if (t.cost !== undefined) record.cost = t.cost;
   if (t.error !== undefined) record.error = t.error;
+  if (t.tokens !== undefined) record.tokens = t.tokens;
   return record;
 }
 
@@ -175,6 +197,8 @@ function writeRef(r: ItemRef): Record<string, unknown> {
     hash: r.hash,
     tokens: r.tokens,
     enteredTurn: r.enteredTurn,
+    // A planned item's summary or extract is what was sent: kept as it is, so reopening sends the same bytes.
+    ...(r.planned ? { planned: { ...r.planned }, content: r.content } : {}),
   };
 }
 
@@ -261,6 +285,7 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
     library: [],
     lastRequest: s?.lastRequest ?? null,
     ...(s && s.pending.length > 0 ? { pending: s.pending } : {}),
+    ...(s?.plan ? { plan: s.plan } : {}),
     ...(Object.keys(extra).length > 0 ? { extra } : {}),
     ...(propertyOrder ? { propertyOrder } : {}),
   };

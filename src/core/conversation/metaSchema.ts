@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlanBookSchema, PlannedFormRecord, PlanRecordSchema } from './planSchema';
 import { ITEM_KINDS, type ContextChip } from '../context/items';
 import { PROBLEM_REASONS, type ResolutionProblem } from '../context/resolver';
 import { COMPACTION_TRIGGERS } from '../budget/condense';
@@ -148,10 +149,13 @@ const TurnRecord = z.object({
   images: leftOut(z.array(leftOut(ImageRefRecord, 'left out: history sends a marker for it')), 'left out').optional(),
   search: leftOut(SearchRecord, 'the search record is left out').optional(),
   agent: leftOut(AgentRecordSchema, 'the agent steps are left out').optional(),
+  plan: leftOut(PlanRecordSchema, 'the context plan is left out').optional(),
   envelope: leftOut(EnvelopeRecordSchema, 'the envelope record is left out').optional(),
   usage: leftOut(UsageRecord.nullable()).optional(),
   cost: leftOut(z.number().nullable()).optional(),
   error: leftOut(z.string()).optional(),
+  /** Token counts of its message blocks, by tokenizer and block hash (blockTokens.ts). */
+  tokens: leftOut(z.string(), 'its messages are counted again').optional(),
 });
 
 export type TurnRecord = z.infer<typeof TurnRecord>;
@@ -168,6 +172,9 @@ const ItemRefRecord = z
     hash: orElse(z.string(), ''),
     tokens: orElse(Count, 0),
     enteredTurn: z.int().min(1),
+    /** A planned item: its summary or extract, as sent (kept so a reopened chat sends the same bytes). */
+    planned: leftOut(PlannedFormRecord, 'read as the whole text').optional(),
+    content: leftOut(z.string()).optional(),
   })
   .transform(({ title, ...ref }) => ({ ...ref, title: title ?? ref.id })) satisfies z.ZodType<ItemRef>;
 
@@ -179,6 +186,7 @@ const PendingEventRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('edited'), ids: z.array(z.string()) }),
   z.object({ type: z.literal('image-changed'), paths: z.array(z.string()) }),
   z.object({ type: z.literal('project'), from: z.string(), to: z.string() }),
+  z.object({ type: z.literal('replanned'), ids: z.array(z.string()), detail: z.string() }),
 ]) satisfies z.ZodType<PendingEvent>;
 
 const SummaryCallsRecord = z.object({ provider: z.string(), model: z.string(), usage: UsageRecord, calls: Count });
@@ -234,6 +242,7 @@ const StrataRecord = z.object({
     'no compaction records: summary callouts are read without them',
   ),
   turns: orElse(z.array(required(TurnRecord, EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
+  plan: leftOut(PlanBookSchema, 'the kept plan decisions are left out: items are decided again').optional(),
 });
 
 /** The whole frontmatter (keys other than these are the user's and are kept as they are). Null times: unreadable. */

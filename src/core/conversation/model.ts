@@ -1,3 +1,5 @@
+import type { PlanRecord } from '../planning/types';
+import type { PlanBook } from '../planning/book';
 import type { CompactionEvent } from '../budget/condense';
 import type { MaskingLimits } from '../engine/masking';
 import type { Clock } from '../ports/clock';
@@ -10,6 +12,7 @@ import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 import type { TurnSearch } from '../qa/record';
 import type { AgentTurn } from '../agent/record';
+import type { BlockTokens } from './blockTokens';
 
 export type { ProviderSession } from '../compiler/session';
 
@@ -88,7 +91,11 @@ export interface ChatTurn {
   readonly search?: TurnSearch;
   /** Agent: how the loop ended, and each model call with its tool calls (kept on a failed or stopped turn too). */
   readonly agent?: AgentTurn;
+  /** Artifact planning: why it planned (or not), each artifact's strategy, the planner's and summaries' calls. */
+  readonly plan?: PlanRecord;
   readonly envelope?: EnvelopeRecord;
+  /** Token counts of its message blocks, by tokenizer and content hash (blockTokens.ts): a reopened chat does not count them again. */
+  readonly tokens?: BlockTokens;
   readonly usage?: Usage | null;
   /** USD; null when unknown. */
   readonly cost?: number | null;
@@ -159,6 +166,8 @@ export interface Conversation {
   readonly pending?: readonly PendingEvent[];
   /** Compactions, oldest first (turn numbers count answered turns, as the engine does). The latest is rendered. */
   readonly compactions?: readonly CompactionRecord[];
+  /** Artifact planning's kept decisions and the user's overrides (sticky until the item changes). */
+  readonly plan?: PlanBook;
   /** Frontmatter keys this format does not own (tags, aliases, a user's own properties): kept as they are. */
   readonly extra?: Readonly<Record<string, unknown>>;
   /** The frontmatter's keys in the order the note had them, when a user moved them: kept on save. */

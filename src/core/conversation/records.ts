@@ -4,8 +4,20 @@ import type { LibraryItem } from '../engine/types';
 import type { Compaction } from '../engine/compaction';
 import type { CompactionRecord, EnvelopeRecord, ItemRef } from './model';
 
+// Items are immutable: one ref per item, so each save finds the library's refs (and their encoded lines) unchanged.
+const refs = new WeakMap<LibraryItem, ItemRef>();
+
 /** A library item as a chat note keeps it: the text only for URLs (not in the vault). */
 export function toRef(item: LibraryItem): ItemRef {
+  let ref = refs.get(item);
+  if (!ref) {
+    ref = refOf(item);
+    refs.set(item, ref);
+  }
+  return ref;
+}
+
+function refOf(item: LibraryItem): ItemRef {
   return {
     id: item.id,
     kind: item.kind,
@@ -16,7 +28,9 @@ export function toRef(item: LibraryItem): ItemRef {
     hash: item.hash,
     tokens: item.tokens,
     enteredTurn: item.enteredTurn,
-    ...(item.kind === 'url' ? { content: item.content } : {}),
+    // URL pages are not in the vault; a planned summary or extract is kept as sent (sticky across reopening).
+    ...(item.kind === 'url' || item.planned ? { content: item.content } : {}),
+    ...(item.planned ? { planned: item.planned } : {}),
   };
 }
 

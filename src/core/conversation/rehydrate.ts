@@ -12,6 +12,7 @@ import type { Conversation, ItemRef } from './model';
 import { latestCompaction } from './compactionRecords';
 import { compactionOf } from './records';
 import { turnRange } from './compactionCallout';
+import { rememberBlockTokens } from './blockTokens';
 
 /**
  * Rebuild the engine for a saved conversation. Chat notes hold no note text, so every library item
@@ -55,6 +56,8 @@ interface Located {
 }
 
 export async function rehydrate(conversation: Conversation, vault: VaultReader, options: EngineOptions = {}): Promise<Rehydrated> {
+  // The counts saved with the turns: the first request then tokenizes only what is new or changed.
+  rememberBlockTokens(conversation.turns);
   const resolver = new ChipResolver(vault);
   const issues: RehydrationIssue[] = [];
   const edited = new Set<string>();
@@ -131,6 +134,7 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       content: found.content,
       tokens: ref.tokens,
       enteredTurn: ref.enteredTurn,
+      ...(ref.planned ? { planned: ref.planned } : {}),
     };
     // Saved counts are reused when the text is unchanged; otherwise the block is counted as sent.
     library.push(hash === ref.hash && ref.tokens > 0 ? item : { ...item, tokens: counter.count(renderItem(item)) });
@@ -165,6 +169,8 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
 
 /** Find an item's current text: by path, then by unique basename for notes and selections. */
 async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, issues: RehydrationIssue[]): Promise<Located | null> {
+  // A planned summary or extract is kept in the chat note as sent; whether its source changed is the plan's to see next turn.
+  if (ref.planned && ref.content !== undefined) return { content: ref.content, source: ref.source };
   switch (ref.kind) {
     case 'url':
       if (ref.content === undefined) {

@@ -57,6 +57,8 @@ export function escapeLines(text: string, quoted = false): string {
 
 /** Inverse of escapeLines. */
 export function unescapeLines(text: string, quoted = false): string {
+  // Most messages have no line starting with a backslash: nothing to undo.
+  if (!text.startsWith('\\') && !text.includes('\n\\')) return text;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].startsWith('\\')) continue;

@@ -1,9 +1,12 @@
+import type { PlanRecord } from '../planning/types';
+import { withDecisions, type KeptDecision } from '../planning/book';
 import type { ContextChip } from '../context/items';
 import type { EngineState, TurnAssembly } from '../engine/engine';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 import type { TurnSearch } from '../qa/record';
 import { envelopeRecord, savedChip, toRef } from './records';
+import { blockTokensOf, type BlockTokens } from './blockTokens';
 import { sentTurnOf } from '../engine/completedTurn';
 import { imageRefOf } from '../engine/images';
 import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleCall, type TitleSource } from './model';
@@ -66,6 +69,8 @@ export interface Answer {
   readonly search?: TurnSearch;
   /** Agent: the loop's model calls and tool calls. */
   readonly agent?: AgentTurn;
+  /** Artifact planning: the turn's record, and the decisions the chat keeps from now on. */
+  readonly plan?: { readonly record: PlanRecord | null; readonly decisions: readonly KeptDecision[] };
 }
 
 /**
@@ -82,7 +87,7 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     throw new Error(`turn ${index + 1} is engine turn ${expected}, but the assembly is for turn ${answer.assembly.envelope.turn}`);
   }
   const parts = sentTurnOf(answer.assembly);
-  const { error: _error, sent: _sent, partial: _partial, search: _search, agent: _agent, images: _images, ...rest } = turn;
+  const { error: _error, sent: _sent, partial: _partial, search: _search, agent: _agent, images: _images, plan: _plan, ...rest } = turn;
   const done: ChatTurn = {
     ...rest,
     status: 'complete',
@@ -99,7 +104,9 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     ...(parts.images ? { images: parts.images.map(imageRefOf) } : {}),
     ...(answer.search ? { search: answer.search } : {}),
     ...(answer.agent ? { agent: answer.agent } : {}),
+    ...(answer.plan?.record ? { plan: answer.plan.record } : {}),
     envelope: { ...envelopeRecord(answer.assembly), ...(answer.compile ? { compile: answer.compile } : {}) },
+    ...tokensOf(answer.assembly, answer.reply),
     ...(answer.usage !== undefined ? { usage: answer.usage } : {}),
     ...(answer.cost !== undefined ? { cost: answer.cost } : {}),
   };
@@ -109,7 +116,13 @@ export function completeTurn(c: Conversation, index: number, answer: Answer): Co
     updated: answer.replyAt,
     model: parts.model,
     ...(answer.session !== undefined ? { session: answer.session } : {}),
+    ...(answer.plan && answer.plan.decisions.length > 0 ? { plan: withDecisions(c.plan, answer.plan.decisions) } : {}),
   };
+}
+
+function tokensOf(assembly: TurnAssembly, reply: string): { tokens?: BlockTokens } {
+  const tokens = blockTokensOf(assembly, reply);
+  return tokens ? { tokens } : {};
 }
 
 export interface Failure {

@@ -28,7 +28,8 @@ export const SEP = '\n\n';
 
 /** A message of blocks; a user message's images (if any) go after its text. */
 function message(role: ChatMessage['role'], parts: readonly string[], images?: readonly ImagePart[]): RenderedMessage {
-  return { role, content: parts.join(SEP), parts, ...(images && images.length > 0 ? { images } : {}) };
+  // One part is its own content (the same string, so memos keyed by it find it without hashing a copy).
+  return { role, content: parts.length === 1 ? parts[0] : parts.join(SEP), parts, ...(images && images.length > 0 ? { images } : {}) };
 }
 
 /** A rendered message as a provider gets it (its blocks joined; its images kept). */
@@ -60,7 +61,8 @@ export class LayerToMessagesConverter {
 
     const enteredBy = groupByTurn(entered.map((s) => s.item));
     const inLibrary = new Set(L2.segments.map((s) => s.item.id));
-    const historyByTurn = new Map(envelope.history.map((h) => [h.turn, h]));
+    // Only a history message not rendered yet needs its record (most turns find theirs in the cache).
+    let historyByTurn: Map<number, HistoryTurn> | null = null;
     // The summary opens the first user message after the boundary (a kept turn's, or this turn's).
     let lead: string[] = [];
     for (const segment of L4.segments) {
@@ -74,6 +76,7 @@ export class LayerToMessagesConverter {
       }
       let rendered = cache?.get(segment.turn);
       if (rendered === undefined) {
+        historyByTurn ??= new Map(envelope.history.map((h) => [h.turn, h]));
         const record = historyByTurn.get(segment.turn);
         rendered = message('user', [...lead, ...historyUserBlocks(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary)], record?.images);
         cache?.set(segment.turn, rendered);

@@ -45,13 +45,13 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
       enter.push({ item, mode: 'new', version: 1 });
     } else if (sent.hash === item.hash) {
       referenced.push(item.id);
-    } else if (sendsUpdate(policy, true)) {
+    } else if (sendsUpdate(policy, true) || replanned(sent, item)) {
       freshness.push({
         id: item.id,
         status: 'updated',
         fromVersion: sent.version,
         toVersion: sent.version + 1,
-        detail: 'the note changed since it was sent; the new version is sent in full',
+        detail: replanned(sent, item) ?? 'the note changed since it was sent; the new version is sent in full',
       });
       enter.push({ item, mode: 'update', version: sent.version + 1 });
     } else {
@@ -76,13 +76,13 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
         detail: 'the note is no longer in the vault; the library copy is kept',
       });
     } else if (now.hash !== sent.hash) {
-      if (sendsUpdate(policy, false)) {
+      if (sendsUpdate(policy, false) || replanned(sent, now)) {
         freshness.push({
           id: sent.id,
           status: 'updated',
           fromVersion: sent.version,
           toVersion: sent.version + 1,
-          detail: 'a library note changed since it was sent; the new version is sent in full',
+          detail: replanned(sent, now) ?? 'a library note changed since it was sent; the new version is sent in full',
         });
         // A note reached through a folder or tag keeps that listing as its origin.
         enter.push({ item: { ...now, via: sent.via }, mode: 'update', version: sent.version + 1 });
@@ -98,4 +98,17 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
   }
 
   return { enter, referenced, freshness };
+}
+
+const FORM_NAMES = { summarize: 'a summary', rag_extract: 'an extract', full: 'the full text' } as const;
+
+/**
+ * The artifact plan changed how an item is sent (the user's override, a new decision): the new form
+ * is sent whatever the freshness policy, since it was asked for. Null when only the text changed.
+ */
+function replanned(sent: LibraryItem, now: ContextItem): string | null {
+  const from = sent.planned?.strategy ?? 'full';
+  const to = now.planned?.strategy ?? 'full';
+  if (from === to) return null;
+  return `re-planned: ${FORM_NAMES[from]} was sent, now ${FORM_NAMES[to]} is sent`;
 }

@@ -109,6 +109,8 @@ export class PromptContextEngine {
   private masked = new WeakMap<CompletedTurn, { key: string; turn: CompletedTurn }>();
   private historyCache: HistoryCache = new Map();
   private measure = new Measure();
+  /** The last assembly and what it was made of (see assemble). */
+  private lastAssembly: { key: readonly unknown[]; assembly: TurnAssembly } | null = null;
   private cacheRendering: Rendering;
   readonly freshness: FreshnessPolicy;
   private rendering: Rendering;
@@ -147,11 +149,14 @@ export class PromptContextEngine {
     return this.turns;
   }
 
-  /** The user removed an item from the library: a deliberate prefix break, reported on the next turn. */
-  removeFromLibrary(id: string): boolean {
+  /**
+   * The user removed an item from the library: a deliberate prefix break, reported on the next turn.
+   * `replanned`: the artifact plan took it out (the user excluded it), named as such.
+   */
+  removeFromLibrary(id: string, replanned?: string): boolean {
     const removed = this.library.remove(id);
     if (removed) {
-      this.pending.push({ type: 'removed', id });
+      this.pending.push(replanned ? { type: 'replanned', ids: [id], detail: replanned } : { type: 'removed', id });
       this.historyCache.clear();
     }
     return removed;
@@ -207,7 +212,22 @@ export class PromptContextEngine {
     this.pending.push({ type: 'rendering', rendering });
   }
 
+  /**
+   * The same input object on the same state gives the same assembly, made once: a turn is measured
+   * (planning, the usage line) and then sent from one input. The key holds every part of the state an
+   * assembly reads; each change to it replaces an object or changes a length.
+   */
   assemble(input: TurnInput, options: AssembleOptions = {}): TurnAssembly {
+    const library = this.library.all();
+    const key = [input, options.compaction, library, library.length, this.turns, this.turns.length, this.compaction, this.pending, this.pending.length, this.lastRequest, this.rendering];
+    const last = this.lastAssembly;
+    if (last && last.key.length === key.length && last.key.every((k, i) => k === key[i])) return last.assembly;
+    const assembly = this.assembleNow(input, options);
+    this.lastAssembly = { key, assembly };
+    return assembly;
+  }
+
+  private assembleNow(input: TurnInput, options: AssembleOptions): TurnAssembly {
     const turn = this.turns.length + 1;
     const compaction = options.compaction !== undefined ? options.compaction : this.compaction;
     // A candidate compaction (planning): rendered apart from the history cache, named as it would be.
@@ -254,15 +274,7 @@ export class PromptContextEngine {
       removed: pending.flatMap((e) => (e.type === 'removed' ? [e.id] : [])),
       condensedThrough: compaction?.through ?? 0,
       ...(images.length > 0 ? { images } : {}),
-      history: kept.map(({ turn: n, dynamic, tools: t, referenced: r, problems: p, images: i, lostImages: lost }) => ({
-        turn: n,
-        dynamic,
-        tools: t,
-        referenced: r,
-        problems: p,
-        ...(i && i.length > 0 ? { images: i } : {}),
-        ...(lost && lost.length > 0 ? { lostImages: lost } : {}),
-      })),
+      history: kept.map(historyRecordOf),
     };
 
     if (this.cacheRendering !== this.rendering) {
@@ -354,6 +366,28 @@ export class PromptContextEngine {
 }
 
 export type { FragmentSegment };
+
+// A kept turn's record in the envelope, one object per turn (turns are immutable): an assembly at
+// turn 1,000 does not build 1,000 of them again.
+const historyRecords = new WeakMap<CompletedTurn, HistoryTurn>();
+
+function historyRecordOf(t: CompletedTurn): HistoryTurn {
+  let record = historyRecords.get(t);
+  if (!record) {
+    const { turn, dynamic, tools, referenced, problems, images, lostImages } = t;
+    record = {
+      turn,
+      dynamic,
+      tools,
+      referenced,
+      problems,
+      ...(images && images.length > 0 ? { images } : {}),
+      ...(lostImages && lostImages.length > 0 ? { lostImages } : {}),
+    };
+    historyRecords.set(t, record);
+  }
+  return record;
+}
 
 /**
  * This turn's images less those an earlier turn still in history carries (same bytes): the model

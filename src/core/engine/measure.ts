@@ -113,6 +113,7 @@ export function toLibraryItem(item: ContextItem, version: number, turn: number, 
     content: item.content,
     tokens: 0,
     enteredTurn: turn,
+    ...(item.planned ? { planned: item.planned } : {}),
   };
   // Tokens of the item as sent (its block): counted once here, found memoised when the block is
   // counted again as a segment and as part of the message.
@@ -121,7 +122,8 @@ export function toLibraryItem(item: ContextItem, version: number, turn: number, 
 
 // Library items are immutable: render, count and hash each one once per tokenizer, not every turn.
 // Module-wide, so an engine restored from the same items finds them rendered.
-const renderedItems = new WeakMap<LibraryItem, { encoding: string; text: string; tokens: number; hash: string }>();
+// The library segment of an item is kept too: L2 holds every item at every assembly.
+const renderedItems = new WeakMap<LibraryItem, { encoding: string; text: string; tokens: number; hash: string; library?: ItemSegment }>();
 
 export function itemSegment(item: LibraryItem, mode: ItemSegment['mode'], counter: TokenCounter): ItemSegment {
   let rendered = renderedItems.get(item);
@@ -131,6 +133,7 @@ export function itemSegment(item: LibraryItem, mode: ItemSegment['mode'], counte
     renderedItems.set(item, rendered);
   }
   const { text, tokens, hash } = rendered;
+  if (mode === 'library') return (rendered.library ??= { type: 'item', item, mode, text, tokens, hash });
   return { type: 'item', item, mode, text, tokens, hash };
 }
 

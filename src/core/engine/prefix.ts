@@ -29,7 +29,9 @@ export type PendingEvent =
   /** The chat changed project: `from` and `to` as the user names them ("project Alpha", "no project"). */
   | { type: 'project'; from: string; to: string }
   /** A reopened chat's images that are gone or changed (history carries a marker for each). */
-  | { type: 'image-changed'; paths: string[] };
+  | { type: 'image-changed'; paths: string[] }
+  /** The artifact plan took items out of the library (the user's override): `detail` says which and why. */
+  | { type: 'replanned'; ids: string[]; detail: string };
 
 export interface PrefixCheck {
   readonly previous: CommittedRequest | null;
@@ -101,6 +103,8 @@ export function detectPrefixChange(check: PrefixCheck): PrefixChange | null {
         break;
       case 'image-changed':
         return { reason: 'image-changed', detail: `images no longer available as sent: ${event.paths.join(', ')}` };
+      case 'replanned':
+        return { reason: 'replanned', detail: event.detail };
     }
   }
   if (check.rendering === 'seed' && check.libraryGrew) {

@@ -26,6 +26,8 @@ export function renderItem(item: LibraryItem): string {
   if (item.kind === 'selection') attrs.push(`source="${escapeAttr(item.source)}"`);
   if (item.via) attrs.push(`via="${escapeAttr(item.via)}"`);
   if (item.version > 1) attrs.push(`version="${item.version}"`);
+  // A planned item says what it is, so the model never takes a summary or an extract for the whole text.
+  if (item.planned) attrs.push(`form="${item.planned.strategy === 'summarize' ? 'summary' : 'extract'}"`);
   const body = escapeContent(item.content);
   return `${openTag(tag, attrs)}\n${body}${body.endsWith('\n') ? '' : '\n'}${closeTag(tag)}`;
 }

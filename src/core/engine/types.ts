@@ -1,4 +1,4 @@
-import type { ItemKind } from '../context/items';
+import type { ItemKind, PlannedForm } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
 
 export const LIFECYCLES = ['static', 'dynamic'] as const;
@@ -55,6 +55,8 @@ export interface LibraryItem {
   readonly tokens: number;
   /** Turn (1-based) in which this version was first sent. */
   readonly enteredTurn: number;
+  /** A summary or an extract the artifact plan sent for the source (its text is `content`). */
+  readonly planned?: PlannedForm;
 }
 
 interface SegmentBase {
@@ -129,6 +131,8 @@ export const PREFIX_CHANGE_REASONS = [
   'project-switch',
   /** A reopened chat's image is gone or changed: history carries a marker in its place. */
   'image-changed',
+  /** The artifact plan changed an item already sent (the user excluded it): it leaves the library. */
+  'replanned',
 ] as const;
 export type PrefixChangeReason = (typeof PREFIX_CHANGE_REASONS)[number];
 

@@ -2,6 +2,7 @@
  * The chat-model port: what the core needs from a model and what providers implement. It lives in
  * the core so that the dependency points one way (providers import the core, never the reverse).
  */
+import type { z } from 'zod';
 import type { CacheBreakpoint } from '../compiler/cacheBreakpoints';
 import type { ChatMessage } from '../engine/messages';
 import type { AgentStep, ToolCall, ToolSpec } from '../agent/types';
@@ -105,9 +106,33 @@ export interface ChatResult {
   readonly toolCalls?: readonly ToolCall[];
 }
 
+/** A request for an answer in a schema's shape (the artifact planner's), not streamed. */
+export interface StructuredRequest<T> {
+  readonly messages: readonly ChatMessage[];
+  readonly schema: z.ZodType<T>;
+  /** The answer's name (the forced tool's, where the provider answers by tool call). */
+  readonly name: string;
+  readonly signal?: AbortSignal;
+}
+
+/** A structured answer as the model gave it: the caller validates `value` (it may be off-schema). */
+export interface StructuredResult {
+  /** The tool call's arguments (an object), or the reply's text when the model wrote text (JSON or not). */
+  readonly value: unknown;
+  readonly usage: Usage;
+  /** False when the provider reported no usage (all zeros). */
+  readonly usageReported?: boolean;
+  /** Provider-reported model name, when it differs from the configured one. */
+  readonly model?: string;
+  /** How the answer was asked for (LangChain's method: functionCalling, jsonSchema…). */
+  readonly method: string;
+}
+
 /** A chat model behind one provider. Errors are ProviderError (src/providers/errors.ts). */
 export interface ChatProvider {
   readonly config: ProviderConfig;
   readonly capabilities: Capabilities;
   send(request: ChatRequest): Promise<ChatResult>;
+  /** Structured output, where the provider has it (absent: ask for JSON in text through `send`). */
+  structured?<T>(request: StructuredRequest<T>): Promise<StructuredResult>;
 }

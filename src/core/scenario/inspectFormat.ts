@@ -2,6 +2,21 @@ import { formatTokens, type InputBudget } from '../budget/budget';
 import type { CompactionEvent } from '../budget/condense';
 import { LAYER_IDS as LAYERS, type LayerId } from '../engine/types';
 import type { ReplayedTurn } from './replay';
+import type { PlanRecord } from '../planning/types';
+import { sumCalls } from '../planning/book';
+import type { ExpectationResult } from './expect';
+
+const STRATEGY_WORDS = { include_full: 'full', summarize: 'summary', rag_extract: 'extract', exclude: 'excluded' } as const;
+
+/** A turn's plan in one line: why, who, each artifact's strategy and tokens, what planning cost. */
+export function describePlan(p: PlanRecord): string {
+  const who = p.planner === null ? 'kept decisions' : p.planner === 'llm' ? 'planner model' : p.planner === 'fallback' ? 'fallback plan' : 'deterministic plan';
+  const items = p.decisions.map((d) => `${d.id} ${STRATEGY_WORDS[d.strategy]}${d.kept ? ' (kept)' : ''} ${formatTokens(d.tokens)}/${formatTokens(d.fullTokens)}`);
+  const calls = sumCalls(p.calls);
+  const cost = calls.calls > 0 ? `; ${calls.calls} call(s), ${formatTokens(calls.usage.inputTokens + calls.usage.outputTokens)} tokens${calls.cost !== null ? `, $${calls.cost.toFixed(4)}` : ''}` : '';
+  const cache = p.cache.hits + p.cache.misses > 0 ? `; summary cache ${p.cache.hits} hit(s), ${p.cache.misses} miss(es)` : '';
+  return `plan (${p.reason}, ${who}${p.warning ? `, warning: ${p.warning}` : ''}): ${items.join(', ')}${cost}${cache}`;
+}
 
 /** One inspector record per turn. Field names are a user-facing contract: keep them stable. */
 export interface InspectRecord {
@@ -61,6 +76,10 @@ export type InspectCompaction = { trigger: CompactionEvent['trigger']; reason: C
 export type InspectLine = InspectRecord & {
   budget: { tokens: number; threshold: number } | null;
   compactions: InspectCompaction[];
+  /** Planned turns only (issue 15): why it planned, each artifact's strategy, the planner's and summaries' calls. */
+  plan?: PlanRecord;
+  /** Turns with `"expect"` only: whether each expected section reached the request. */
+  expected?: ExpectationResult[];
 };
 
 export interface InspectOptions {
@@ -79,6 +98,8 @@ export function toInspectLine(turn: ReplayedTurn, options: InspectOptions = {}):
     ...toInspectRecord(turn),
     budget: budget ? { tokens: budget.tokens, threshold: budget.threshold } : null,
     compactions: (turn.compactions ?? []).map(({ trigger, ...rest }) => ({ trigger, reason: compactionReason({ trigger, ...rest }, budget), ...rest })),
+    ...(turn.plan ? { plan: turn.plan } : {}),
+    ...(turn.expected ? { expected: [...turn.expected] } : {}),
   };
 }
 
@@ -131,6 +152,8 @@ export function formatTable(title: string, turns: readonly ReplayedTurn[], optio
     for (const u of r.unresolved) parts.push(`not attached: ${u.id} (${u.reason}: ${u.detail})`);
     if (r.removed.length) parts.push(`removed from library: ${r.removed.join(', ')}`);
     if (r.prefixChange) parts.push(`prefix changed: ${r.prefixChange} — ${r.prefixChangeDetail}`);
+    if (r.plan) parts.push(describePlan(r.plan));
+    for (const e of r.expected ?? []) parts.push(`expected ${e.note} › ${e.heading}: ${e.missing ? 'section not found' : e.reached ? 'reached' : 'NOT reached'}`);
     if (parts.length) notes.push(`turn ${r.turn}: ${parts.join('; ')}`);
   }
   if (notes.length) out.push(...notes, '');

@@ -2,7 +2,15 @@ import type { BudgetSettings, InputBudget } from '../budget/budget';
 import { condenseNow, fitTurn, type CompactionEvent } from '../budget/condense';
 import type { Summarizer } from '../budget/summarizer';
 import { ChipResolver } from '../context/resolver';
-import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
+import { PromptContextEngine, type EngineOptions, type TurnAssembly, type TurnInput } from '../engine/engine';
+import { planTurn, type PlannedTurn } from '../planning/planTurn';
+import { readPlannedOut } from '../planning/plannedOut';
+import { withDecisions, type PlanBook } from '../planning/book';
+import type { SummaryCache } from '../planning/summaryCache';
+import type { ArtifactSummarizer } from '../planning/summarize';
+import type { Planner, PlanRecord } from '../planning/types';
+import type { ContextPlanning } from '../settings';
+import { checkExpectations, type ExpectationResult } from './expect';
 import { reReadLibraryNotes } from '../context/libraryNotes';
 import type { PromptFragment } from '../engine/types';
 import { promptFragments } from '../prompts';
@@ -30,6 +38,19 @@ export interface ReplayOptions extends EngineOptions {
   afterTurn?: (turn: ReplayedTurn) => void;
   /** The vault search a turn's `"search": "query"` runs (required when a scenario has one). */
   search?: VaultSearch;
+  /** Plan large attachments (src/core/planning) inside the budget (needs `budget`). */
+  planning?: ReplayPlanning;
+}
+
+/** The replay's artifact planning: the planner (null: the deterministic one), summaries, the cache. */
+export interface ReplayPlanning {
+  readonly mode: ContextPlanning;
+  readonly planner: Planner | null;
+  readonly summarizer: ArtifactSummarizer | null;
+  readonly cache: SummaryCache;
+  /** False: decide every artifact again each turn (what stickiness saves). */
+  readonly sticky?: boolean;
+  readonly expensiveModel?: boolean;
 }
 
 export interface ReplayBudget {
@@ -45,6 +66,10 @@ export interface ReplayedTurn {
   readonly reply: string;
   /** The compactions made before this turn's request (a manual one, then an automatic one). */
   readonly compactions?: readonly CompactionEvent[];
+  /** The turn's artifact plan (planning on, and something was planned or kept). */
+  readonly plan?: PlanRecord;
+  /** The scenario's expected sections for this turn, and whether each reached the request. */
+  readonly expected?: readonly ExpectationResult[];
 }
 
 /** Replay a scenario through the real resolver and engine, offline. */
@@ -60,6 +85,7 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
   const scope = normalizeFolder(scenario.project?.folder ?? '');
   const model = options.model ?? scenario.model;
   let engine = new PromptContextEngine(options);
+  let book: PlanBook | undefined;
   const out: ReplayedTurn[] = [];
   for (const [index, step] of scenario.turns.entries()) {
     const turn = index + 1;
@@ -69,11 +95,28 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
     const { items, problems } = await resolver.resolve(step.context);
     const current = await reReadLibraryNotes(resolver, engine.libraryNotes(), items);
     const tools = step.search !== undefined ? [...step.tools, await searchBlock(step.search, turn, options.search, scope)] : step.tools;
-    const input = { userText: step.user, items, problems, tools, fragments, model, current };
     const compactions: CompactionEvent[] = [];
     let assembly: TurnAssembly;
+    let input: TurnInput = { userText: step.user, items, problems, tools, fragments, model, current };
+    let planned: PlannedTurn | null = null;
     if (options.budget) {
       const deps = { ...options.budget, signal: new AbortController().signal };
+      if (options.planning) {
+        const p = options.planning;
+        planned = await planTurn(engine, input, book, {
+          mode: p.mode,
+          planner: p.planner,
+          summarizer: p.summarizer,
+          cache: p.cache,
+          budget: options.budget.budget,
+          autoCondense: options.budget.budget.autoCondense,
+          expensiveModel: p.expensiveModel ?? false,
+          signal: deps.signal,
+          ...(p.sticky !== undefined ? { sticky: p.sticky } : {}),
+          plannedOut: await readPlannedOut(resolver, book),
+        });
+        input = planned.input;
+      }
       if (step.condense) {
         const manual = await condenseNow(engine, { ...input, userText: '', items: [], problems: [], tools: [] }, deps);
         if (manual) compactions.push(manual);
@@ -86,7 +129,16 @@ export async function replayWithEngine(scenario: Scenario, vault: VaultReader, o
     }
     const reply = options.respond ? await options.respond(assembly, turn) : (step.reply ?? placeholderReply(turn));
     engine.commit(assembly, reply);
-    const replayed: ReplayedTurn = { turn, assembly, reply, ...(compactions.length > 0 ? { compactions } : {}) };
+    if (planned && planned.decisions.length > 0) book = withDecisions(book, planned.decisions);
+    const expected = step.expect && step.expect.length > 0 ? await checkExpectations(step.expect, assembly.messages.map((m) => m.content).join('\n'), overlay) : undefined;
+    const replayed: ReplayedTurn = {
+      turn,
+      assembly,
+      reply,
+      ...(compactions.length > 0 ? { compactions } : {}),
+      ...(planned?.record ? { plan: planned.record } : {}),
+      ...(expected ? { expected } : {}),
+    };
     out.push(replayed);
     options.afterTurn?.(replayed);
   }

@@ -67,6 +67,14 @@ const Turn = z.object(
      * this turn's tool output, after any `tools`, exactly as a Vault QA turn sends it.
      */
     search: text('must be a string').min(1, { error: 'must be a non-empty string' }).optional(),
+    /**
+     * Project extension (issue 15, artifact planning): sections whose text should reach this turn's
+     * request (`{ "note": "Queries/Filters.md", "heading": "Happens" }`); the inspector reports each
+     * as reached or not (some line of the section's own text is in the request).
+     */
+    expect: z
+      .array(z.object({ note: text('must be a string'), heading: text('must be a string') }, { error: 'expected { note, heading }' }), { error: 'must be an array' })
+      .optional(),
   },
   { error: 'expected an object' },
 );

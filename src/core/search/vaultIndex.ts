@@ -1,4 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { DEFAULT_TIMERS } from '../timers';
 import { sha256Hex } from '../hash';
 import type { NoteStat, VaultReader } from '../ports/vault';
 import { trimSlashes } from '../trim';
@@ -135,9 +136,7 @@ const miniOptions = {
   autoVacuum: false as const,
 };
 
-// The window's timer in Obsidian (popout-safe), the global one under Node.
-const timerHost: { setTimeout: typeof setTimeout } = typeof window !== 'undefined' ? window : { setTimeout };
-const macrotask = (): Promise<void> => new Promise((resolve) => timerHost.setTimeout(resolve, 0));
+const macrotask = (): Promise<void> => new Promise((resolve) => DEFAULT_TIMERS.setTimeout(resolve, 0));
 
 export class VaultIndex implements VaultSearch {
   private mini = new MiniSearch<ChunkDoc>(miniOptions);

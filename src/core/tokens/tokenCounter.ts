@@ -52,22 +52,43 @@ function estimateEncode(text: string): number[] {
 }
 
 const MEMO_LIMIT = 20_000;
+const SAVED_LIMIT = 100_000;
+/** Hex digits of a block's sha256 that key its saved count (80 bits: no two blocks of a chat share one). */
+const BLOCK_HASH_HEX = 20;
+
+/** What a saved count is keyed by, with the tokenizer's name: the block's content hash. */
+export function blockHash(text: string): string {
+  return sha256Hex(text).slice(0, BLOCK_HASH_HEX);
+}
 
 /** Token counter memoised by content hash, shared by every caller using the same encoding. */
 class MemoTokenCounter implements TokenCounter {
   private readonly memo = new Map<string, number>();
+  /** Counts saved with chats (by blockHash), for this tokenizer only: used for the text they were counted from. */
+  private readonly saved = new Map<string, number>();
   constructor(readonly encoding: EncodingName) {}
 
   count(text: string): number {
     if (text.length === 0) return 0;
     // Short strings are cheaper to count than to hash.
-    const key = text.length > 256 ? sha256Hex(text) : text;
+    const hash = text.length > 256 ? sha256Hex(text) : null;
+    const key = hash ?? text;
     const hit = this.memo.get(key);
     if (hit !== undefined) return hit;
-    const n = this.encoding === 'estimate' ? estimateTokens(text) : this.encode(text).length;
+    const saved = this.saved.size > 0 ? this.saved.get((hash ?? sha256Hex(text)).slice(0, BLOCK_HASH_HEX)) : undefined;
+    const n = saved ?? (this.encoding === 'estimate' ? estimateTokens(text) : this.encode(text).length);
     if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
     this.memo.set(key, n);
     return n;
+  }
+
+  /** Take counts saved with a chat (blockHash → tokens, counted by this tokenizer). */
+  remember(counts: Readonly<Record<string, number>>): void {
+    for (const [hash, n] of Object.entries(counts)) {
+      if (hash.length !== BLOCK_HASH_HEX || !Number.isSafeInteger(n) || n < 0) continue;
+      if (this.saved.size >= SAVED_LIMIT) this.saved.delete(this.saved.keys().next().value as string);
+      this.saved.set(hash, n);
+    }
   }
 
   encode(text: string): number[] {
@@ -77,17 +98,32 @@ class MemoTokenCounter implements TokenCounter {
   }
 }
 
-const counters = new Map<EncodingName, TokenCounter>();
+const counters = new Map<EncodingName, MemoTokenCounter>();
 
-/** The shared, memoised counter for a model's tokenizer. */
-export function tokenCounterFor(model: string): TokenCounter {
-  const encoding = encodingForModel(model);
+function counterOf(encoding: EncodingName): MemoTokenCounter {
   let counter = counters.get(encoding);
   if (!counter) {
     counter = new MemoTokenCounter(encoding);
     counters.set(encoding, counter);
   }
   return counter;
+}
+
+/** The shared, memoised counter for a model's tokenizer. */
+export function tokenCounterFor(model: string): TokenCounter {
+  return counterOf(encodingForModel(model));
+}
+
+const ENCODINGS: readonly string[] = ['o200k_base', 'cl100k_base', 'estimate'] satisfies EncodingName[];
+
+/**
+ * Counts a reopened chat saved (blockHash → tokens, per tokenizer name): a text later counted by that
+ * tokenizer takes its saved count instead of being tokenized again. A changed text has another hash
+ * and a count of another tokenizer is never looked at, so neither can give a wrong count; a
+ * tokenizer this version does not know is skipped.
+ */
+export function rememberTokenCounts(encoding: string, counts: Readonly<Record<string, number>>): void {
+  if (ENCODINGS.includes(encoding)) counterOf(encoding as EncodingName).remember(counts);
 }
 
 /**

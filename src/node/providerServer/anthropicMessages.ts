@@ -6,6 +6,8 @@ import { encodePrompt, countTokens, imageCount, partText, roleMarker, seenImage,
 import { replyChunks } from './reply';
 import { argumentPieces, callId, outputText, scriptedReply, type ScriptedReply } from './toolScript';
 import { anthropicToolConversation } from './toolTurns';
+import { plannerTurn } from './plannerScript';
+import { anthropicPlannerView } from './plannerTurns';
 
 interface ParsedMessages {
   readonly model: string;
@@ -107,11 +109,16 @@ export async function handleMessages(ex: Exchange): Promise<void> {
   const { model, blocks } = parseMessagesRequest(ex.body, ex.headers, true);
   const encoded = encodePrompt(model, blocks);
   const cache = ex.state.anthropicCache.account(encoded.boundaries, encoded.tokens.length, anthropicMinCacheableTokens(model), ex.now);
-  const reply = scriptedReply(
-    anthropicToolConversation(ex.body),
-    blocks.map((b) => b.text),
-    imageCount(blocks),
-  );
+  const conversation = anthropicToolConversation(ex.body);
+  const planned = await plannerTurn(ex, anthropicPlannerView(ex.body, conversation));
+  if (planned === 'gone') return;
+  const reply =
+    planned ??
+    scriptedReply(
+      conversation,
+      blocks.map((b) => b.text),
+      imageCount(blocks),
+    );
   const content = contentOf(reply);
   const stopReason = reply.kind === 'calls' ? 'tool_use' : 'end_turn';
   const outputTokens = countTokens(model, outputText(reply));

@@ -35,6 +35,8 @@ export interface Exchange {
   json(status: number, body: unknown, headers?: Record<string, string>): void;
   /** Starts an SSE response (a pending stream-cut fault applies to it). */
   stream(headers?: Record<string, string>): SseStream;
+  /** Resolves after `ms` (a scripted slow answer): false when the client has gone meanwhile. */
+  wait(ms: number): Promise<boolean>;
 }
 
 export function asRecord(value: unknown): Record<string, unknown> | undefined {

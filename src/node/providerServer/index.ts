@@ -6,7 +6,10 @@
  * faults (error statuses, hangs, cut streams) can be injected. When a request declares tools, the
  * last user message can script tool calls with `[[tool NAME {json args}]]` directives, one step
  * per line (format in ./reply.ts), so an agent loop runs end to end offline; faults apply to
- * tool-call replies as to text.
+ * tool-call replies as to text. A request from Strata's artifact planner (its system text starts
+ * with the planner's instructions) gets a plan instead, scripted by a `[[plan …]]` directive in the
+ * question or computed from the prompt's artifacts, as a forced tool call or JSON text as asked
+ * (./plannerScript.ts; format in ./reply.ts).
  *
  * Routes (the `/v1` prefix is optional, so an OpenAI base URL of `url` or `url/v1` both work):
  *   POST /v1/chat/completions, POST /v1/responses, GET|DELETE /v1/responses/{id},
@@ -225,6 +228,10 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       requestId,
       json: (status, value, headers) => sendJson(res, status, value, headers),
       stream: (headers = {}) => new SseStream(res, cutAfter, headers, stallAfter),
+      wait: async (ms) => {
+        await delay(ms, timers);
+        return !(res.destroyed || res.writableEnded);
+      },
     };
     await target.handler(exchange);
   }

@@ -5,6 +5,8 @@ import { countTokens, encodePrompt, imageCount, imagesOf, partText, roleMarker, 
 import { replyChunks } from './reply';
 import { argumentPieces, callId, outputText, scriptedReply, type ScriptedCall } from './toolScript';
 import { chatToolConversation } from './toolTurns';
+import { plannerTurn } from './plannerScript';
+import { chatPlannerView } from './plannerTurns';
 
 /** The text of a Chat Completions message's content (string, array of parts, or null). */
 function contentText(content: unknown): string {
@@ -62,11 +64,16 @@ export async function handleChatCompletions(ex: Exchange): Promise<void> {
   const encoded = encodePrompt(model, blocks);
   const cacheKey = `${model}\u0000${typeof ex.body.prompt_cache_key === 'string' ? ex.body.prompt_cache_key : ''}`;
   const cached = ex.state.openaiCache.account(cacheKey, encoded.tokens);
-  const reply = scriptedReply(
-    chatToolConversation(ex.body),
-    blocks.map((b) => b.text),
-    imageCount(blocks),
-  );
+  const conversation = chatToolConversation(ex.body);
+  const planned = await plannerTurn(ex, chatPlannerView(ex.body, conversation));
+  if (planned === 'gone') return;
+  const reply =
+    planned ??
+    scriptedReply(
+      conversation,
+      blocks.map((b) => b.text),
+      imageCount(blocks),
+    );
   const finishReason = reply.kind === 'calls' ? 'tool_calls' : 'stop';
   const usage = chatUsage(encoded.tokens.length, cached, countTokens(model, outputText(reply)));
   const id = ex.state.nextId('chatcmpl-local-');

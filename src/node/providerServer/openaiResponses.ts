@@ -5,6 +5,8 @@ import { countTokens, encodePrompt, imageCount, imagesOf, partText, roleMarker, 
 import { replyChunks } from './reply';
 import { argumentPieces, callId, outputText, scriptedReply, type ScriptedReply } from './toolScript';
 import { responsesToolConversation } from './toolTurns';
+import { plannerTurn } from './plannerScript';
+import { responsesPlannerView } from './plannerTurns';
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -138,11 +140,16 @@ export async function handleResponses(ex: Exchange): Promise<void> {
   const encoded = encodePrompt(model, blocks);
   const cacheKey = `${model}\u0000${typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : ''}`;
   const cached = ex.state.openaiCache.account(cacheKey, encoded.tokens);
-  const reply = scriptedReply(
-    responsesToolConversation(body, conversation),
-    blocks.map((b) => b.text),
-    imageCount(blocks),
-  );
+  const toolConversation = responsesToolConversation(body, conversation);
+  const planned = await plannerTurn(ex, responsesPlannerView(body, conversation, toolConversation));
+  if (planned === 'gone') return;
+  const reply =
+    planned ??
+    scriptedReply(
+      toolConversation,
+      blocks.map((b) => b.text),
+      imageCount(blocks),
+    );
   const outputTokens = countTokens(model, outputText(reply));
   const id = ex.state.nextId('resp_local_');
   const store = body.store !== false;
@@ -177,7 +184,7 @@ export async function handleResponses(ex: Exchange): Promise<void> {
     service_tier: 'default',
     store,
     temperature: typeof body.temperature === 'number' ? body.temperature : 1,
-    text: { format: { type: 'text' }, verbosity: 'medium' },
+    text: { format: asRecord(asRecord(body.text)?.format) ?? { type: 'text' }, verbosity: 'medium' },
     tool_choice: 'auto',
     tools: Array.isArray(body.tools) ? body.tools : [],
     top_p: 1,

@@ -58,6 +58,31 @@
  *   in prefix caching: Chat, an assistant message's tool_calls JSON after its content and a tool
  *   message's content; Responses, `<|function_call|>\nNAME ARGUMENTS` and `<|tool|>\nOUTPUT`;
  *   Anthropic, each tool_use and tool_result block as its JSON (cache_control left out).
+ *
+ * Scripted artifact planning (./plannerScript.ts; requests read per API by ./plannerTurns.ts). A
+ * request with a system text (a system or developer message, Responses `instructions`, an
+ * Anthropic system block) starting with the planner's first line (PLANNER_MARKER,
+ * src/core/planning/plannerPrompt.ts) is a planner request: it gets a plan, never the reply above.
+ * Its question (the planner prompt's text after its first `Question:` line: the chat message's
+ * text, so a chat message scripts its own planning) may hold directives, on one line each:
+ *
+ *   [[plan JSON]]            the plan answered, verbatim (JSON runs to the first `]]` where it parses)
+ *   [[plan invalid]]         malformed JSON (`{"artifacts": [{"artifact_id": `)
+ *   [[plan error]]           HTTP 500, in the API's error shape
+ *   [[plan slow]]            the answer after 35 s (past the planner's 30 s timeout); `[[plan slow MS]]`: after MS ms
+ *
+ * - `slow` combines with the others; `invalid` wins over JSON. With no answer directive, the plan
+ *   is computed from the prompt's artifact blocks, in order: an artifact under 1,500 tokens
+ *   include_full, a larger one rag_extract with the question (directives removed) as query;
+ *   priorities 1, 2, … in prompt order; focus null.
+ * - The form follows the request: a forced tool call (Chat tool_choice {type:'function'}, Responses
+ *   tool_choice {type:'function'}, Anthropic tool_choice {type:'tool'}; or `required` / `any` with
+ *   one tool) gets that tool called with the plan as arguments (call ids as in step 1 above;
+ *   malformed arguments for `invalid`, except on Anthropic, whose tool input is an object: there
+ *   the malformed JSON is a text reply); otherwise (response_format or text.format json_schema,
+ *   Anthropic output_config, or plain) the plan is the reply's text. Streamed or not, with usage,
+ *   as any reply.
+ * - In a chat reply's question, `[[plan …]]` directives are removed like `[[tool …]]` ones.
  */
 
 const ITEM_TAGS = ['note_context', 'url_context', 'selection_context', 'folder_context', 'tag_context'];

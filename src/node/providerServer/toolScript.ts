@@ -4,6 +4,7 @@
  * with what the tools returned). The format is documented in ./reply.ts; the wire shapes live in
  * each API's handler and the per-API reading of a conversation in ./toolTurns.ts.
  */
+import { planDirectivesIn } from './planDirectives';
 import { deterministicReply } from './reply';
 
 /** One scripted call: a declared tool's name and its arguments. */
@@ -100,18 +101,24 @@ export function parseScript(text: string, declared: ReadonlySet<string>): Script
   return steps;
 }
 
-/** `text` without its directives; a line that held directives and is left blank is dropped. */
+/**
+ * `text` without its directives (`[[tool …]]`, and the planner's `[[plan …]]`, ./planDirectives.ts);
+ * a line that held directives and is left blank is dropped.
+ */
 export function stripDirectives(text: string): string {
   const lines: string[] = [];
   for (const line of text.split('\n')) {
-    const directives = lineDirectives(line);
+    const directives: { start: number; end: number }[] = [...lineDirectives(line), ...(line.includes('[[plan') ? planDirectivesIn(line) : [])];
     if (directives.length === 0) {
       lines.push(line);
       continue;
     }
+    directives.sort((a, b) => a.start - b.start);
     let kept = '';
     let from = 0;
     for (const d of directives) {
+      // One inside another (a `[[plan` in a tool's JSON): the outer one is already cut.
+      if (d.start < from) continue;
       kept += line.slice(from, d.start);
       from = d.end;
     }

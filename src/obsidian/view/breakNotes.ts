@@ -38,6 +38,7 @@ export const PREFIX_BREAK_WORDS: Readonly<Record<PrefixChangeReason, Words>> = {
   'rendering-changed': { because: () => 'you changed how the conversation is laid out (the Rendering setting)', layer: 'Notes in this chat (L2) to Conversation (L4)' },
   'project-switch': { because: (d) => `you moved the chat ${projectSwitch(d)}, so its project instructions changed`, layer: 'Instructions (L1)' },
   'image-changed': { because: (d) => `${names(d)}, sent as an image earlier, changed or is gone`, layer: 'Conversation (L4)' },
+  replanned: { because: (d) => `the context plan changed: ${d}`, layer: 'Notes in this chat (L2)' },
 };
 
 /**

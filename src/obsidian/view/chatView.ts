@@ -32,7 +32,10 @@
  *   .strata-compaction[data-through]     a compaction at its boundary (.is-summary / .is-omitted):
  *                                        .strata-compaction-label, details.strata-compaction-details
  *   .strata-condensing                   a compaction is running
- *   .strata-library-item[data-id]        a Context Library item; .strata-library-remove, .strata-library-confirm-remove
+ *   .strata-library-item[data-id]        a Context Library item; .strata-library-remove, .strata-library-confirm-remove;
+ *                                        [data-strategy], .is-excluded (left out), .strata-plan-badge, .strata-library-full,
+ *                                        .strata-library-exclude, .strata-library-plan, .strata-library-confirm-exclude
+ *   details.strata-plan                  a reply's context plan (.strata-plan-warning when the planner failed)
  *   .strata-composer textarea            the composer (.strata-input)
  *   .strata-chip (.is-active-note, .is-off), .strata-chip-remove, .strata-chip-toggle
  *   .strata-chips-more ("+ N more" / "Show less"), .strata-chips-clear, .strata-chips-note (aria-live:
@@ -149,6 +152,14 @@ export class ChatView extends ItemView {
           if (message) new Notice(message);
         } catch (error) {
           new Notice(errorText(error));
+        }
+      },
+      setPlanOverride: (id, override) => {
+        try {
+          return this.controller.setPlanOverride(id, override);
+        } catch (error) {
+          new Notice(errorText(error));
+          return null;
         }
       },
       condense: () => this.condense(),

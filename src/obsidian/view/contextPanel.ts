@@ -4,9 +4,10 @@ import type { ContextUsage } from '../../core/chat/contextUsage';
 import type { Usage } from '../../core/usage';
 import { USAGE_LAYERS } from '../../core/chat/contextUsage';
 import { budgetText, cachedShareOf, condenseStatus, formatPercent, formatTokens, formatUsd } from './format';
+import { LibraryList, type LibraryActions } from './libraryList';
+import { planCostText } from './planLabels';
 
-export interface ContextPanelActions {
-  removeLibraryItem(id: string): void;
+export interface ContextPanelActions extends LibraryActions {
   /** Condense the chat now (the button). */
   condense(): void;
   /** The panel opened or closed (the conversation above changed height). */
@@ -17,8 +18,8 @@ export interface ContextPanelActions {
  * The usage line and its panel: the NEXT request's size against the input budget (the meter, with a
  * tick at the condense threshold) and how far it is from condensing; the last turn's cached share
  * and the chat's cost. Opened: the next request by layer, the Condense button, the chat's totals,
- * and the Context Library ("Notes in this chat"), whose items the user can remove (a deliberate
- * prefix break, said as such). Parts that hold focus (the summary, the Condense button) are built
+ * and the Context Library ("Notes in this chat", ./libraryList.ts), whose items show how the plan
+ * sends them and which the user can override or remove (a deliberate prefix break, said as such). Parts that hold focus (the summary, the Condense button) are built
  * once and updated in place, so a keyboard user keeps their place while the chat changes.
  */
 export class ContextPanel {
@@ -30,9 +31,8 @@ export class ContextPanel {
   private condenseNote: HTMLElement;
   private condenseResult: HTMLElement;
   private statsEl: HTMLElement;
-  private libraryEl: HTMLElement;
+  private library: LibraryList;
   private open = false;
-  private confirming: string | null = null;
   private last: ChatState | null = null;
   /** The last Condense result, shown until the chat or its turns change. */
   private result: { chat: string; turns: number; text: string; error: boolean } | null = null;
@@ -52,7 +52,7 @@ export class ContextPanel {
     this.condenseNote = row.createDiv({ cls: 'strata-condense-note' });
     this.condenseResult = condense.createDiv({ cls: 'strata-condense-result', attr: { 'aria-live': 'polite' } });
     this.statsEl = this.bodyEl.createDiv({ cls: 'strata-usage-stats' });
-    this.libraryEl = this.bodyEl.createDiv({ cls: 'strata-library' });
+    this.library = new LibraryList(this.bodyEl, owner, actions);
     this.bodyEl.hide();
     const toggle = () => {
       this.open = !this.open;
@@ -94,7 +94,7 @@ export class ContextPanel {
     this.renderUsage(state);
     this.renderCondense(state);
     this.renderStats(state);
-    this.renderLibrary(state);
+    this.library.render(state);
   }
 
   private renderSummary(state: ChatState): void {
@@ -195,57 +195,8 @@ export class ContextPanel {
     if (compactions.length > 0) stat(stats, 'Condensed', compactions.length === 1 ? 'once' : `${compactions.length} times`, 'strata-usage-condensed');
     const title = state.conversation.titleCall;
     if (title) stat(stats, 'Chat title', `${formatTokens(title.usage.inputTokens)} in · ${formatTokens(title.usage.outputTokens)} out · ${formatUsd(title.cost)}`, 'strata-usage-title');
-  }
-
-  private renderLibrary(state: ChatState): void {
-    const box = this.libraryEl;
-    box.empty();
-    const total = state.library.reduce((sum, item) => sum + item.tokens, 0);
-    box.createDiv({ cls: 'strata-panel-title', text: `Notes in this chat · ${formatTokens(total)} tokens` });
-    if (state.library.length === 0) {
-      box.createDiv({ cls: 'strata-muted', text: 'Empty. Notes you attach stay with the chat (its Context Library), sent once and cached.' });
-      return;
-    }
-    const condensed = (state.conversation.compactions ?? []).length > 0;
-    box.createDiv({
-      cls: 'strata-muted strata-library-hint',
-      text: condensed
-        ? 'The Context Library. Since the chat was condensed, notes from condensed messages are sent once right after the instructions.'
-        : 'The Context Library: each item is sent once, then referred to by name.',
-    });
-    for (const item of state.library) {
-      const row = box.createDiv({ cls: 'strata-library-item', attr: { 'data-id': item.id } });
-      const icon = row.createSpan({ cls: 'strata-library-icon' });
-      setIcon(icon, item.kind === 'folder' ? 'folder' : item.kind === 'tag' ? 'tag' : item.kind === 'url' ? 'link' : 'file-text');
-      const name = row.createDiv({ cls: 'strata-library-name' });
-      name.createSpan({ cls: 'strata-library-title', text: item.title });
-      name.createSpan({ cls: 'strata-library-detail', text: item.version > 1 ? `${item.source} · v${item.version}` : item.source });
-      row.createSpan({ cls: 'strata-library-tokens', text: formatTokens(item.tokens) });
-      if (this.confirming === item.id) {
-        const confirm = row.createDiv({ cls: 'strata-library-confirm' });
-        confirm.createSpan({ text: 'Removing restarts the cached prefix.' });
-        const yes = confirm.createEl('button', { cls: 'mod-warning strata-library-confirm-remove', text: 'Remove' });
-        const no = confirm.createEl('button', { text: 'Keep' });
-        yes.addEventListener('click', () => {
-          this.confirming = null;
-          this.actions.removeLibraryItem(item.id);
-        });
-        no.addEventListener('click', () => {
-          this.confirming = null;
-          this.render(state);
-        });
-      } else {
-        const remove = row.createEl('button', {
-          cls: 'clickable-icon strata-library-remove',
-          attr: { 'aria-label': 'Remove from the library (restarts the cached prefix)' },
-        });
-        setIcon(remove, 'trash-2');
-        remove.addEventListener('click', () => {
-          this.confirming = item.id;
-          this.render(state);
-        });
-      }
-    }
+    // Apart from the chat's cost above (which counts the main calls only): the planner and artifact summaries.
+    if (state.plan.calls > 0) stat(stats, 'Planning', planCostText(state.plan), 'strata-usage-planning');
   }
 }
 

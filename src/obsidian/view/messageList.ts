@@ -9,6 +9,7 @@ import { RetryStatusLine } from './retryStatus';
 import { missingUsage } from '../../core/chat/missingUsage';
 import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
 import { renderAgentSteps, renderLiveCalls } from './agentSteps';
+import { renderPlanDetails } from './planDetails';
 import type { LiveCall } from '../../core/agent/progress';
 
 export interface MessageActions {
@@ -265,6 +266,7 @@ export class MessageList {
     });
     const note = breakNoteOf(turn, first);
     if (note) renderBreakNote(el, note);
+    if (turn.plan) renderPlanDetails(el, turn.plan);
     for (const event of turn.envelope?.freshness ?? []) {
       el.createDiv({ cls: 'strata-freshness', text: `${event.id}: ${freshnessText(event.status)}` });
     }

@@ -1,6 +1,6 @@
 import { capabilitiesFor } from '../capabilities';
 import type { ProviderError } from '../errors';
-import { DEFAULT_TIMERS, type Timers } from '../timers';
+import { DEFAULT_TIMERS, type Timers } from '../../core/timers';
 import type { ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../../core/ports/chatModel';
 import { cliArgs } from './args';
 import { cliEnvironment, redactCliText, secretValues } from './environment';

@@ -1,0 +1,93 @@
+import type { WholeTurnFigures, WholeTurnRow } from '../wholeTurn/section';
+import { int, kib, mib, ms, ratio, table } from './format';
+
+const FRONTMATTER_TARGET = 150 * 1024;
+const REOPEN_TARGET_MS = 1000;
+
+/** The issue's targets for one vault kind: ratios of the largest chat to the 50-turn one, and two limits. */
+export interface WholeTurnTargets {
+  readonly vault: string;
+  readonly at: number;
+  readonly nextRatio: number | null;
+  readonly saveRatio: number | null;
+  readonly frontmatterBytes: number;
+  readonly reopenMs: number;
+}
+
+/** Pure: the targets per vault kind (null ratios when the run has no 50-turn row or nothing past it). */
+export function wholeTurnTargets(rows: readonly WholeTurnRow[]): WholeTurnTargets[] {
+  const kinds = [...new Set(rows.map((r) => r.vault))];
+  return kinds.flatMap((vault) => {
+    const own = rows.filter((r) => r.vault === vault).sort((a, b) => a.turns - b.turns);
+    const last = own[own.length - 1];
+    const fifty = own.find((r) => r.turns === 50);
+    if (!last) return [];
+    const over = (a: number, b: number | undefined) => (b === undefined || b <= 0 || last === fifty ? null : a / b);
+    return [{ vault, at: last.turns, nextRatio: over(last.nextMs, fifty?.nextMs), saveRatio: over(last.saveMs, fifty?.saveMs), frontmatterBytes: last.frontmatterBytes, reopenMs: last.openMs + last.firstSendMs }];
+  });
+}
+
+function rowsTable(rows: readonly WholeTurnRow[]): string {
+  return table(
+    ['vault', 'turns', 'next', 'same turn again', 'save (saves / turn)', 'quiet save', 'reopen + first send', 'preview', 'note', 'frontmatter', 'chat data', 'reads / stats per turn', 'peak heap'],
+    rows.map((r) => [
+      r.vault,
+      int(r.turns),
+      ms(r.nextMs),
+      ms(r.againMs),
+      `${ms(r.saveMs)} (${r.savesPerTurn.toFixed(1)})`,
+      ms(r.saveQuietMs),
+      `${ms(r.openMs)} + ${ms(r.firstSendMs)}`,
+      ms(r.previewMs),
+      kib(r.noteBytes),
+      `${int(r.frontmatterBytes)} B`,
+      kib(r.chatDataBytes),
+      `${r.readsPerTurn.toFixed(1)} / ${r.statsPerTurn.toFixed(1)}`,
+      mib(r.heapMiB),
+    ]),
+    ['l'],
+  );
+}
+
+function targetsTable(rows: readonly WholeTurnRow[]): string {
+  const pass = (ok: boolean | null) => (ok === null ? '' : ok ? ' ✓' : ' ✗');
+  return table(
+    ['vault', 'next at N ÷ at 50 (≤ 3×)', 'save at N ÷ at 50 (≤ 3×)', 'frontmatter at N (< 150 KB)', 'reopen + first send at N (< 1 s)'],
+    wholeTurnTargets(rows).map((t) => [
+      `${t.vault}, N = ${int(t.at)}`,
+      `${ratio(t.nextRatio, 1)}${pass(t.nextRatio === null ? null : t.nextRatio <= 3)}`,
+      `${ratio(t.saveRatio, 1)}${pass(t.saveRatio === null ? null : t.saveRatio <= 3)}`,
+      `${kib(t.frontmatterBytes)}${pass(t.frontmatterBytes < FRONTMATTER_TARGET)}`,
+      `${ms(t.reopenMs)}${pass(t.reopenMs < REOPEN_TARGET_MS)}`,
+    ]),
+    ['l'],
+  );
+}
+
+/** The whole-turn section of the report; `before`: the same figures from before a change, when kept. */
+export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnFigures['runs'], before?: readonly WholeTurnRow[]): string {
+  const o = runs[0]?.options;
+  const out: string[] = ['## Whole turn: Enter to the provider call', ''];
+  out.push(
+    `One chat through the real \`ChatController\`, the chat-note archive over \`FsChatStore\` (a temp folder) and a generated vault of ${int(o?.notes ?? 1000)} notes of ~2 KB on disk; ` +
+      'one note attached per turn, every third turn re-attaching an earlier one; the provider is a stand-in that answers at once with ~400 characters (nothing goes over the network); ' +
+      'a listener reads the chat state on every change, as the view does; no condensing (the budget is set out of reach). ' +
+      '**cached**: notes read from disk once, then from memory, with their modification time and size in memory (Obsidian\'s `cachedRead` and `TFile.stat`); **uncached**: `FsVault`, the disk every time. ' +
+      `**next**: \`send()\` → the provider's \`send\` called, median of turns N−${(o?.window ?? 7) - 1}…N; ` +
+      `**same turn again**: Retry of turn N after a failed request (resolve, re-read, assemble and compile the same turn again), median of ${o?.retries ?? 3}; ` +
+      '**save**: one save of the chat note (encode, read-compare, write) as the controller makes them during those turns (wall time, other work of the turn may overlap it), and how many a turn makes; ' +
+      '**quiet save**: the settled chat saved once more with nothing else running; **reopen**: `open(id)` on a fresh controller and archive (read, decode, rehydrate; same process: the tokenizer stays loaded); ' +
+      '**first send**: the next turn\'s Enter → provider call on that controller; **preview**: `previewNext()`; **reads / stats**: vault calls per ordinary turn; each vault kind runs in its own process (peak heap: sampled after every turn).',
+    '',
+    rowsTable(rows),
+    '',
+    'Targets (issue 16):',
+    '',
+    targetsTable(rows),
+    '',
+  );
+  if (before && before.length > 0) out.push('Before issue 16\'s changes (bench-results/wholeTurn-before.json):', '', rowsTable(before), '', targetsTable(before), '');
+  const durations = runs.map((r) => `${r.vault} ${int(r.durationMs / 1000)} s`).join(', ');
+  if (durations) out.push(`Run time: ${durations}.`, '');
+  return out.join('\n');
+}

@@ -1,0 +1,281 @@
+/**
+ * Child process for the whole-turn runs (fresh heap, honest memory figures):
+ *   node --expose-gc --import tsx bench/wholeTurn/worker.ts <json options>
+ * Plays one chat through the real ChatController, the chat-note archive over FsChatStore (a temp
+ * folder) and a generated vault of ~2 KB notes on disk, read through `cached` (Obsidian's cachedRead
+ * and TFile.stat: memory after the first read) or `uncached` (FsVault: the disk every time). The
+ * provider answers at once: what is timed is Enter → provider call. Prints one JSON object on stdout.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ChatController } from '../../src/core/chat/chatController';
+import type { ContextChip } from '../../src/core/context/items';
+import { ChatArchive } from '../../src/core/conversation/archive';
+import type { Conversation } from '../../src/core/conversation/model';
+import type { ChatArchivePort, SaveResult } from '../../src/core/ports/chatArchive';
+import { FsChatStore } from '../../src/node/fsChatStore';
+import { FsVault } from '../../src/node/fsVault';
+import { noteSize } from '../frontmatter/chat';
+import { median } from '../lib/stats';
+import { benchSettings, InstantProvider } from './provider';
+import { CachedVault, CountingVault, writeVault } from './vault';
+
+export type VaultKind = 'cached' | 'uncached';
+
+export interface WholeTurnOptions {
+  readonly vault: VaultKind;
+  readonly notes: number;
+  readonly turns: number;
+  readonly checkpoints: readonly number[];
+  /** Turns (ending at a checkpoint) whose Enter → provider call times form `nextMs`. */
+  readonly window: number;
+  /** Retries timed at each checkpoint (`againMs`): the checkpoint turn fails this many times, then goes through. */
+  readonly retries: number;
+}
+
+export interface WholeTurnCheckpoint {
+  readonly turns: number;
+  /** Medians, milliseconds. */
+  readonly nextMs: number;
+  readonly nextSamples: readonly number[];
+  readonly againMs: number;
+  readonly againSamples: readonly number[];
+  /** The chat's saves during ordinary turns of the window: median wall time of one, and how many a turn makes. */
+  readonly saveMs: number;
+  readonly savesPerTurn: number;
+  /** One save of the settled chat with nothing else running (median of 3). */
+  readonly saveQuietMs: number;
+  /** previewNext(): the usage line's measure of the next request (median of 3). */
+  readonly previewMs: number;
+  readonly openMs: number;
+  readonly firstSendMs: number;
+  readonly noteBytes: number;
+  readonly frontmatterBytes: number;
+  readonly chatDataBytes: number;
+  /** Vault calls per ordinary turn of the window (reads: note texts; stats: modification time and size). */
+  readonly readsPerTurn: number;
+  readonly statsPerTurn: number;
+  readonly libraryNotes: number;
+  /** Peak heap used so far (sampled after every turn). */
+  readonly heapMiB: number;
+}
+
+export interface WholeTurnRun {
+  readonly options: WholeTurnOptions;
+  readonly checkpoints: readonly WholeTurnCheckpoint[];
+  readonly perTurnNextMs: readonly number[];
+  readonly peakHeapMiB: number;
+  readonly durationMs: number;
+}
+
+const MiB = 1024 * 1024;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** The archive the controller saves through, timing each save as the turn pays it. */
+class TimedArchive implements ChatArchivePort {
+  readonly saves: number[] = [];
+  lastPath = '';
+
+  constructor(readonly inner: ChatArchive) {}
+
+  async save(conversation: Conversation): Promise<SaveResult> {
+    const start = performance.now();
+    const result = await this.inner.save(conversation);
+    this.saves.push(performance.now() - start);
+    this.lastPath = result.path;
+    return result;
+  }
+  load(id: string) {
+    return this.inner.load(id);
+  }
+  list() {
+    return this.inner.list();
+  }
+  search(query: string) {
+    return this.inner.search(query);
+  }
+  rename(id: string, title: string) {
+    return this.inner.rename(id, title);
+  }
+  delete(id: string) {
+    return this.inner.delete(id);
+  }
+}
+
+/** Lets the controller's background work (the usage line's preview, queued saves) finish, as a user's pause does. */
+async function settle(controller: ChatController): Promise<void> {
+  await controller.flush();
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  await controller.flush();
+}
+
+interface Live {
+  controller: ChatController;
+  archive: TimedArchive;
+  unsubscribe: () => void;
+}
+
+export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurnRun> {
+  const started = performance.now();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-wholeturn-'));
+  try {
+    const vaultDir = path.join(dir, 'vault');
+    const chatsDir = path.join(dir, 'chats');
+    const paths = writeVault(vaultDir, options.notes);
+    const disk = new FsVault(vaultDir);
+    const vault = new CountingVault(options.vault === 'cached' ? new CachedVault(disk) : disk);
+    const provider = new InstantProvider();
+    const settings = benchSettings();
+    let clock = Date.UTC(2026, 0, 1, 9);
+    const now = () => (clock += 1000);
+
+    // A controller as the view holds one: it reads the state on every change (what render() does).
+    const live = (): Live => {
+      const archive = new TimedArchive(new ChatArchive(new FsChatStore(chatsDir), { now }, settings.chatFolder));
+      const controller = new ChatController({ vault, archive, providers: () => provider, settings: () => settings, now, newId: () => 'whole-turn' });
+      let seen: unknown = null;
+      const unsubscribe = controller.subscribe((change) => {
+        if (change === 'state') seen = controller.state;
+      });
+      void seen;
+      return { controller, archive, unsubscribe };
+    };
+
+    let chat = live();
+    const attached: number[] = [];
+    let fresh = 0;
+    const chipsFor = (t: number): ContextChip[] => {
+      // Every third turn re-attaches an earlier note; the others attach a new one.
+      const index = t % 3 === 0 && attached.length > 0 ? attached[(t * 7) % attached.length] : fresh++ % paths.length;
+      if (!attached.includes(index)) attached.push(index);
+      return [{ kind: 'note', path: paths[index] }];
+    };
+    const textFor = (t: number, chips: readonly ContextChip[]) =>
+      `Question ${t}: what does ${chips[0].kind === 'note' ? chips[0].path : 'it'} say about the plan, and what should I do next?`;
+
+    const perTurnNextMs: number[] = [];
+    const perTurnSaves: number[][] = [];
+    const perTurnReads: number[] = [];
+    const perTurnStats: number[] = [];
+    const checkpoints: WholeTurnCheckpoint[] = [];
+    let peakHeap = 0;
+    let reopened: { openMs: number } | null = null;
+    const last = Math.max(...options.checkpoints);
+    const pending = new Map<number, Omit<WholeTurnCheckpoint, 'firstSendMs'>>();
+
+    for (let t = 1; t <= last + 1; t++) {
+      const checkpoint = options.checkpoints.includes(t);
+      const chips = chipsFor(t);
+      const savesBefore = chat.archive.saves.length;
+      const [reads, stats] = [vault.reads, vault.stats];
+      if (checkpoint) provider.failNext = options.retries;
+      const calls = provider.calls;
+      const start = performance.now();
+      await chat.controller.send(textFor(t, chips), chips);
+      const nextMs = provider.calledAt - start;
+      // A turn that failed before the provider call would time nothing: the run stops and says why.
+      if (provider.calls === calls) throw new Error(`turn ${t} never reached the provider: ${chat.controller.state.pending?.error ?? 'no error shown'}`);
+      perTurnNextMs.push(nextMs);
+      perTurnReads.push(vault.reads - reads);
+      perTurnStats.push(vault.stats - stats);
+      const againSamples: number[] = [];
+      for (let r = 0; r < (checkpoint ? options.retries : 0); r++) {
+        await settle(chat.controller);
+        const retryStart = performance.now();
+        const before = provider.calls;
+        await chat.controller.retry();
+        if (provider.calls === before) throw new Error(`the retry of turn ${t} never reached the provider`);
+        againSamples.push(provider.calledAt - retryStart);
+      }
+      await settle(chat.controller);
+      perTurnSaves.push(chat.archive.saves.slice(savesBefore));
+      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+      if (reopened) {
+        // The first send after reopening: this turn's Enter → provider call, on the reopened controller.
+        const first = nextMs;
+        const at = t - 1;
+        const row = pending.get(at);
+        if (row) checkpoints.push({ ...row, firstSendMs: first });
+        pending.delete(at);
+        reopened = null;
+      }
+      if (t > last) break;
+      if (!checkpoint) {
+        if (t % 50 === 0) process.stderr.write(`wholeTurn ${options.vault}: turn ${t} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+        continue;
+      }
+
+      // The checkpoint: sizes, a quiet save, the usage line's preview, then reopen on a fresh controller.
+      const window = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i - 1).filter((i) => i >= 0);
+      const ordinary = window(t - options.window + 1, t - 1);
+      const saves = ordinary.flatMap((i) => perTurnSaves[i]);
+      const conversation = chat.controller.state.conversation;
+      const quiet: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const s = performance.now();
+        await chat.archive.inner.save(conversation);
+        quiet.push(performance.now() - s);
+      }
+      const preview: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const s = performance.now();
+        await chat.controller.previewNext();
+        preview.push(performance.now() - s);
+      }
+      const note = (await new FsChatStore(chatsDir).read(chat.archive.lastPath)) ?? '';
+      const size = noteSize(t, note);
+      const nextSamples = window(t - options.window + 1, t).map((i) => perTurnNextMs[i]);
+      const id = chat.controller.chatId;
+      const libraryNotes = chat.controller.state.library.filter((e) => e.kind === 'note').length;
+      chat.unsubscribe();
+      gc?.();
+      const reopenedChat = live();
+      const openStart = performance.now();
+      await reopenedChat.controller.open(id);
+      const openMs = performance.now() - openStart;
+      await settle(reopenedChat.controller);
+      chat = reopenedChat;
+      reopened = { openMs };
+      pending.set(t, {
+        turns: t,
+        nextMs: median(nextSamples),
+        nextSamples,
+        againMs: againSamples.length > 0 ? median(againSamples) : NaN,
+        againSamples,
+        saveMs: saves.length > 0 ? median(saves) : NaN,
+        savesPerTurn: ordinary.length > 0 ? saves.length / ordinary.length : NaN,
+        saveQuietMs: median(quiet),
+        previewMs: median(preview),
+        openMs,
+        noteBytes: size.noteBytes,
+        frontmatterBytes: size.frontmatterBytes,
+        chatDataBytes: size.chatDataBytes,
+        readsPerTurn: ordinary.length > 0 ? ordinary.reduce((n, i) => n + perTurnReads[i], 0) / ordinary.length : NaN,
+        statsPerTurn: ordinary.length > 0 ? ordinary.reduce((n, i) => n + perTurnStats[i], 0) / ordinary.length : NaN,
+        libraryNotes,
+        heapMiB: peakHeap / MiB,
+      });
+      process.stderr.write(`wholeTurn ${options.vault}: checkpoint ${t}: next ${median(nextSamples).toFixed(1)} ms, open ${openMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+    }
+    chat.unsubscribe();
+    return { options, checkpoints, perTurnNextMs, peakHeapMiB: peakHeap / MiB, durationMs: performance.now() - started };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  const [json] = process.argv.slice(2);
+  if (!json) {
+    process.stderr.write('usage: worker.ts <options as JSON>\n');
+    process.exit(2);
+  }
+  runWholeTurn(JSON.parse(json) as WholeTurnOptions).then(
+    (run) => process.stdout.write(`${JSON.stringify(run)}\n`),
+    (error: unknown) => {
+      process.stderr.write(`wholeTurn worker: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,58 @@
+import type { Artifact, ShouldPlan } from './types';
+import { formatCount } from './format';
+
+/** Seed 004's thresholds: below this much text in all, planning costs more than it saves. */
+export const SMALL_TOTAL_CHARS = 5_000;
+/** One artifact this large is worth a plan even when all of it fits. */
+export const LARGE_ARTIFACT_CHARS = 10_000;
+/** "Fits": the request with everything in full, plus this share, is inside the budget. */
+export const FIT_BUFFER = 0.3;
+/** A model is expensive from this price per input token (USD): o1, Opus tier (seed 004's question 1). */
+export const EXPENSIVE_INPUT_PRICE = 0.00001;
+
+export interface ShouldPlanInput {
+  /** Artifacts to decide this turn (new, changed, or re-planned). */
+  readonly undecided: readonly Artifact[];
+  /** Artifacts already decided (kept) or already in history. */
+  readonly decided: readonly Artifact[];
+  /** The request's tokens with every undecided artifact in full. */
+  readonly requestTokens: number;
+  readonly budgetTokens: number;
+  /** The chat's model costs at least EXPENSIVE_INPUT_PRICE per input token (false when unknown). */
+  readonly expensiveModel: boolean;
+}
+
+/**
+ * Seed 004's decision table, in the issue's order (each row is checked only when the rows above did
+ * not decide): no artifacts → no; all under 5k characters → no; fits with a 30 % buffer on a cheap
+ * model → no; near or over the budget → yes; one artifact over 10k characters → yes; tool results
+ * from earlier turns → yes; expensive model → yes; otherwise no.
+ */
+export function shouldPlan(input: ShouldPlanInput): ShouldPlan {
+  const { undecided, decided, requestTokens, budgetTokens, expensiveModel } = input;
+  if (undecided.length === 0) {
+    return decided.length === 0
+      ? { plan: false, reason: 'no-artifacts', detail: 'nothing attached and no tool output' }
+      : { plan: false, reason: 'all-decided', detail: `every item keeps its decision (${decided.length} kept)` };
+  }
+  const chars = undecided.reduce((n, a) => n + a.chars, 0);
+  if (chars < SMALL_TOTAL_CHARS) {
+    return { plan: false, reason: 'small', detail: `the new items are ${formatCount(chars)} characters, under ${formatCount(SMALL_TOTAL_CHARS)}` };
+  }
+  const fits = requestTokens * (1 + FIT_BUFFER) <= budgetTokens;
+  if (fits && !expensiveModel) {
+    return { plan: false, reason: 'fits', detail: `the request (${formatCount(requestTokens)} tokens) fits the ${formatCount(budgetTokens)}-token budget with a 30 % buffer` };
+  }
+  if (!fits) {
+    return {
+      plan: true,
+      reason: 'near-budget',
+      detail: `with everything in full the request would be ${formatCount(requestTokens)} tokens, ${requestTokens > budgetTokens ? 'over' : 'near'} the ${formatCount(budgetTokens)}-token budget`,
+    };
+  }
+  const large = undecided.find((a) => a.chars > LARGE_ARTIFACT_CHARS);
+  if (large) return { plan: true, reason: 'large-artifact', detail: `${large.title} is ${formatCount(large.chars)} characters, over ${formatCount(LARGE_ARTIFACT_CHARS)}` };
+  const tools = decided.filter((a) => a.type === 'tool' && a.historical).length;
+  if (tools > 0) return { plan: true, reason: 'historical-tools', detail: `${tools} tool result(s) from earlier turns are in the conversation` };
+  return { plan: true, reason: 'expensive-model', detail: 'the chat\'s model is expensive: planning on a cheap model pays for itself' };
+}
