@@ -1,7 +1,7 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,wholeTurn] [-- --no-profile]
+ * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn] [-- --no-profile]
  * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step,
- * whole turns through the controller, in one run: a markdown report on stdout, the same figures as JSON in bench-results/. Progress goes to stderr.
+ * artifact planning over more than the window, whole turns through the controller, in one run: a markdown report on stdout, the same figures as JSON in bench-results/. Progress goes to stderr.
  * With --only, latest.json keeps the other sections' figures from the run before (named in `carriedOver`).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,8 +20,9 @@ import { renderMarkdown, type BenchResults } from './report/markdown';
 import { measureSearch } from './search/section';
 import { measureAgent } from './agent/section';
 import { measureWholeTurn } from './wholeTurn/section';
+import { measurePlanning } from './planning/section';
 
-const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent', 'wholeTurn'] as const;
+const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent', 'planning', 'wholeTurn'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -140,6 +141,13 @@ async function main(): Promise<void> {
     agent = await measureAgent(root);
   }
 
+  let planning: BenchResults['planning'] = null;
+  if (args.only.has('planning')) {
+    progress('artifact planning: the planning scenario with the deterministic planner and the planner model, sticky or not…');
+    planning = await measurePlanning(root);
+    if (!planning) progress('artifact planning: skipped (no ../shared/corpus/tasks-docs beside the checkout)');
+  }
+
   let wholeTurn: BenchResults['wholeTurn'] = null;
   let wholeTurnRuns: BenchResults['wholeTurnRuns'] = null;
   if (args.only.has('wholeTurn')) {
@@ -170,6 +178,7 @@ async function main(): Promise<void> {
     plugin,
     search,
     agent,
+    planning,
     wholeTurn,
     wholeTurnRuns,
     ...(wholeTurnBefore ? { wholeTurnBefore } : {}),

@@ -79,6 +79,8 @@ describe('chat history from the keyboard', () => {
     // F2 renames the selected row; Escape in the field leaves the rename, not the modal.
     await page.keyboard.press('F2');
     await page.waitForSelector('.strata-history-rename-input');
+    // The field takes focus once rendered: an Escape before that would go to the modal (and close it).
+    await page.waitForFunction(() => document.activeElement?.classList.contains('strata-history-rename-input'));
     await page.keyboard.press('Escape');
     await page.waitForSelector('.strata-history-rename-input', { state: 'detached' });
     expect(await page.$('.strata-history-modal')).not.toBeNull();

@@ -236,7 +236,7 @@ describe('planning with the planner model (Auto)', () => {
     expect(await plan.locator('summary').textContent()).toMatch(/^Context plan · 1 extract · by gpt-4o-mini · planning (\$|<\$)[\d.]+$/);
     await openPlan(page);
     expect(await plan.locator('.strata-plan-by').textContent()).toBe('Planned by the planner model, local-openai/gpt-4o-mini.');
-    expect(await plan.locator('.strata-plan-decision-why').textContent()).toMatch(/^Too large to include whole/);
+    expect(await plan.locator('.strata-plan-decision-why').textContent()).toMatch(/^Its headings name the question's subject; too large to include whole/);
     expect(await plan.locator('.strata-plan-cost').textContent()).toMatch(/^Planner: 1 call, [\d.]+k? tokens, (\$|<\$)[\d.]+/);
 
     await openPanel(page);

@@ -110,12 +110,12 @@ describe.each(['openai', 'openai-responses', 'anthropic'] as const)('%s', (kind)
     }
   });
 
-  test('no directive: the default plan (small artifacts whole, large ones by extract on the question)', async () => {
+  test('no directive: the default plan (a small note whole, a large one that mentions the question summarized for it)', async () => {
     const input = plannerInput([plan, long], { question: QUESTION, kept: [kept(vent)] });
     const { plan: result } = await plannerFor(kind).plan(input, new AbortController().signal);
     expect(result.decisions).toEqual([
       { id: PLAN, strategy: 'include_full', priority: 1, rationale: `Small enough to include whole (${plan.tokens} tokens).` },
-      { id: LONG, strategy: 'rag_extract', priority: 2, rationale: `Too large to include whole (${long.tokens} tokens): the passages on the question.`, query: QUESTION },
+      { id: LONG, strategy: 'summarize', priority: 2, rationale: `Bears on the question but too large to include whole (${long.tokens} tokens).`, focus: QUESTION },
     ]);
     expect(long.tokens).toBeGreaterThan(1500);
   });

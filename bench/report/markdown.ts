@@ -12,6 +12,8 @@ import { budgetSection, type BudgetFigures } from './budget';
 import { searchSection } from './search';
 import { agentSection } from './agent';
 import { wholeTurnSection } from './wholeTurn';
+import { planningSection } from './planning';
+import type { PlanningBench } from '../planning/section';
 import type { WholeTurnFigures, WholeTurnRow } from '../wholeTurn/section';
 import type { AgentRun } from '../../src/node/agentRun';
 import { exponent, int, kchars, kib, mib, ms, pct, ratio, table } from './format';
@@ -31,6 +33,8 @@ export interface BenchResults {
   readonly search: SearchBench | null;
   /** The agent loop: cached share per step on each API. */
   readonly agent: readonly AgentRun[] | null;
+  /** Artifact planning: the planning scenario per planner, sticky or not (null: not run, or no corpus). */
+  readonly planning: PlanningBench | null;
   /** Whole turns through the chat controller (Enter → provider call, saving, reopening), per vault kind and chat length. */
   readonly wholeTurn: readonly WholeTurnRow[] | null;
   /** The whole-turn runs' options, durations and peak heaps. */
@@ -320,6 +324,7 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.plugin) out.push(pluginSection(r.plugin));
   if (r.search) out.push(searchSection(r.search));
   if (r.agent) out.push(agentSection(r.agent));
+  if (r.planning) out.push(planningSection(r.planning));
   if (r.wholeTurn) out.push(wholeTurnSection(r.wholeTurn, r.wholeTurnRuns ?? [], r.wholeTurnBefore ?? undefined));
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -40,6 +40,14 @@ export class FsChatStore implements ChatNoteStore {
     await fs.writeFile(full, text, { encoding: 'utf8', flag: 'wx' });
   }
 
+  async exists(rel: string): Promise<boolean> {
+    try {
+      return (await fs.stat(this.full(rel))).isFile();
+    } catch {
+      return false;
+    }
+  }
+
   async process(rel: string, update: (current: string) => string): Promise<string> {
     const current = await this.read(rel);
     if (current === null) throw new Error(`${rel} does not exist`);

@@ -26,6 +26,10 @@ export class ObsidianChatStore implements ChatNoteStore {
     return file ? this.app.vault.read(file) : null;
   }
 
+  exists(path: string): Promise<boolean> {
+    return Promise.resolve(this.file(path) !== null);
+  }
+
   async create(path: string, text: string): Promise<void> {
     const target = normalizePath(path);
     const folder = target.includes('/') ? target.slice(0, target.lastIndexOf('/')) : '';

@@ -35,6 +35,8 @@ const TABLE: Readonly<Record<string, ModelPrice>> = {
   'gpt-4.1-nano': { input: 0.1, cachedInput: 0.025, output: 0.4 },
   'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
   'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
+  // gpt-3.5-turbo-0125; no prompt caching discount on this family.
+  'gpt-3.5-turbo': { input: 0.5, cachedInput: 0.5, output: 1.5 },
   o1: { input: 15, cachedInput: 7.5, output: 60 },
   o3: { input: 2, cachedInput: 0.5, output: 8 },
   'o3-mini': { input: 1.1, cachedInput: 0.55, output: 4.4 },

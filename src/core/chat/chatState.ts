@@ -98,8 +98,22 @@ export interface ChatState {
 
 export type Transient = Omit<ChatState, 'answered' | 'pending' | 'unanswered' | 'totalUsage' | 'totalCost' | 'plan'>;
 
+type Derived = Pick<ChatState, 'answered' | 'pending' | 'unanswered' | 'totalUsage' | 'totalCost' | 'plan'>;
+
+/** What a conversation's state derives from it, by conversation object: a state rebuilt for another reason (a phase, a warning) does not walk a long chat again. */
+const derivedMemo = new WeakMap<Conversation, Derived>();
+
 export function chatStateOf(transient: Transient): ChatState {
-  const turns = transient.conversation.turns;
+  let derived = derivedMemo.get(transient.conversation);
+  if (!derived) {
+    derived = deriveFrom(transient.conversation);
+    derivedMemo.set(transient.conversation, derived);
+  }
+  return { ...transient, ...derived };
+}
+
+function deriveFrom(conversation: Conversation): Derived {
+  const turns = conversation.turns;
   const answered: ChatTurn[] = [];
   const unanswered: UnansweredTurn[] = [];
   const last = turns[turns.length - 1];
@@ -119,18 +133,30 @@ export function chatStateOf(transient: Transient): ChatState {
     if (typeof rewrite?.cost === 'number') totalCost = (totalCost ?? 0) + rewrite.cost;
   }
   // Summaries are part of what the chat cost.
-  for (const c of transient.conversation.compactions ?? []) {
+  for (const c of conversation.compactions ?? []) {
     if (c.summary) totalUsage = addUsage(totalUsage, c.summary.usage);
     if (c.summary && typeof c.cost === 'number') totalCost = (totalCost ?? 0) + c.cost;
   }
   // So is the generated title.
-  const title = transient.conversation.titleCall;
+  const title = conversation.titleCall;
   if (title) totalUsage = addUsage(totalUsage, title.usage);
   if (title && typeof title.cost === 'number') totalCost = (totalCost ?? 0) + title.cost;
-  return { ...transient, answered, pending, unanswered, totalUsage, totalCost, plan: planViewOf(transient.conversation, answered) };
+  return { answered, pending, unanswered, totalUsage, totalCost, plan: planViewOf(conversation, answered) };
 }
 
+const entries = new WeakMap<LibraryItem, LibraryEntry>();
+
+/** A library item as the view lists it (items are immutable: made once per item). */
 export function libraryEntry(item: LibraryItem): LibraryEntry {
+  let entry = entries.get(item);
+  if (!entry) {
+    entry = entryOf(item);
+    entries.set(item, entry);
+  }
+  return entry;
+}
+
+function entryOf(item: LibraryItem): LibraryEntry {
   return {
     id: item.id,
     kind: item.kind,

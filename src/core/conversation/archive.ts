@@ -74,8 +74,9 @@ export class ChatArchive implements ChatArchivePort {
 
   async save(conversation: Conversation): Promise<SaveResult> {
     let known = this.paths.get(conversation.id);
-    // One read to know the note is there (a long chat's note is megabytes): process() reads it again to merge.
-    let exists = known !== undefined && (await this.store.read(known)) !== null;
+    // Is the note there? Asked without reading it where the store can (process() reads it to merge).
+    const there = async (path: string): Promise<boolean> => (this.store.exists ? this.store.exists(path) : (await this.store.read(path)) !== null);
+    let exists = known !== undefined && (await there(known));
     if (known !== undefined && !exists) {
       // The note was renamed or moved inside the folder while the chat was open: find it by id
       // instead of writing a duplicate.
@@ -86,7 +87,7 @@ export class ChatArchive implements ChatArchivePort {
         const base = this.lastText.get(previous);
         if (base !== undefined) this.lastText.set(known, base);
       }
-      exists = known !== undefined && (await this.store.read(known)) !== null;
+      exists = known !== undefined && (await there(known));
     }
     if (known !== undefined && exists) {
       let result: SaveResult = { path: known, conversation, edited: [], warnings: [] };

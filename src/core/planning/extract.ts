@@ -79,14 +79,15 @@ interface Prepared {
  * ranking for `query`, the best taken until `maxTokens` (headers included) is spent, so the room
  * goes to the best passages wherever they are. Each artifact's pick is sent in document order with
  * heading paths. `firstSections`: when nothing matches, an artifact's first sections stand in (a
- * single artifact planned for a question that shares no word with it). Deterministic.
+ * single artifact planned for a question that shares no word with it). `minScoreShare`: only passages
+ * scoring at least this share of the best one. Deterministic.
  */
 export async function jointExtracts(
   sources: readonly ExtractSource[],
   query: string,
   maxTokens: number,
   counter: TokenCounter,
-  options: { readonly firstSections?: boolean } = {},
+  options: { readonly firstSections?: boolean; readonly minScoreShare?: number } = {},
 ): Promise<Map<string, JointExtract>> {
   const prepared = new Map<string, Prepared>();
   for (const source of sources) {
@@ -96,7 +97,10 @@ export async function jointExtracts(
   const total = [...prepared.values()].reduce((n, p) => n + p.all.length, 0);
   const fresh = (p: Prepared, s: Section) => !(p.source.skip ?? []).some(([from, to]) => s.startLine >= from && s.endLine <= to);
   const index = await ArtifactIndex.of(sources);
-  let ranked = (await index.search(query, total)).flatMap((h) => {
+  const hits = await index.search(query, total);
+  // Passages that match only weakly (a common word) are left out when asked: a section for this question must be about it.
+  const floor = options.minScoreShare !== undefined && hits.length > 0 ? hits[0].score * options.minScoreShare : -Infinity;
+  let ranked = hits.filter((h) => h.score >= floor).flatMap((h) => {
     const p = prepared.get(h.id);
     const section = { headings: h.headings, startLine: h.startLine, endLine: h.endLine };
     return p && fresh(p, section) ? [{ p, section }] : [];

@@ -25,6 +25,11 @@ import type { Artifact, ArtifactDecision, ArtifactUsage, Decider, PlanCall, Plan
  * later questions keep room for their own sections (supplements.ts) and for history.
  */
 export const ARTIFACT_SHARE = 0.4;
+/**
+ * What this turn's new artifacts may take however full the library already is (the budget allowing):
+ * what the user just attached is what the question is about.
+ */
+export const NEW_ARTIFACT_FLOOR = 0.25;
 /** Kept free besides, for counts that move a little when blocks are joined. */
 const SAFETY_SHARE = 0.02;
 
@@ -112,13 +117,15 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
   const keptArtifacts: { artifact: Artifact; decision: ArtifactDecision }[] = [];
   // Items kept as a summary or an extract since an earlier turn, or left out, with their whole text: this turn's question may need other parts.
   const supplementable: SupplementSource[] = [];
-  const historyBlocks = historyTools(engine);
+  // History's tool outputs, read only when a supplement needs them (a long chat has many turns).
+  let historyBlocks: ToolOutput[] | null = null;
+  const history = (): ToolOutput[] => (historyBlocks ??= historyTools(engine));
   const heldPart = (lib: LibraryItem, source: ContextItem): SupplementSource => ({
     id: lib.id,
     title: lib.title,
     item: source,
     held: lib.planned?.strategy === 'summarize' ? 'summary' : 'extract',
-    skip: [...(lib.planned?.strategy === 'rag_extract' ? extractRanges(lib.content) : []), ...sentRanges(historyBlocks, source.source)],
+    skip: [...(lib.planned?.strategy === 'rag_extract' ? extractRanges(lib.content) : []), ...sentRanges(history(), source.source)],
   });
 
   // This turn's items: the user's override, a kept decision, already in the library in full, or new.
@@ -161,14 +168,17 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
     }
   }
 
-  // Notes the plan left out on an earlier turn (never sent): offered to this turn's question as sections.
-  if (sticky) {
-    const attached = new Map(input.items.map((it) => [it.id, it]));
-    for (const id of plannedOutIds(book)) {
-      const kept = keptDecision(book, id);
-      const now = attached.get(id) ?? deps.plannedOut?.get(id);
-      if (!kept || kept.turn >= turn || !now || latest.has(id)) continue;
-      supplementable.push({ id, title: now.title, item: now, held: 'excluded', skip: sentRanges(historyBlocks, now.source) });
+  // Notes the plan left out on an earlier turn (never sent): offered to this turn's question as
+  // sections; without stickiness, decided again with the rest.
+  const attached = new Map(input.items.map((it) => [it.id, it]));
+  for (const id of plannedOutIds(book)) {
+    const kept = keptDecision(book, id);
+    const now = attached.get(id) ?? deps.plannedOut?.get(id);
+    if (!kept || kept.turn >= turn || !now || latest.has(id)) continue;
+    if (sticky) supplementable.push({ id, title: now.title, item: now, held: 'excluded', skip: sentRanges(history(), now.source) });
+    else if (!attached.has(id)) {
+      items.push(now);
+      slots.push({ type: 'item', item: now, artifact: itemArtifact(now, tokensOf(now.content), true), library: false });
     }
   }
 
@@ -203,9 +213,17 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
       ...(input.tools ? { tools: tools.filter((t): t is ToolOutput => t !== null) } : {}),
     };
   };
-  const asIs = outputOf(new Map(), input.tools ?? []);
-  const requestTokens = engine.assemble(asIs).promptTokens;
-  const verdict = shouldPlan({ undecided: slots.map((s) => s.artifact), decided, requestTokens, budgetTokens: deps.budget.tokens, expensiveModel: deps.expensiveModel });
+  // Nothing replaced, left out or added: the very input, so its assembly (measured, then sent) is made once.
+  const unchanged = items.length === input.items.length && items.every((it, i) => it === input.items[i]) && [...current].every(([id, it]) => input.current?.get(id) === it);
+  const asIs = unchanged ? input : outputOf(new Map(), input.tools ?? []);
+  const verdict = shouldPlan({
+    undecided: slots.map((s) => s.artifact),
+    decided,
+    // Assembled only when the table gets that far (small additions are decided on their size alone).
+    requestTokens: () => engine.assemble(asIs).promptTokens,
+    budgetTokens: deps.budget.tokens,
+    expensiveModel: deps.expensiveModel,
+  });
   const appliedOnly = (): PlanRecord | null =>
     usages.length === 0
       ? null
@@ -218,10 +236,8 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
   const condensable = deps.autoCondense ? Math.max(0, historyTokens(engine, counter) - summaryReserve(deps.budget)) : 0;
   const minimum = base.promptTokens - condensable;
   const keptTokens = library.reduce((n, l) => n + l.tokens, 0);
-  const room = Math.max(
-    0,
-    Math.min(deps.budget.tokens - minimum - Math.ceil(deps.budget.tokens * SAFETY_SHARE), Math.floor(deps.budget.tokens * ARTIFACT_SHARE) - keptTokens),
-  );
+  const share = Math.max(Math.floor(deps.budget.tokens * ARTIFACT_SHARE) - keptTokens, Math.floor(deps.budget.tokens * NEW_ARTIFACT_FLOOR));
+  const room = Math.max(0, Math.min(deps.budget.tokens - minimum - Math.ceil(deps.budget.tokens * SAFETY_SHARE), share));
 
   const artifacts = slots.map((s) => s.artifact);
   const plannerInput = { question: input.userText, goal: PLANNING_GOAL, budgetTokens: room, artifacts, kept: keptArtifacts };

@@ -15,8 +15,8 @@ export interface ShouldPlanInput {
   readonly undecided: readonly Artifact[];
   /** Artifacts already decided (kept) or already in history. */
   readonly decided: readonly Artifact[];
-  /** The request's tokens with every undecided artifact in full. */
-  readonly requestTokens: number;
+  /** The request's tokens with every undecided artifact in full (asked only when a row needs it). */
+  readonly requestTokens: () => number;
   readonly budgetTokens: number;
   /** The chat's model costs at least EXPENSIVE_INPUT_PRICE per input token (false when unknown). */
   readonly expensiveModel: boolean;
@@ -29,7 +29,7 @@ export interface ShouldPlanInput {
  * from earlier turns → yes; expensive model → yes; otherwise no.
  */
 export function shouldPlan(input: ShouldPlanInput): ShouldPlan {
-  const { undecided, decided, requestTokens, budgetTokens, expensiveModel } = input;
+  const { undecided, decided, budgetTokens, expensiveModel } = input;
   if (undecided.length === 0) {
     return decided.length === 0
       ? { plan: false, reason: 'no-artifacts', detail: 'nothing attached and no tool output' }
@@ -39,6 +39,7 @@ export function shouldPlan(input: ShouldPlanInput): ShouldPlan {
   if (chars < SMALL_TOTAL_CHARS) {
     return { plan: false, reason: 'small', detail: `the new items are ${formatCount(chars)} characters, under ${formatCount(SMALL_TOTAL_CHARS)}` };
   }
+  const requestTokens = input.requestTokens();
   const fits = requestTokens * (1 + FIT_BUFFER) <= budgetTokens;
   if (fits && !expensiveModel) {
     return { plan: false, reason: 'fits', detail: `the request (${formatCount(requestTokens)} tokens) fits the ${formatCount(budgetTokens)}-token budget with a 30 % buffer` };

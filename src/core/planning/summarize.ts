@@ -16,8 +16,11 @@ export interface ArtifactSummarizer {
   summarize(artifact: Artifact, focus: string, maxTokens: number, signal: AbortSignal): Promise<{ readonly text: string; readonly model: string; readonly call: PlanCall }>;
 }
 
+/** The first line of the summary instructions: how the local provider server recognises a summary request. */
+export const SUMMARY_MARKER = 'You summarize one document from an Obsidian vault for an assistant that will use the summary, instead of the document, to answer a question.';
+
 export const ARTIFACT_SUMMARY_INSTRUCTIONS = [
-  'You summarize one document from an Obsidian vault for an assistant that will use the summary, instead of the document, to answer a question.',
+  SUMMARY_MARKER,
   'Keep everything that bears on the focus you are given: facts, numbers, names, steps, settings, commands, decisions, and the headings they sit under.',
   'Leave out what does not bear on it. Do not answer the question yourself; do not add anything the document does not say.',
   'Write plain markdown, no preamble, within the length you are given.',

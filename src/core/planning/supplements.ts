@@ -9,6 +9,8 @@ import type { ArtifactUsage } from './types';
 export const SUPPLEMENT_TOOL = 'planExtract';
 /** Share of the budget one turn's supplements may take (history keeps the rest; compaction masks old ones). */
 export const SUPPLEMENT_SHARE = 0.2;
+/** Only sections scoring at least this share of the best one: a section sent for a question must be about it. */
+export const SUPPLEMENT_MIN_SCORE_SHARE = 0.5;
 /** Room below this is not worth a block. */
 const MIN_SUPPLEMENT_TOKENS = 120;
 
@@ -59,10 +61,10 @@ export async function supplementsFor(question: string, sources: readonly Supplem
   // Each block adds a wrapper: room for the texts is what is left after the blocks' wrappers,
   // fewer blocks leaving more room (a second pass when the first picked more blocks than assumed).
   let blocks = Math.min(sources.length, 3);
-  let found = await jointExtracts(texts, question, room - blocks * WRAPPER_TOKENS, counter);
+  let found = await jointExtracts(texts, question, room - blocks * WRAPPER_TOKENS, counter, { minScoreShare: SUPPLEMENT_MIN_SCORE_SHARE });
   while (found.size > blocks) {
     blocks = found.size;
-    found = await jointExtracts(texts, question, room - blocks * WRAPPER_TOKENS, counter);
+    found = await jointExtracts(texts, question, room - blocks * WRAPPER_TOKENS, counter, { minScoreShare: SUPPLEMENT_MIN_SCORE_SHARE });
   }
   const out: Supplement[] = [];
   for (const source of sources) {

@@ -7,6 +7,8 @@ export interface ChatNoteStore {
   /** Markdown files in the folder and its subfolders, sorted. */
   list(folder: string): Promise<string[]>;
   read(path: string): Promise<string | null>;
+  /** Whether a note is there, without reading it (a long chat's note is megabytes); absent: read() tells. */
+  exists?(path: string): Promise<boolean>;
   /** Create a new note (and its folders). Fails if one exists at that path. */
   create(path: string, text: string): Promise<void>;
   /**

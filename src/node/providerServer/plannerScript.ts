@@ -10,6 +10,7 @@ import type { Exchange } from './context';
 import { RequestError } from './errors';
 import { planDirectives, type PlanDirective } from './planDirectives';
 import { stripDirectives, type ScriptedReply } from './toolScript';
+import { summaryTurn } from './summaryScript';
 
 /** How the request asked for the answer. */
 export type AnswerForm =
@@ -45,41 +46,92 @@ export function plannerQuestion(prompt: string): string {
   return at < 0 ? prompt : prompt.slice(at + heading.length);
 }
 
-/** The artifacts to decide, as the prompt lists them: each block's id and tokens, in order. */
-export function plannerArtifacts(prompt: string): { id: string; tokens: number }[] {
+/** The artifacts to decide, as the prompt lists them: each block's id, tokens and text (its lines up to the next block), in order. */
+export function plannerArtifacts(prompt: string): { id: string; tokens: number; text: string }[] {
   const head = `\n${QUESTION_HEADING}\n`;
   const end = prompt.indexOf(head);
   const lines = (end < 0 ? prompt : prompt.slice(0, end)).split('\n');
-  const out: { id: string; tokens: number }[] = [];
+  const out: { id: string; tokens: number; text: string; from: number }[] = [];
   lines.forEach((line, i) => {
     const header = ARTIFACT_HEADER.exec(line);
     const meta = header ? ARTIFACT_META.exec(lines[i + 1] ?? '') : null;
     if (!header || !meta) return;
     try {
       const id: unknown = JSON.parse(header[2]);
-      if (typeof id === 'string') out.push({ id, tokens: Number(meta[1]) });
+      if (typeof id === 'string') out.push({ id, tokens: Number(meta[1]), text: '', from: i });
     } catch {
       // Not a block written by plannerPrompt.ts: plain text.
     }
   });
+  return out.map((a, k) => ({ id: a.id, tokens: a.tokens, text: lines.slice(a.from, k + 1 < out.length ? out[k + 1].from : lines.length).join('\n') }));
+}
+
+/** Words of the question worth matching: four letters or more, not the commonest ones. */
+const COMMON = new Set(['what', 'which', 'when', 'where', 'does', 'have', 'that', 'this', 'with', 'from', 'into', 'about', 'there', 'their', 'would', 'could', 'should', 'please', 'tell', 'show', 'give', 'make', 'they', 'them', 'your', 'some', 'other', 'than', 'then', 'were', 'will', 'also', 'just', 'like', 'only', 'more', 'most', 'much', 'many']);
+
+function questionWords(question: string): string[] {
+  return [...new Set(question.toLowerCase().match(/\p{L}[\p{L}\p{N}]{3,}/gu) ?? [])].filter((w) => !COMMON.has(w));
+}
+
+/** The words of a text, lowercase, each also without a plural `s` (so "vents" meets "vent"). */
+function wordSet(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/\p{L}[\p{L}\p{N}]*/gu) ?? []) {
+    out.add(w);
+    if (w.length > 4 && w.endsWith('s')) out.add(w.slice(0, -1));
+  }
   return out;
 }
 
-/** The default plan: small artifacts whole, larger ones by extract on the question, priorities in prompt order. */
+/** How a block bears on the question: a word in its id, title or headings (strong), only in its text (weak), or none. */
+function bearing(text: string, words: readonly string[]): 'strong' | 'weak' | 'none' {
+  const lines = text.split('\n');
+  const named = wordSet([lines[0], lines[1], ...lines.filter((l) => l.trimStart().startsWith('outline:'))].join(' '));
+  const stem = (w: string) => (w.length > 4 && w.endsWith('s') ? w.slice(0, -1) : w);
+  if (words.some((w) => named.has(w) || named.has(stem(w)))) return 'strong';
+  const all = wordSet(text);
+  return words.some((w) => all.has(w) || all.has(stem(w))) ? 'weak' : 'none';
+}
+
+const OVERVIEW = /\b(overview|summar(y|ise|ize)|gist|outline|main points)\b/i;
+
+/**
+ * The default plan, as a cheap planner model might answer from the previews: an artifact whose id,
+ * title or headings name a word of the question is extracted from (whole when small), one that only
+ * mentions such a word (or any that bears on a question asking for an overview) is summarized for
+ * the question (whole when small), one that shares no word is
+ * left out; when nothing shares a word, small artifacts go whole and larger ones are summarized.
+ * Priorities: the strong ones first, in prompt order.
+ */
 export function defaultPlan(prompt: string): Record<string, unknown> {
   const question = stripDirectives(plannerQuestion(prompt)).trim();
-  const artifacts = plannerArtifacts(prompt).map((a, i) => {
-    const full = a.tokens < DEFAULT_PLAN_FULL_TOKENS;
-    return {
+  const words = questionWords(question);
+  const blocks = plannerArtifacts(prompt).map((a) => ({ ...a, bearing: bearing(a.text, words) }));
+  const anyMatch = blocks.some((b) => b.bearing !== 'none');
+  // A question about the whole ("an overview of…", "summarize…") is served by summaries, not passages.
+  const overview = OVERVIEW.test(question);
+  const rank = { strong: 0, weak: 1, none: 2 } as const;
+  const ordered = [...blocks].sort((a, b) => rank[a.bearing] - rank[b.bearing]);
+  const artifacts = blocks.map((a) => {
+    const small = a.tokens < DEFAULT_PLAN_FULL_TOKENS;
+    const priority = ordered.indexOf(a) + 1;
+    const decide = (strategy: string, rationale: string, extra: { focus?: string; query?: string } = {}) => ({
       artifact_id: a.id,
-      strategy: full ? 'include_full' : 'rag_extract',
-      priority: i + 1,
-      rationale: full ? `Small enough to include whole (${a.tokens} tokens).` : `Too large to include whole (${a.tokens} tokens): the passages on the question.`,
-      focus: null,
-      query: full ? null : question || null,
-    };
+      strategy,
+      priority,
+      rationale,
+      focus: extra.focus ?? null,
+      query: extra.query ?? null,
+    });
+    if (a.bearing === 'none' && anyMatch) return decide('exclude', 'Its preview shares no word with the question.');
+    if (small) return decide('include_full', `Small enough to include whole (${a.tokens} tokens).`);
+    if (a.bearing === 'strong' && !overview) return decide('rag_extract', `Its headings name the question's subject; too large to include whole (${a.tokens} tokens).`, { query: question || 'main points' });
+    return decide('summarize', `Bears on the question but too large to include whole (${a.tokens} tokens).`, { focus: question || 'main points' });
   });
-  return { artifacts, reasoning: `Default plan of the local provider server: artifacts under ${DEFAULT_PLAN_FULL_TOKENS} tokens whole, larger ones by extract.` };
+  return {
+    artifacts,
+    reasoning: `Default plan of the local provider server: artifacts naming the question's words are extracted from, those mentioning them summarized, the rest left out; under ${DEFAULT_PLAN_FULL_TOKENS} tokens whole.`,
+  };
 }
 
 /** The directives that script this request: the question's (an artifact's preview is never read for them). */
@@ -102,10 +154,13 @@ function replyOf(json: string, valid: boolean, form: AnswerForm, anthropic: bool
 }
 
 /**
- * The planner's reply to a planner request, null for any other request, 'gone' when the client
+ * The planner's reply to a planner request (a summary request's: its scripted summary), null for any other request, 'gone' when the client
  * left during a scripted wait. `[[plan error]]` throws the 500.
  */
 export async function plannerTurn(ex: Pick<Exchange, 'api' | 'wait'>, view: PlannerView): Promise<ScriptedReply | 'gone' | null> {
+  // An artifact summary request (the plan's summarize) gets its scripted summary (./summaryScript.ts).
+  const summary = summaryTurn(view);
+  if (summary) return summary;
   if (!isPlannerRequest(view.systemTexts)) return null;
   const script = scripted(view.userText);
   if (script.slowMs > 0 && !(await ex.wait(script.slowMs))) return 'gone';

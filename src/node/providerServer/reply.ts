@@ -59,6 +59,12 @@
  *   message's content; Responses, `<|function_call|>\nNAME ARGUMENTS` and `<|tool|>\nOUTPUT`;
  *   Anthropic, each tool_use and tool_result block as its JSON (cache_control left out).
  *
+ * Scripted artifact summaries (./summaryScript.ts): a request with a system text starting with the
+ * summary instructions' first line (SUMMARY_MARKER, src/core/planning/summarize.ts) gets, instead of
+ * the reply above, a list of `- <heading>: <first sentence under it>` lines of the document in its
+ * last user message (the text after its `Document …:` line), within the `Length: at most N words.`
+ * it gives (200 when absent); `The document has no text to summarize.` when nothing is left.
+ *
  * Scripted artifact planning (./plannerScript.ts; requests read per API by ./plannerTurns.ts). A
  * request with a system text (a system or developer message, Responses `instructions`, an
  * Anthropic system block) starting with the planner's first line (PLANNER_MARKER,
