@@ -1,3 +1,4 @@
+import type { SummaryCache } from '../../src/core/planning/summaryCache';
 import { ChatController, type ChatControllerDeps, type ProviderFactory } from '../../src/core/chat/chatController';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import { decodeChatNote } from '../../src/core/conversation/codec';
@@ -113,7 +114,7 @@ export interface Harness {
  */
 export function makeController(
   settings: StrataSettings,
-  options: { providers?: ProviderFactory; files?: NoteFiles; ids?: string[]; vault?: FsVault } = {},
+  options: { providers?: ProviderFactory; files?: NoteFiles; ids?: string[]; vault?: FsVault; summaryCache?: SummaryCache } = {},
 ): Harness {
   let clock = 1_700_000_000_000;
   const now = () => (clock += 1000);
@@ -130,6 +131,7 @@ export function makeController(
     costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
     // A turn's words are written with its end (one write per turn) unless a test flushes mid-request: counts stay exact however slow the machine.
     wordsSaveDelayMs: 60_000,
+    ...(options.summaryCache ? { summaryCache: options.summaryCache } : {}),
   };
   return { controller: new ChatController(deps), files, archive, deps };
 }

@@ -15,6 +15,7 @@ function verdict(over: Partial<ShouldPlanInput> & { tokens?: number }) {
   const result = shouldPlan({
     undecided: [],
     decided: [],
+    historicalTools: () => 0,
     requestTokens: () => {
       asked += 1;
       return tokens;
@@ -56,10 +57,9 @@ describe('should we plan? (seed 004, each row at its boundary)', () => {
   });
 
   test('historical tool results in the conversation: yes (when it fits on an expensive model and nothing is large)', () => {
-    const tool = sized('tool:2:0', 3_000, { type: 'tool', historical: true });
-    const fresh = sized('tool:3:0', 3_000, { type: 'tool', historical: false });
-    expect(verdict({ undecided: [sized('a.md', 6_000)], decided: [tool], tokens: FITS, expensiveModel: true })).toMatchObject({ plan: true, reason: 'historical-tools' });
-    expect(verdict({ undecided: [sized('a.md', 6_000)], decided: [fresh], tokens: FITS, expensiveModel: true })).toMatchObject({ plan: true, reason: 'expensive-model' });
+    const undecided = [sized('a.md', 6_000)];
+    expect(verdict({ undecided, historicalTools: () => 2, tokens: FITS, expensiveModel: true })).toMatchObject({ plan: true, reason: 'historical-tools' });
+    expect(verdict({ undecided, historicalTools: () => 0, tokens: FITS, expensiveModel: true })).toMatchObject({ plan: true, reason: 'expensive-model' });
   });
 
   test('expensive means from $10 per million input tokens', () => {

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CachedSummary, SummaryStore } from '../core/planning/summaryCache';
 
-/** Artifact summaries in a JSON file (the demo, the inspector): a missing or broken file is an empty cache. */
+/** Artifact summaries in a JSON file (Node tools and tests; the plugin keeps them in its folder): a missing or broken file is an empty cache. */
 export function fileSummaryStore(file: string): SummaryStore {
   return {
     async load() {

@@ -137,6 +137,8 @@ export class ChatController {
   private readonly pages = new Map<string, UrlChip>();
   /** Artifact summaries (every chat shares them; the host may persist them). */
   private readonly summaryCache: SummaryCache;
+  /** The usage line's measure running now (previewNext), so flush() can wait for it. */
+  private previewing: Promise<void> | null = null;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.summaryCache = deps.summaryCache ?? new SummaryCache();
@@ -538,7 +540,16 @@ export class ChatController {
    * composer holds; without chips, the ones given last), for the usage line. Cheap: nothing is
    * re-read; a result for a chat no longer shown, or overtaken by a turn, is dropped.
    */
-  async previewNext(chips?: readonly ContextChip[]): Promise<void> {
+  previewNext(chips?: readonly ContextChip[]): Promise<void> {
+    const run = this.measureNext(chips);
+    this.previewing = run;
+    void run.finally(() => {
+      if (this.previewing === run) this.previewing = null;
+    });
+    return run;
+  }
+
+  private async measureNext(chips?: readonly ContextChip[]): Promise<void> {
     if (chips) this.nextChips = [...chips];
     chips = this.nextChips;
     // A turn or a compaction is running: it measures again when it ends (with these chips).
@@ -780,9 +791,9 @@ export class ChatController {
     await this.deps.archive.delete(id);
   }
 
-  /** Resolves once every save started so far has finished (tests, and the view before closing). */
-  flush(): Promise<void> {
-    return this.saves.flush();
+  /** Resolves once every save started so far has finished, and the usage line's measure (tests, the bench, the view before closing). */
+  async flush(): Promise<void> {
+    await Promise.all([this.saves.flush(), this.previewing]);
   }
 
   /**

@@ -112,6 +112,46 @@ export function chatStateOf(transient: Transient): ChatState {
   return { ...transient, ...derived };
 }
 
+/** What the answered turns up to one turn cost, and the turn before it (the chain it was summed on). */
+interface Running {
+  readonly prev: ChatTurn | undefined;
+  readonly index: number;
+  readonly usage: Usage;
+  readonly cost: number | null;
+}
+
+/** Running totals by turn: a chat one turn longer (the same turn objects before it) sums only the new turn. */
+const running = new WeakMap<ChatTurn, Running>();
+
+/**
+ * The answered turns' usage and cost. The kept running totals are reused as far as the chain of
+ * turns is the same (each total checked against the turn before it), then summed on from there.
+ */
+function turnTotals(turns: readonly ChatTurn[]): { usage: Usage; cost: number | null } {
+  let at: Running | undefined;
+  let i = 0;
+  for (; i < turns.length; i++) {
+    const kept = running.get(turns[i]);
+    if (!kept || kept.index !== i || kept.prev !== turns[i - 1]) break;
+    at = kept;
+  }
+  let usage = at?.usage ?? ZERO_USAGE;
+  let cost = at?.cost ?? null;
+  for (; i < turns.length; i++) {
+    const t = turns[i];
+    if (t.status === 'complete') {
+      if (t.usage) usage = addUsage(usage, t.usage);
+      if (typeof t.cost === 'number') cost = (cost ?? 0) + t.cost;
+      // A Vault QA turn's query rewrite (on the summary model) is part of what the turn cost.
+      const rewrite = t.search?.rewrite;
+      if (rewrite?.usage) usage = addUsage(usage, rewrite.usage);
+      if (typeof rewrite?.cost === 'number') cost = (cost ?? 0) + rewrite.cost;
+    }
+    running.set(t, { prev: turns[i - 1], index: i, usage, cost });
+  }
+  return { usage, cost };
+}
+
 function deriveFrom(conversation: Conversation): Derived {
   const turns = conversation.turns;
   const answered: ChatTurn[] = [];
@@ -122,16 +162,7 @@ function deriveFrom(conversation: Conversation): Derived {
     if (turn.status === 'complete') answered.push(turn);
     else if (turn !== pending) unanswered.push({ afterTurn: answered.length, turn });
   }
-  let totalUsage = ZERO_USAGE;
-  let totalCost: number | null = null;
-  for (const t of answered) {
-    if (t.usage) totalUsage = addUsage(totalUsage, t.usage);
-    if (typeof t.cost === 'number') totalCost = (totalCost ?? 0) + t.cost;
-    // A Vault QA turn's query rewrite (on the summary model) is part of what the turn cost.
-    const rewrite = t.search?.rewrite;
-    if (rewrite?.usage) totalUsage = addUsage(totalUsage, rewrite.usage);
-    if (typeof rewrite?.cost === 'number') totalCost = (totalCost ?? 0) + rewrite.cost;
-  }
+  let { usage: totalUsage, cost: totalCost } = turnTotals(turns);
   // Summaries are part of what the chat cost.
   for (const c of conversation.compactions ?? []) {
     if (c.summary) totalUsage = addUsage(totalUsage, c.summary.usage);
@@ -187,7 +218,8 @@ function planViewOf(conversation: Conversation, answered: readonly ChatTurn[]): 
     };
   });
   const decided = new Set(entries.map((e) => e.id));
-  const last = [...answered].reverse().find((t) => t.plan)?.plan ?? null;
-  const { usage, cost, calls } = planCost(answered.map((t) => t.plan));
+  let last: PlanRecord | null = null;
+  for (let i = answered.length - 1; i >= 0 && !last; i--) last = answered[i].plan ?? null;
+  const { usage, cost, calls } = planCost(answered.flatMap((t) => (t.plan && t.plan.calls.length > 0 ? [t.plan] : [])));
   return { entries, overrides: (book?.overrides ?? []).filter((o) => !decided.has(o.id)), last, usage, cost, calls };
 }

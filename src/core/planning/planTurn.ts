@@ -12,7 +12,7 @@ import { executePlan, WRAPPER_TOKENS, type Outcome } from './execute';
 import { extractOf, extractRanges } from './extract';
 import { HEURISTIC_PLANNER } from './heuristic';
 import { shouldPlan } from './shouldPlan';
-import { sentRanges, SUPPLEMENT_SHARE, supplementsFor, type SupplementSource } from './supplements';
+import { sentRanges, SUPPLEMENT_SHARE, SUPPLEMENT_TOOL, supplementsFor, type SupplementSource } from './supplements';
 import { plannedOutIds } from './plannedOut';
 import { renderTool } from '../engine/render';
 import { SummaryCache } from './summaryCache';
@@ -185,7 +185,7 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
   // This turn's tool outputs (Vault QA's search block): decided each turn, never kept.
   (input.tools ?? []).forEach((tool, index) => slots.push({ type: 'tool', index, tool, artifact: toolArtifact(tool, turn, index, counter, false) }));
 
-  const decided = [...keptArtifacts.map((k) => k.artifact), ...historicalTools(engine, counter)];
+  const decided = keptArtifacts.map((k) => k.artifact);
   const librarySlots = new Set(slots.flatMap((s) => (s.type === 'item' && s.library ? [s.artifact.id] : [])));
   /**
    * The input with these items replaced: an item attached this turn that maps to null is not sent;
@@ -219,6 +219,8 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
   const verdict = shouldPlan({
     undecided: slots.map((s) => s.artifact),
     decided,
+    // Our own sections for earlier questions are not tool results the planner should weigh.
+    historicalTools: () => history().filter((t) => t.name !== SUPPLEMENT_TOOL).length,
     // Assembled only when the table gets that far (small additions are decided on their size alone).
     requestTokens: () => engine.assemble(asIs).promptTokens,
     budgetTokens: deps.budget.tokens,
@@ -374,15 +376,6 @@ async function applyKept(item: ContextItem, kept: KeptDecision, lib: LibraryItem
   // An extract of the same size for the same query (also what a lost summary becomes).
   const found = await extractOf(item.title, item.content, kept.query ?? kept.focus ?? '', Math.max(kept.tokens, 200), counter);
   return found ? plannedItem(item, 'rag_extract', found.text, kept.fullTokens) : null;
-}
-
-/** Tool outputs of the turns history still sends (after the latest compaction): artifacts already in the conversation. */
-function historicalTools(engine: PromptContextEngine, counter: TokenCounter): Artifact[] {
-  const through = engine.currentCompaction()?.through ?? 0;
-  return engine
-    .completedTurns()
-    .filter((t) => t.turn > through)
-    .flatMap((t) => t.tools.map((tool, i) => toolArtifact(tool, t.turn, i, counter, true)));
 }
 
 /** Tool outputs of the turns history still sends (after the latest compaction). */

@@ -13,8 +13,10 @@ export const EXPENSIVE_INPUT_PRICE = 0.00001;
 export interface ShouldPlanInput {
   /** Artifacts to decide this turn (new, changed, or re-planned). */
   readonly undecided: readonly Artifact[];
-  /** Artifacts already decided (kept) or already in history. */
+  /** Artifacts already decided (kept). */
   readonly decided: readonly Artifact[];
+  /** Tool results of earlier turns that history still sends (counted only when a row needs it: a long chat has many). */
+  readonly historicalTools: () => number;
   /** The request's tokens with every undecided artifact in full (asked only when a row needs it). */
   readonly requestTokens: () => number;
   readonly budgetTokens: number;
@@ -53,7 +55,7 @@ export function shouldPlan(input: ShouldPlanInput): ShouldPlan {
   }
   const large = undecided.find((a) => a.chars > LARGE_ARTIFACT_CHARS);
   if (large) return { plan: true, reason: 'large-artifact', detail: `${large.title} is ${formatCount(large.chars)} characters, over ${formatCount(LARGE_ARTIFACT_CHARS)}` };
-  const tools = decided.filter((a) => a.type === 'tool' && a.historical).length;
+  const tools = input.historicalTools();
   if (tools > 0) return { plan: true, reason: 'historical-tools', detail: `${tools} tool result(s) from earlier turns are in the conversation` };
   return { plan: true, reason: 'expensive-model', detail: 'the chat\'s model is expensive: planning on a cheap model pays for itself' };
 }
