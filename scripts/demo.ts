@@ -7,9 +7,15 @@
  * to a real endpoint instead: STRATA_BASE_URL (e.g. https://api.openai.com/v1 or
  * http://localhost:11434/v1), STRATA_MODEL, STRATA_API_KEY, and optionally STRATA_PROVIDER
  * (openai | openai-compatible | openai-responses | anthropic; default openai-compatible).
+ *
+ * Every request keeps to the model's budget (the settings' defaults), and large attachments are
+ * planned by the deterministic planner (no extra model call), as the plugin does offline.
  */
 import path from 'node:path';
 import { formatTable } from '../src/core/scenario/inspectFormat';
+import { DEFAULT_BUDGET_SETTINGS, inputBudget } from '../src/core/budget/budget';
+import { ExtractiveSummarizer } from '../src/core/budget/summarizer';
+import { SummaryCache } from '../src/core/planning/summaryCache';
 import { cachedShare } from '../src/core/usage';
 import { startProviderServer, type ProviderServer } from '../src/node/providerServer';
 import { liveReplay, type LiveTurn } from '../src/node/liveReplay';
@@ -44,9 +50,15 @@ async function main(): Promise<void> {
     { getSecret: () => apiKey || null, fetch: globalThis.fetch },
   );
   try {
-    const turns = await liveReplay(scenario, new FsVault(vaultDir), provider, { cacheKey: `demo-${scenario.name}` });
+    const settings = DEFAULT_BUDGET_SETTINGS;
+    const budget = inputBudget(model, settings);
+    const turns = await liveReplay(scenario, new FsVault(vaultDir), provider, {
+      cacheKey: `demo-${scenario.name}`,
+      budget: { budget, settings, summarizer: new ExtractiveSummarizer(model) },
+      planning: { mode: 'heuristic', planner: null, summarizer: null, cache: new SummaryCache() },
+    });
     const where = remote ? `${kind} at ${remote}` : `the local provider server (${server?.url}, OpenAI caching rules)`;
-    process.stdout.write(formatTable(`Strata demo: "${scenario.name}" over examples/vault, ${model} via ${where}`, turns));
+    process.stdout.write(formatTable(`Strata demo: "${scenario.name}" over examples/vault, ${model} via ${where}`, turns, { budget }));
     process.stdout.write(`\n${providerTable(turns)}`);
   } finally {
     await server?.close();

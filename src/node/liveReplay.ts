@@ -1,7 +1,7 @@
 import { advance, compile, type CompiledRequest } from '../core/compiler/messageCompiler';
 import type { ProviderSession } from '../core/compiler/session';
 import type { EngineOptions } from '../core/engine/engine';
-import { replayScenario, type ReplayedTurn } from '../core/scenario/replay';
+import { replayScenario, type ReplayedTurn, type ReplayOptions } from '../core/scenario/replay';
 import type { Scenario } from '../core/scenario/scenario';
 import type { VaultReader } from '../core/ports/vault';
 import type { Usage } from '../core/usage';
@@ -24,7 +24,7 @@ export async function liveReplay(
   scenario: Scenario,
   vault: VaultReader,
   provider: ChatProvider,
-  options: EngineOptions & { cacheKey?: string; onToken?: (turn: number, delta: string) => void } = {},
+  options: EngineOptions & Pick<ReplayOptions, 'budget' | 'planning'> & { cacheKey?: string; onToken?: (turn: number, delta: string) => void } = {},
 ): Promise<LiveTurn[]> {
   const target = { id: provider.config.id, model: provider.config.model, ...(provider.config.cwd ? { cwd: provider.config.cwd } : {}) };
   let session: ProviderSession | null = null;
