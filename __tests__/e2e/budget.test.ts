@@ -6,7 +6,7 @@
  * sidebar. Screenshots at 300 px and wide, light and dark.
  */
 import type { Page } from 'playwright-core';
-import { startWorkbench, type Workbench } from './harness';
+import { overflowing, startWorkbench, type Workbench } from './harness';
 
 const PLAN = 'Projects/Greenhouse/Plan.md';
 const ANSWERED = '.strata-message.is-assistant:not(.is-failed):not(.is-streaming)';
@@ -28,21 +28,6 @@ async function nextRequest(page: Page): Promise<{ tokens: number; budget: number
   const label = (await page.getAttribute('.strata-context-tokens', 'aria-label')) ?? '';
   const [, tokens, budget] = /^Next request: ([\d,]+) of ([\d,]+) tokens$/.exec(label) ?? [];
   return { tokens: Number(tokens.replace(/,/g, '')), budget: Number(budget.replace(/,/g, '')) };
-}
-
-/** Nothing in the chat view is wider than the view (a 300 px sidebar must not scroll sideways). */
-async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const view = document.querySelector('.strata-view') as HTMLElement;
-    const right = view.getBoundingClientRect().right + 0.5;
-    const out: string[] = [];
-    for (const el of Array.from(view.querySelectorAll<HTMLElement>('*'))) {
-      if (el.closest('.strata-messages') && el.closest('pre, table')) continue;
-      const box = el.getBoundingClientRect();
-      if (box.width > 0 && box.right > right) out.push(`${el.className || el.tagName}: ${Math.round(box.right - right)} px`);
-    }
-    return out;
-  });
 }
 
 /** Light and dark screenshots; `show`: scroll this element into view first. */

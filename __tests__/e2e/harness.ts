@@ -255,3 +255,18 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     throw e;
   }
 }
+
+/** Nothing in the chat view is wider than the view (a 300 px sidebar must not scroll sideways). */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const view = document.querySelector('.strata-view') as HTMLElement;
+    const right = view.getBoundingClientRect().right + 0.5;
+    const out: string[] = [];
+    for (const el of Array.from(view.querySelectorAll<HTMLElement>('*'))) {
+      if (el.closest('.strata-messages') && el.closest('pre, table')) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width > 0 && box.right > right) out.push(`${el.className || el.tagName}: ${Math.round(box.right - right)} px`);
+    }
+    return out;
+  });
+}

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { handbook, handbookFact } from '../helpers/handbook';
-import { startWorkbench, type Workbench } from './harness';
+import { overflowing, startWorkbench, type Workbench } from './harness';
 
 const HANDBOOK = 'Handbook.md';
 const ANSWERED = '.strata-message.is-assistant:not(.is-failed):not(.is-streaming)';
@@ -46,21 +46,6 @@ async function attachHandbook(wb: Workbench, text: string, path = HANDBOOK): Pro
   await wb.openNote(path);
   if (!(await wb.page.$('.strata-view'))) expect(await wb.runCommand('strata:open-chat')).toBe(true);
   await wb.page.waitForFunction((p) => document.querySelector('.strata-chip.is-active-note')?.textContent?.includes(p.replace(/\.md$/, '')) ?? false, path);
-}
-
-/** Nothing in the chat view is wider than the view (a 300 px sidebar must not scroll sideways). */
-async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const view = document.querySelector('.strata-view') as HTMLElement;
-    const right = view.getBoundingClientRect().right + 0.5;
-    const out: string[] = [];
-    for (const el of Array.from(view.querySelectorAll<HTMLElement>('*'))) {
-      if (el.closest('.strata-messages') && el.closest('pre, table')) continue;
-      const box = el.getBoundingClientRect();
-      if (box.width > 0 && box.right > right) out.push(`${el.className || el.tagName}: ${Math.round(box.right - right)} px`);
-    }
-    return out;
-  });
 }
 
 /** Opens a reply's context plan (a click on its summary toggles it: only when folded). */

@@ -98,20 +98,25 @@ export class LangChainProvider implements ChatProvider {
     return this.useFallback;
   }
 
-  async send(request: ChatRequest): Promise<ChatResult> {
-    const apiKey = await this.options.getApiKey();
-    const context = (overrides: Partial<FailureContext> = {}): FailureContext => ({
+  /** What an error of a call is classified with (secrets to scrub, the timeout, whether the user stopped it), with overrides. */
+  private failureContext(apiKey: string | undefined, signal: AbortSignal | undefined, timeoutMs: number, resumedSession: boolean) {
+    return (overrides: Partial<FailureContext> = {}): FailureContext => ({
       kind: this.config.kind,
       providerId: this.config.id,
       baseUrl: this.config.baseUrl,
       secrets: [apiKey],
       now: this.options.now,
-      userAborted: request.signal?.aborted ?? false,
+      userAborted: signal?.aborted ?? false,
       timedOut: false,
-      timeoutMs: this.options.timeoutMs,
-      resumedSession: request.sessionId !== undefined && this.config.kind === 'openai-responses',
+      timeoutMs,
+      resumedSession,
       ...overrides,
     });
+  }
+
+  async send(request: ChatRequest): Promise<ChatResult> {
+    const apiKey = await this.options.getApiKey();
+    const context = this.failureContext(apiKey, request.signal, this.options.timeoutMs, request.sessionId !== undefined && this.config.kind === 'openai-responses');
     if (request.signal?.aborted) throw classifyError(request.signal.reason, context());
 
     const messages = this.messagesOf(request);
@@ -145,18 +150,7 @@ export class LangChainProvider implements ChatProvider {
    */
   async structured<T>(request: StructuredRequest<T>): Promise<StructuredResult> {
     const apiKey = await this.options.getApiKey();
-    const context = (overrides: Partial<FailureContext> = {}): FailureContext => ({
-      kind: this.config.kind,
-      providerId: this.config.id,
-      baseUrl: this.config.baseUrl,
-      secrets: [apiKey],
-      now: this.options.now,
-      userAborted: request.signal?.aborted ?? false,
-      timedOut: false,
-      timeoutMs: this.options.nonStreamingTimeoutMs,
-      resumedSession: false,
-      ...overrides,
-    });
+    const context = this.failureContext(apiKey, request.signal, this.options.nonStreamingTimeoutMs, false);
     if (request.signal?.aborted) throw classifyError(request.signal.reason, context());
     const messages = this.messagesOf({ messages: request.messages });
     const output = structuredOutputFor(this.config.kind, request.schema, request.name);
