@@ -162,8 +162,8 @@ async function main(): Promise<void> {
     wholeTurn = figures.rows;
     wholeTurnRuns = figures.runs;
   }
-  // The figures from before issue 16's changes, kept by hand, are shown next to this run's.
-  const beforeFile = path.join(outDir, 'wholeTurn-before.json');
+  // The figures from before issue 16's changes (the same worker run on commit 863d8c4), shown next to this run's.
+  const beforeFile = path.join(root, 'bench', 'wholeTurn', 'before.json');
   const wholeTurnBefore = wholeTurn && existsSync(beforeFile) ? ((JSON.parse(readFileSync(beforeFile, 'utf8')) as Partial<BenchResults>).wholeTurn ?? null) : null;
 
   const fresh: BenchResults = {

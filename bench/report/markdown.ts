@@ -39,7 +39,7 @@ export interface BenchResults {
   readonly wholeTurn: readonly WholeTurnRow[] | null;
   /** The whole-turn runs' options, durations and peak heaps. */
   readonly wholeTurnRuns: WholeTurnFigures['runs'] | null;
-  /** The whole-turn rows from before issue 16's changes (bench-results/wholeTurn-before.json), when kept. */
+  /** The whole-turn rows from before issue 16's changes (bench/wholeTurn/before.json: the same worker on commit 863d8c4). */
   readonly wholeTurnBefore?: readonly WholeTurnRow[] | null;
   /** Sections not run this time, kept from an earlier latest.json (`npm run bench -- --only …`). */
   readonly carriedOver?: { readonly sections: readonly string[]; readonly from: string };

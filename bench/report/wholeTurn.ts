@@ -86,7 +86,7 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
     targetsTable(rows),
     '',
   );
-  if (before && before.length > 0) out.push('Before issue 16\'s changes (bench-results/wholeTurn-before.json):', '', rowsTable(before), '', targetsTable(before), '');
+  if (before && before.length > 0) out.push('Before issue 16\'s changes (bench/wholeTurn/before.json, the same worker on commit 863d8c4):', '', rowsTable(before), '', targetsTable(before), '');
   const durations = runs.map((r) => `${r.vault} ${int(r.durationMs / 1000)} s`).join(', ');
   if (durations) out.push(`Run time: ${durations}.`, '');
   return out.join('\n');
