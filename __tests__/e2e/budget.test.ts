@@ -6,21 +6,10 @@
  * sidebar. Screenshots at 300 px and wide, light and dark.
  */
 import type { Page } from 'playwright-core';
-import { overflowing, startWorkbench, type Workbench } from './harness';
+import { overflowing, send, startWorkbench, type Workbench } from './harness';
 
 const PLAN = 'Projects/Greenhouse/Plan.md';
 const ANSWERED = '.strata-message.is-assistant:not(.is-failed):not(.is-streaming)';
-
-async function send(page: Page, text: string): Promise<void> {
-  const before = await page.$$eval(ANSWERED, (els) => els.length);
-  await page.fill('.strata-composer textarea', text);
-  await page.press('.strata-composer textarea', 'Enter');
-  await page.waitForFunction(
-    ([selector, n]) => document.querySelectorAll(selector).length > n || document.querySelector('.strata-message.is-failed') !== null,
-    [ANSWERED, before] as const,
-  );
-  expect(await page.$('.strata-message.is-failed')).toBeNull();
-}
 
 /** The usage line's exact figures (its aria-label: "Next request: 2,134 of 3,000 tokens"). */
 async function nextRequest(page: Page): Promise<{ tokens: number; budget: number }> {

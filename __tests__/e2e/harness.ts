@@ -270,3 +270,18 @@ export async function overflowing(page: Page): Promise<string[]> {
     return out;
   });
 }
+
+/** Answered replies (not failed, not streaming). */
+const ANSWERED_REPLY = '.strata-message.is-assistant:not(.is-failed):not(.is-streaming)';
+
+/** Sends a message from the composer and waits for its reply; a failed reply fails the test. */
+export async function send(page: Page, text: string): Promise<void> {
+  const before = await page.$$eval(ANSWERED_REPLY, (els) => els.length);
+  await page.fill('.strata-composer textarea', text);
+  await page.press('.strata-composer textarea', 'Enter');
+  await page.waitForFunction(
+    ([selector, n]) => document.querySelectorAll(selector).length > n || document.querySelector('.strata-message.is-failed') !== null,
+    [ANSWERED_REPLY, before] as const,
+  );
+  expect(await page.$('.strata-message.is-failed')).toBeNull();
+}

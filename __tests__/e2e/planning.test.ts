@@ -8,10 +8,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { handbook, handbookFact } from '../helpers/handbook';
-import { overflowing, startWorkbench, type Workbench } from './harness';
+import { overflowing, send, startWorkbench, type Workbench } from './harness';
 
 const HANDBOOK = 'Handbook.md';
-const ANSWERED = '.strata-message.is-assistant:not(.is-failed):not(.is-streaming)';
 const LAST_REPLY = '.strata-messages > .strata-message.is-assistant:last-child';
 const ROW = `.strata-library-item[data-id="${HANDBOOK}"]`;
 // gpt-4o with a 16,000-token window: about 12k tokens of budget; the handbook is about 50k.
@@ -19,17 +18,6 @@ const SETTINGS = { contextWindows: { 'gpt-4o': 16_000 }, generateTitles: false }
 // Beekeeping is section 6 of 12: the answer is in the middle of the handbook.
 const BEES = handbookFact(5);
 const BEES_CODE = /BE-\d+/.exec(BEES)?.[0] ?? '';
-
-async function send(page: Page, text: string): Promise<void> {
-  const before = await page.$$eval(ANSWERED, (els) => els.length);
-  await page.fill('.strata-composer textarea', text);
-  await page.press('.strata-composer textarea', 'Enter');
-  await page.waitForFunction(
-    ([selector, n]) => document.querySelectorAll(selector).length > n || document.querySelector('.strata-message.is-failed') !== null,
-    [ANSWERED, before] as const,
-  );
-  expect(await page.$('.strata-message.is-failed')).toBeNull();
-}
 
 async function openPanel(page: Page): Promise<void> {
   if (!(await page.$('.strata-context-panel.is-open'))) await page.click('.strata-context-summary');

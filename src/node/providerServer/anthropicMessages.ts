@@ -2,11 +2,11 @@ import { ANTHROPIC_CACHE_TTL_1H_MS, ANTHROPIC_MAX_BREAKPOINTS, anthropicMinCache
 import type { Exchange } from './context';
 import { asRecord } from './context';
 import { RequestError } from './errors';
-import { encodePrompt, countTokens, imageCount, partText, roleMarker, seenImage, type PromptBlock } from './prompt';
+import { encodePrompt, countTokens, partText, roleMarker, seenImage, type PromptBlock } from './prompt';
 import { replyChunks } from './reply';
-import { argumentPieces, callId, outputText, scriptedReply, type ScriptedReply } from './toolScript';
+import { argumentPieces, callId, outputText, type ScriptedReply } from './toolScript';
 import { anthropicToolConversation } from './toolTurns';
-import { plannerTurn } from './plannerScript';
+import { turnReply } from './turnReply';
 import { anthropicPlannerView } from './plannerTurns';
 
 interface ParsedMessages {
@@ -110,15 +110,8 @@ export async function handleMessages(ex: Exchange): Promise<void> {
   const encoded = encodePrompt(model, blocks);
   const cache = ex.state.anthropicCache.account(encoded.boundaries, encoded.tokens.length, anthropicMinCacheableTokens(model), ex.now);
   const conversation = anthropicToolConversation(ex.body);
-  const planned = await plannerTurn(ex, anthropicPlannerView(ex.body, conversation));
-  if (planned === 'gone') return;
-  const reply =
-    planned ??
-    scriptedReply(
-      conversation,
-      blocks.map((b) => b.text),
-      imageCount(blocks),
-    );
+  const reply = await turnReply(ex, anthropicPlannerView(ex.body, conversation), conversation, blocks);
+  if (reply === 'gone') return;
   const content = contentOf(reply);
   const stopReason = reply.kind === 'calls' ? 'tool_use' : 'end_turn';
   const outputTokens = countTokens(model, outputText(reply));

@@ -1,11 +1,11 @@
 import { RequestError } from './errors';
 import type { Exchange } from './context';
 import { asRecord } from './context';
-import { countTokens, encodePrompt, imageCount, imagesOf, partText, roleMarker, type PromptBlock } from './prompt';
+import { countTokens, encodePrompt, imagesOf, partText, roleMarker, type PromptBlock } from './prompt';
 import { replyChunks } from './reply';
-import { argumentPieces, callId, outputText, scriptedReply, type ScriptedCall } from './toolScript';
+import { argumentPieces, callId, outputText, type ScriptedCall } from './toolScript';
 import { chatToolConversation } from './toolTurns';
-import { plannerTurn } from './plannerScript';
+import { turnReply } from './turnReply';
 import { chatPlannerView } from './plannerTurns';
 
 /** The text of a Chat Completions message's content (string, array of parts, or null). */
@@ -65,15 +65,8 @@ export async function handleChatCompletions(ex: Exchange): Promise<void> {
   const cacheKey = `${model}\u0000${typeof ex.body.prompt_cache_key === 'string' ? ex.body.prompt_cache_key : ''}`;
   const cached = ex.state.openaiCache.account(cacheKey, encoded.tokens);
   const conversation = chatToolConversation(ex.body);
-  const planned = await plannerTurn(ex, chatPlannerView(ex.body, conversation));
-  if (planned === 'gone') return;
-  const reply =
-    planned ??
-    scriptedReply(
-      conversation,
-      blocks.map((b) => b.text),
-      imageCount(blocks),
-    );
+  const reply = await turnReply(ex, chatPlannerView(ex.body, conversation), conversation, blocks);
+  if (reply === 'gone') return;
   const finishReason = reply.kind === 'calls' ? 'tool_calls' : 'stop';
   const usage = chatUsage(encoded.tokens.length, cached, countTokens(model, outputText(reply)));
   const id = ex.state.nextId('chatcmpl-local-');

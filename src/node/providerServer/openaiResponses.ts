@@ -1,11 +1,11 @@
 import type { Exchange, StoredResponse } from './context';
 import { asRecord } from './context';
 import { RequestError } from './errors';
-import { countTokens, encodePrompt, imageCount, imagesOf, partText, roleMarker, type PromptBlock } from './prompt';
+import { countTokens, encodePrompt, imagesOf, partText, roleMarker, type PromptBlock } from './prompt';
 import { replyChunks } from './reply';
-import { argumentPieces, callId, outputText, scriptedReply, type ScriptedReply } from './toolScript';
+import { argumentPieces, callId, outputText, type ScriptedReply } from './toolScript';
 import { responsesToolConversation } from './toolTurns';
-import { plannerTurn } from './plannerScript';
+import { turnReply } from './turnReply';
 import { responsesPlannerView } from './plannerTurns';
 
 function contentText(content: unknown): string {
@@ -141,15 +141,8 @@ export async function handleResponses(ex: Exchange): Promise<void> {
   const cacheKey = `${model}\u0000${typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : ''}`;
   const cached = ex.state.openaiCache.account(cacheKey, encoded.tokens);
   const toolConversation = responsesToolConversation(body, conversation);
-  const planned = await plannerTurn(ex, responsesPlannerView(body, conversation, toolConversation));
-  if (planned === 'gone') return;
-  const reply =
-    planned ??
-    scriptedReply(
-      toolConversation,
-      blocks.map((b) => b.text),
-      imageCount(blocks),
-    );
+  const reply = await turnReply(ex, responsesPlannerView(body, conversation, toolConversation), toolConversation, blocks);
+  if (reply === 'gone') return;
   const outputTokens = countTokens(model, outputText(reply));
   const id = ex.state.nextId('resp_local_');
   const store = body.store !== false;
