@@ -2,11 +2,12 @@ import type { ItemKind } from '../context/items';
 import type { RetryNotice } from '../ports/chatModel';
 import type { ChatTurn, Conversation } from '../conversation/model';
 import type { LibraryItem } from '../engine/types';
-import { addUsage, ZERO_USAGE, type Usage } from '../usage';
+import { addUsage, type Usage } from '../usage';
 import type { ContextUsage } from './contextUsage';
 import type { LiveCall } from '../agent/progress';
 import type { ChatWarning } from './warnings';
-import { overrideOf, planCost } from '../planning/book';
+import { overrideOf } from '../planning/book';
+import { TurnFold, type Folded, type UnansweredTurn } from './turnFold';
 import type { ArtifactType, Decider, PlanOverride, PlanRecord, Strategy } from '../planning/types';
 
 /** 'opening': a saved chat is loading (the composer waits); 'sending': a request is running. */
@@ -53,11 +54,7 @@ export interface PlanView {
 }
 
 /** An earlier message that never got a reply: shown and saved, never sent again on its own. */
-export interface UnansweredTurn {
-  /** Number of answered turns before it. */
-  readonly afterTurn: number;
-  readonly turn: ChatTurn;
-}
+export type { UnansweredTurn };
 
 /**
  * What the view renders: the conversation and the controller's transient state, plus views of the
@@ -112,57 +109,25 @@ export function chatStateOf(transient: Transient): ChatState {
   return { ...transient, ...derived };
 }
 
-/** What the answered turns up to one turn cost, and the turn before it (the chain it was summed on). */
-interface Running {
-  readonly prev: ChatTurn | undefined;
-  readonly index: number;
-  readonly usage: Usage;
-  readonly cost: number | null;
-}
+/** Folds by chat id, for the few chats derived lately (the one shown, one saving in the background). */
+const folds = new Map<string, TurnFold>();
+const MAX_FOLDS = 4;
 
-/** Running totals by turn: a chat one turn longer (the same turn objects before it) sums only the new turn. */
-const running = new WeakMap<ChatTurn, Running>();
-
-/**
- * The answered turns' usage and cost. The kept running totals are reused as far as the chain of
- * turns is the same (each total checked against the turn before it), then summed on from there.
- */
-function turnTotals(turns: readonly ChatTurn[]): { usage: Usage; cost: number | null } {
-  let at: Running | undefined;
-  let i = 0;
-  for (; i < turns.length; i++) {
-    const kept = running.get(turns[i]);
-    if (!kept || kept.index !== i || kept.prev !== turns[i - 1]) break;
-    at = kept;
-  }
-  let usage = at?.usage ?? ZERO_USAGE;
-  let cost = at?.cost ?? null;
-  for (; i < turns.length; i++) {
-    const t = turns[i];
-    if (t.status === 'complete') {
-      if (t.usage) usage = addUsage(usage, t.usage);
-      if (typeof t.cost === 'number') cost = (cost ?? 0) + t.cost;
-      // A Vault QA turn's query rewrite (on the summary model) is part of what the turn cost.
-      const rewrite = t.search?.rewrite;
-      if (rewrite?.usage) usage = addUsage(usage, rewrite.usage);
-      if (typeof rewrite?.cost === 'number') cost = (cost ?? 0) + rewrite.cost;
-    }
-    running.set(t, { prev: turns[i - 1], index: i, usage, cost });
-  }
-  return { usage, cost };
+function foldFor(id: string): TurnFold {
+  let fold = folds.get(id);
+  if (fold) folds.delete(id);
+  else fold = new TurnFold();
+  folds.set(id, fold);
+  if (folds.size > MAX_FOLDS) folds.delete(folds.keys().next().value as string);
+  return fold;
 }
 
 function deriveFrom(conversation: Conversation): Derived {
   const turns = conversation.turns;
-  const answered: ChatTurn[] = [];
-  const unanswered: UnansweredTurn[] = [];
   const last = turns[turns.length - 1];
   const pending = last && last.status !== 'complete' ? last : null;
-  for (const turn of turns) {
-    if (turn.status === 'complete') answered.push(turn);
-    else if (turn !== pending) unanswered.push({ afterTurn: answered.length, turn });
-  }
-  let { usage: totalUsage, cost: totalCost } = turnTotals(turns);
+  const folded = foldFor(conversation.id).of(turns);
+  let { usage: totalUsage, cost: totalCost } = folded;
   // Summaries are part of what the chat cost.
   for (const c of conversation.compactions ?? []) {
     if (c.summary) totalUsage = addUsage(totalUsage, c.summary.usage);
@@ -172,7 +137,7 @@ function deriveFrom(conversation: Conversation): Derived {
   const title = conversation.titleCall;
   if (title) totalUsage = addUsage(totalUsage, title.usage);
   if (title && typeof title.cost === 'number') totalCost = (totalCost ?? 0) + title.cost;
-  return { answered, pending, unanswered, totalUsage, totalCost, plan: planViewOf(conversation, answered) };
+  return { answered: folded.answered, pending, unanswered: folded.unanswered, totalUsage, totalCost, plan: planViewOf(conversation, folded) };
 }
 
 const entries = new WeakMap<LibraryItem, LibraryEntry>();
@@ -200,7 +165,7 @@ function entryOf(item: LibraryItem): LibraryEntry {
 }
 
 /** The library panel's view of the chat's plan: derived from the conversation, never kept apart. */
-function planViewOf(conversation: Conversation, answered: readonly ChatTurn[]): PlanView {
+function planViewOf(conversation: Conversation, folded: Folded): PlanView {
   const book = conversation.plan;
   const entries: PlannedEntry[] = (book?.decisions ?? []).map((d) => {
     const override = overrideOf(book, d.id);
@@ -218,8 +183,6 @@ function planViewOf(conversation: Conversation, answered: readonly ChatTurn[]): 
     };
   });
   const decided = new Set(entries.map((e) => e.id));
-  let last: PlanRecord | null = null;
-  for (let i = answered.length - 1; i >= 0 && !last; i--) last = answered[i].plan ?? null;
-  const { usage, cost, calls } = planCost(answered.flatMap((t) => (t.plan && t.plan.calls.length > 0 ? [t.plan] : [])));
+  const { lastPlan: last, planUsage: usage, planCost: cost, planCalls: calls } = folded;
   return { entries, overrides: (book?.overrides ?? []).filter((o) => !decided.has(o.id)), last, usage, cost, calls };
 }

@@ -7,7 +7,7 @@ export interface LibraryNote {
   readonly source: string;
 }
 
-/** Notes checked at once: a vault on disk answers several stats in parallel; a few files open at a time. */
+/** Changed notes read at once: a few files open at a time. */
 const CONCURRENCY = 16;
 
 /**
@@ -24,10 +24,12 @@ export async function reReadLibraryNotes(
   const attachedIds = new Set(attached.map((i) => i.id));
   const toCheck = notes.filter((n) => !attachedIds.has(n.id));
   const read = async (source: string) => (await resolver.resolve([{ kind: 'note', path: source }])).items[0] ?? null;
-  const found: (ContextItem | null)[] = [];
-  for (let i = 0; i < toCheck.length; i += CONCURRENCY) {
-    found.push(...(await Promise.all(toCheck.slice(i, i + CONCURRENCY).map(({ source }) => resolver.seen.current(resolver.vault, source, () => read(source))))));
-  }
+  const found = await resolver.seen.currentAll(
+    resolver.vault,
+    toCheck.map((n) => n.source),
+    read,
+    CONCURRENCY,
+  );
   const current = new Map<string, ContextItem | null>();
   toCheck.forEach(({ id }, i) => {
     const item = found[i];

@@ -25,8 +25,32 @@ export class NoteStatCache {
   /** The note at `path` now: the item last read when its stat is unchanged, else `read()`. */
   async current(vault: VaultReader, path: string, read: () => Promise<ContextItem | null>): Promise<ContextItem | null> {
     const stat = await statOf(vault, path);
+    return this.unchanged(path, stat) ?? this.reread(path, stat, read);
+  }
+
+  /**
+   * The notes at `paths` now, as `current` gives them: every stat is asked at once (a lookup in
+   * memory in Obsidian, no file opened on disk), then only the changed notes are read, `concurrency`
+   * at a time. A turn over a library of 700 notes costs one round of stats, not 44 rounds of 16.
+   */
+  async currentAll(vault: VaultReader, paths: readonly string[], read: (path: string) => Promise<ContextItem | null>, concurrency: number): Promise<(ContextItem | null)[]> {
+    const stats = await Promise.all(paths.map((p) => statOf(vault, p)));
+    const out: (ContextItem | null | undefined)[] = paths.map((p, i) => this.unchanged(p, stats[i]));
+    const changed = out.flatMap((item, i) => (item === undefined ? [i] : []));
+    for (let k = 0; k < changed.length; k += concurrency) {
+      const batch = changed.slice(k, k + concurrency);
+      const items = await Promise.all(batch.map((i) => this.reread(paths[i], stats[i], () => read(paths[i]))));
+      batch.forEach((i, j) => (out[i] = items[j]));
+    }
+    return out.map((item) => item ?? null);
+  }
+
+  private unchanged(path: string, stat: NoteStat | null): ContextItem | undefined {
     const known = this.seen.get(path);
-    if (stat && known && known.mtime === stat.mtime && known.size === stat.size) return known.item;
+    return stat && known && known.mtime === stat.mtime && known.size === stat.size ? known.item : undefined;
+  }
+
+  private async reread(path: string, stat: NoteStat | null, read: () => Promise<ContextItem | null>): Promise<ContextItem | null> {
     const item = await read();
     if (stat && item) this.seen.set(path, { mtime: stat.mtime, size: stat.size, item });
     else this.seen.delete(path);

@@ -1,3 +1,4 @@
+import { PrefixJoin } from './prefixJoin';
 import { isStructureLine, STRATA_CALLOUT } from './textBlock';
 
 /**
@@ -65,14 +66,36 @@ export function encodeChatData(data: Readonly<Record<string, unknown>>): string 
   return chatDataParts(data).join('');
 }
 
-/** encodeChatData's pieces, for a caller that joins them with more (the note is copied once, not twice). */
+/** encodeChatData's pieces: the head, each list's lines, the fence. */
 export function chatDataParts(data: Readonly<Record<string, unknown>>): string[] {
-  const head: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) if (!LIST_NAMES.includes(key)) head[key] = value;
-  const parts = [`${HEADER}\n> \`\`\`json\n> ${dataLine(head)}\n`];
+  const parts = [chatDataHead(data)];
   for (const [list, kind] of LIST_LINES) for (const value of (data[list] as readonly unknown[] | undefined) ?? []) parts.push(listLine(kind, value));
   parts.push('> ```\n');
   return parts;
+}
+
+/** One joiner per list of the chat data (a chat's lists grow at their ends: a save joins their new lines only). */
+export interface ChatDataJoins {
+  readonly library: PrefixJoin;
+  readonly compactions: PrefixJoin;
+  readonly turns: PrefixJoin;
+}
+
+export function chatDataJoins(): ChatDataJoins {
+  return { library: new PrefixJoin(), compactions: new PrefixJoin(), turns: new PrefixJoin() };
+}
+
+/** The chat data callout as encodeChatData writes it, each list joined through its joiner. */
+export function encodeChatDataJoined(data: Readonly<Record<string, unknown>>, joins: ChatDataJoins): string {
+  let text = chatDataHead(data);
+  for (const [list, kind] of LIST_LINES) text += joins[list].join(((data[list] as readonly unknown[] | undefined) ?? []).map((value) => listLine(kind, value)));
+  return `${text}> \`\`\`\n`;
+}
+
+function chatDataHead(data: Readonly<Record<string, unknown>>): string {
+  const head: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) if (!LIST_NAMES.includes(key)) head[key] = value;
+  return `${HEADER}\n> \`\`\`json\n> ${dataLine(head)}\n`;
 }
 
 function isDataHeader(line: string): boolean {

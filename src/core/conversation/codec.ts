@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/types';
 import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
 import { readMeta, splitMeta, textHash, writeMeta, type TurnRecord } from './meta';
-import { chatDataParts, extractChatData, readChatData, withChatData } from './chatData';
+import { chatDataJoins, encodeChatDataJoined, extractChatData, readChatData, withChatData, type ChatDataJoins } from './chatData';
+import { PrefixJoin, PrefixJoins } from './prefixJoin';
 import { FORMAT_VERSIONS } from './metaSchema';
 import { fromLf, isLfNote, LF_NOTE, noteFormat, toLf } from './lineEndings';
 import type { ChatTurn, CompactionRecord, Conversation, ItemRef, NoteFormat } from './model';
@@ -37,11 +38,14 @@ export interface DecodedChat {
  * the conversation was read with (a note checked out with CRLF stays CRLF), else LF.
  * A save re-encodes what changed only: each turn's parts, each record's chat data line, each
  * compaction's and page's callout are kept by the (immutable) object they encode (turnParts,
- * chatData.ts, meta.ts), so a save at turn 1,000 costs the new turn and the joining of the rest.
+ * chatData.ts, meta.ts), and the note's growing lists (the chat data's lines, the body's parts) are
+ * joined on from the last save's (PrefixJoin): a save at turn 1,000 costs the new turn.
  */
 export function encodeChatNote(conversation: Conversation, format: NoteFormat = conversation.format ?? LF_NOTE): string {
   const { frontmatter, data } = splitMeta(writeMeta(conversation));
-  const parts: string[] = [`---\n${frontmatterYaml(frontmatter)}---\n\n`, ...chatDataParts(data), `\n${conversation.preamble ?? ''}`];
+  const joins = noteJoins.for(conversation.id);
+  const head = `---\n${frontmatterYaml(frontmatter)}---\n\n${encodeChatDataJoined(data, joins.data)}\n${conversation.preamble ?? ''}`;
+  const parts: string[] = [];
   const urlByTurn = urlItemsByEnteredTurn(conversation.library);
   const index = libraryIndex(conversation.library);
   const compactions = conversation.compactions ?? [];
@@ -65,8 +69,11 @@ export function encodeChatNote(conversation: Conversation, format: NoteFormat = 
     parts.push(own.reply);
   });
   calloutsBefore(conversation.turns.length);
-  return fromLf(parts.join(''), format);
+  return fromLf(head + joins.body.join(parts), format);
 }
+
+/** The joiners of a chat's note (by chat id): its chat data lists and its body. */
+const noteJoins = new PrefixJoins<{ readonly data: ChatDataJoins; readonly body: PrefixJoin }>(() => ({ data: chatDataJoins(), body: new PrefixJoin() }));
 
 /** What a turn writes of itself (its context list and page texts depend on the library: written apart). */
 interface TurnParts {

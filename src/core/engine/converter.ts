@@ -3,6 +3,7 @@ import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderLostImage, render
 import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
 import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from './types';
+import type { HistoryRun, RenderedMessage } from './historyRun';
 
 /**
  * How layers become messages.
@@ -15,13 +16,7 @@ import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from 
 export const RENDERINGS = ['transcript', 'seed'] as const;
 export type Rendering = (typeof RENDERINGS)[number];
 
-/** Rendered history user messages by turn; the engine clears it when history can change. */
-export type HistoryCache = Map<number, RenderedMessage>;
-
-/** A message with the blocks it was joined from (SEP between them), so tokens can be counted per block. */
-export interface RenderedMessage extends ChatMessage {
-  readonly parts: readonly string[];
-}
+export type { RenderedMessage } from './historyRun';
 
 /** The separator between blocks of one message. */
 export const SEP = '\n\n';
@@ -40,16 +35,20 @@ export function plainMessage({ parts: _parts, ...m }: RenderedMessage): ChatMess
 export class LayerToMessagesConverter {
   constructor(private readonly rendering: Rendering = 'transcript') {}
 
-  convert(envelope: Envelope, cache?: HistoryCache): ChatMessage[] {
-    return this.render(envelope, cache).map(plainMessage);
+  convert(envelope: Envelope): ChatMessage[] {
+    return this.render(envelope).map(plainMessage);
   }
 
-  /** The messages with their blocks: what the engine counts tokens from. */
-  render(envelope: Envelope, cache?: HistoryCache): RenderedMessage[] {
-    return this.rendering === 'seed' ? this.seed(envelope) : this.transcript(envelope, cache);
+  /**
+   * The messages with their blocks: what the engine counts tokens from. With the engine's history
+   * run (transcript rendering), history messages rendered by an earlier assembly are reused and only
+   * the segments after them are rendered (and added to the run).
+   */
+  render(envelope: Envelope, run?: HistoryRun): RenderedMessage[] {
+    return this.rendering === 'seed' ? this.seed(envelope) : this.transcript(envelope, run && continuesRun(run, envelope) ? run : undefined);
   }
 
-  private transcript(envelope: Envelope, cache?: HistoryCache): RenderedMessage[] {
+  private transcript(envelope: Envelope, run?: HistoryRun): RenderedMessage[] {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
     const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
@@ -59,31 +58,35 @@ export class LayerToMessagesConverter {
     if (carried.length > 0) system.push(openTag('context_library'), ...carried.map((s) => s.text), closeTag('context_library'));
     const messages: RenderedMessage[] = [message('system', system)];
 
-    const enteredBy = groupByTurn(entered.map((s) => s.item));
-    const inLibrary = new Set(L2.segments.map((s) => s.item.id));
-    // Only a history message not rendered yet needs its record (most turns find theirs in the cache).
-    let historyByTurn: Map<number, HistoryTurn> | null = null;
-    // The summary opens the first user message after the boundary (a kept turn's, or this turn's).
-    let lead: string[] = [];
-    for (const segment of L4.segments) {
+    // What rendering a history user message needs: built only when one is not in the run yet.
+    let context: { enteredBy: Map<number, LibraryItem[]>; firstEntered: Map<string, number>; records: Map<number, HistoryTurn> } | null = null;
+    const history: RenderedMessage[] = run ? run.messages : [];
+    let lead: string[] = run ? run.lead : [];
+    const segments = L4.segments;
+    for (let i = run ? run.rendered : 0; i < segments.length; i++) {
+      const segment = segments[i];
       if (segment.type === 'summary') {
         lead = [segment.text];
         continue;
       }
       if (segment.role === 'assistant') {
-        messages.push(message('assistant', [segment.text]));
+        history.push(message('assistant', [segment.text]));
         continue;
       }
-      let rendered = cache?.get(segment.turn);
-      if (rendered === undefined) {
-        historyByTurn ??= new Map(envelope.history.map((h) => [h.turn, h]));
-        const record = historyByTurn.get(segment.turn);
-        rendered = message('user', [...lead, ...historyUserBlocks(segment.text, record, enteredBy.get(segment.turn) ?? [], inLibrary)], record?.images);
-        cache?.set(segment.turn, rendered);
-      }
+      context ??= {
+        enteredBy: groupByTurn(entered.map((s) => s.item)),
+        firstEntered: firstEntries(L2.segments),
+        records: new Map(envelope.history.map((h) => [h.turn, h])),
+      };
+      const record = context.records.get(segment.turn);
+      history.push(message('user', [...lead, ...historyUserBlocks(segment.text, record, context.enteredBy.get(segment.turn) ?? [], context.firstEntered)], record?.images));
       lead = [];
-      messages.push(rendered);
     }
+    if (run) {
+      run.rendered = segments.length;
+      run.lead = lead;
+    }
+    for (const m of history) messages.push(m);
 
     const current = [
       ...lead,
@@ -129,17 +132,34 @@ function historyUserBlocks(
   text: string,
   record: HistoryTurn | undefined,
   entered: readonly LibraryItem[],
-  inLibrary: ReadonlySet<string>,
+  firstEntered: ReadonlyMap<string, number>,
 ): string[] {
   const blocks: string[] = [];
   if (record && record.dynamic.length > 0) blocks.push(renderDynamic(record.dynamic));
   for (const tool of record?.tools ?? []) blocks.push(renderTool(tool));
-  const refs = (record?.referenced ?? []).filter((id) => inLibrary.has(id));
+  // A reference stays while its item has been in the library since before that turn: an item removed
+  // and attached again counts from its new entry, so the earlier message stays as the chat sent it
+  // after the removal (the same for a chat kept open and one reopened from its note).
+  const turn = record?.turn ?? 0;
+  const refs = (record?.referenced ?? []).filter((id) => (firstEntered.get(id) ?? Infinity) < turn);
   if (refs.length > 0) blocks.push(renderReferences(refs));
   for (const item of entered) blocks.push(renderItem(item));
   if (record && record.problems.length > 0) blocks.push(renderProblems(record.problems));
   blocks.push(renderUserText(text), ...lostMarkers(record));
   return blocks;
+}
+
+/** Each library id's earliest entry (turn) among the versions the library holds. */
+function firstEntries(segments: readonly ItemSegment[]): Map<string, number> {
+  const first = new Map<string, number>();
+  for (const { item } of segments) if (!((first.get(item.id) ?? Infinity) <= item.enteredTurn)) first.set(item.id, item.enteredTurn);
+  return first;
+}
+
+/** The run holds the first segments of this envelope's history (else the converter renders it all, without the run). */
+function continuesRun(run: HistoryRun, envelope: Envelope): boolean {
+  const segments = envelope.layers.L4.segments;
+  return run.rendered <= segments.length && (run.rendered === 0 || run.segments[run.rendered - 1] === segments[run.rendered - 1]);
 }
 
 /** Markers for the images an earlier turn carried that a reopened chat could not read again. */

@@ -2,8 +2,9 @@ import type { ContextItem } from '../context/items';
 import { renderCompaction, type Compaction } from './compaction';
 import { maskTurn } from './masking';
 import type { ResolutionProblem } from '../context/resolver';
-import { tokenCounterFor } from '../tokens/tokenCounter';
-import { LayerToMessagesConverter, plainMessage, type HistoryCache, type Rendering } from './converter';
+import { tokenCounterFor, TOKENS_REPLY_PRIMING, type TokenCounter } from '../tokens/tokenCounter';
+import { LayerToMessagesConverter, plainMessage, type Rendering } from './converter';
+import { HistoryRun, type RenderedMessage } from './historyRun';
 import { decideItems } from './decide';
 import type { FreshnessPolicy } from './freshness';
 import { sentTurnOf } from './completedTurn';
@@ -107,7 +108,10 @@ export class PromptContextEngine {
   private compaction: Compaction | null = null;
   /** Masked copies of kept turns, per compaction's limits (stable identity, so their counts stay memoised). */
   private masked = new WeakMap<CompletedTurn, { key: string; turn: CompletedTurn }>();
-  private historyCache: HistoryCache = new Map();
+  /** History as the last assembly built it (L4, its messages, hashes and tokens), extended turn by turn. */
+  private run = new HistoryRun();
+  /** The summary segment of each compaction, per tokenizer (stable identity: the run continues under it). */
+  private summaries = new WeakMap<Compaction, { encoding: string; segment: SummarySegment }>();
   private measure = new Measure();
   /** The last assembly and what it was made of (see assemble). */
   private lastAssembly: { key: readonly unknown[]; assembly: TurnAssembly } | null = null;
@@ -157,7 +161,7 @@ export class PromptContextEngine {
     const removed = this.library.remove(id);
     if (removed) {
       this.pending.push(replanned ? { type: 'replanned', ids: [id], detail: replanned } : { type: 'removed', id });
-      this.historyCache.clear();
+      this.run.clear();
     }
     return removed;
   }
@@ -181,7 +185,7 @@ export class PromptContextEngine {
     }
     this.compaction = compaction;
     this.pending.push({ type: 'condensed', through: compaction.through, kind: compaction.kind });
-    this.historyCache.clear();
+    this.run.clear();
   }
 
   /** History as it renders under a compaction: the kept turns, masked where the compaction says. */
@@ -253,9 +257,9 @@ export class PromptContextEngine {
     l3.push(...l3Items);
     if (problems.length > 0) l3.push(segment<ProblemSegment>({ type: 'problems', problems }, renderProblems(problems), counter));
 
-    const l4: Array<SummarySegment | MessageSegment> = [];
-    if (compaction) l4.push(segment<SummarySegment>({ type: 'summary', through: compaction.through }, renderCompaction(compaction), counter));
-    for (const t of kept) l4.push(...this.measure.historySegments(t, counter));
+    // A candidate compaction (planning) is measured on a run of its own: the engine's stays as it is.
+    const run = candidate ? new HistoryRun() : this.run;
+    this.extendHistory(run, kept, compaction ? this.summaryOf(compaction, counter) : null, counter);
 
     const envelope: Envelope = {
       turn,
@@ -264,7 +268,7 @@ export class PromptContextEngine {
         L1: layer('L1', input.fragments.map((f) => segment({ type: 'fragment', id: f.id, lifecycle: f.lifecycle }, f.text, counter))),
         L2: this.measure.growingLayer('L2', this.library.all().map((item) => itemSegment(item, 'library', counter))),
         L3: layer('L3', l3),
-        L4: this.measure.growingLayer('L4', l4),
+        L4: this.measure.historyLayer(run),
         L5: layer('L5', [userSegment(turn, input.userText, images, counter)]),
       },
       referenced,
@@ -274,16 +278,16 @@ export class PromptContextEngine {
       removed: pending.flatMap((e) => (e.type === 'removed' ? [e.id] : [])),
       condensedThrough: compaction?.through ?? 0,
       ...(images.length > 0 ? { images } : {}),
-      history: kept.map(historyRecordOf),
+      history: run.records.slice(),
     };
 
     if (this.cacheRendering !== this.rendering) {
-      this.historyCache.clear();
+      // Rendered messages of the other rendering: the run keeps its L4, not its messages.
+      if (!candidate) this.clearRendered(run);
       this.cacheRendering = this.rendering;
     }
-    const rendered = new LayerToMessagesConverter(this.rendering).render(envelope, candidate ? undefined : this.historyCache);
-    const messages: ChatMessage[] = rendered.map(plainMessage);
-    const messageHashes = messages.map((m) => this.measure.messageHash(m));
+    const rendered = new LayerToMessagesConverter(this.rendering).render(envelope, run);
+    const { messages, messageHashes, promptTokens } = this.measured(rendered, run, envelope.layers.L4.segments.length, counter);
     const prefixHash = this.measure.combineMessages(messageHashes.slice(0, -1));
     const fragments = envelope.layers.L1.segments;
     const prefixChange = detectPrefixChange({
@@ -297,8 +301,63 @@ export class PromptContextEngine {
       rendering: this.rendering,
       libraryGrew: this.lastRequest !== null && this.library.all().length > this.lastRequest.libraryVersions,
     });
-    const promptTokens = this.measure.promptTokens(rendered, counter);
     return { envelope, messages, messageHashes, promptTokens, prefixHash, prefixChange };
+  }
+
+  /** The summary a compaction renders as, one segment per compaction and tokenizer. */
+  private summaryOf(compaction: Compaction, counter: TokenCounter): SummarySegment {
+    const kept = this.summaries.get(compaction);
+    if (kept && kept.encoding === counter.encoding) return kept.segment;
+    const made = segment<SummarySegment>({ type: 'summary', through: compaction.through }, renderCompaction(compaction), counter);
+    this.summaries.set(compaction, { encoding: counter.encoding, segment: made });
+    return made;
+  }
+
+  /** The run holds L4 for these kept turns: continued with the turns it lacks, or started again when history changed otherwise. */
+  private extendHistory(run: HistoryRun, kept: readonly CompletedTurn[], summary: SummarySegment | null, counter: TokenCounter): void {
+    if (!run.continues(kept, summary, counter.encoding)) {
+      run.clear(summary, counter.encoding);
+      if (summary) addSegment(run, summary);
+    }
+    if (run.turns.length === kept.length) return;
+    for (let i = run.turns.length; i < kept.length; i++) {
+      run.records.push(historyRecordOf(kept[i]));
+      for (const s of this.measure.historySegments(kept[i], counter)) addSegment(run, s);
+    }
+    run.turns = kept.slice();
+  }
+
+  private clearRendered(run: HistoryRun): void {
+    const { turns, summary, encoding, segments, segmentHashes, segmentTokens, records } = run;
+    run.clear(summary, encoding);
+    Object.assign(run, { turns, segments, segmentHashes, segmentTokens, records });
+  }
+
+  /**
+   * The request as providers get it, its hashes and its tokens. History messages the run rendered
+   * (transcript) are taken from it, measured once each; otherwise (seed rendering) every message is.
+   */
+  private measured(rendered: readonly RenderedMessage[], run: HistoryRun, historySegments: number, counter: TokenCounter): Pick<TurnAssembly, 'messages' | 'messageHashes' | 'promptTokens'> {
+    const hashOf = (m: ChatMessage) => this.measure.messageHash(m);
+    const fromRun = this.rendering === 'transcript' && run.rendered === historySegments && rendered.length === run.messages.length + 2;
+    if (!fromRun) {
+      const messages: ChatMessage[] = rendered.map(plainMessage);
+      return { messages, messageHashes: messages.map(hashOf), promptTokens: this.measure.promptTokens(rendered, counter) };
+    }
+    for (let i = run.plain.length; i < run.messages.length; i++) {
+      const m = run.messages[i];
+      const plain = plainMessage(m);
+      run.plain.push(plain);
+      run.hashes.push(hashOf(plain));
+      run.messageTokens += this.measure.framedTokens(m, counter);
+    }
+    const first = rendered[0];
+    const last = rendered[rendered.length - 1];
+    const [system, current] = [plainMessage(first), plainMessage(last)];
+    const messages = [system, ...run.plain, current];
+    const messageHashes = [hashOf(system), ...run.hashes, hashOf(current)];
+    const promptTokens = TOKENS_REPLY_PRIMING + this.measure.framedTokens(first, counter) + run.messageTokens + this.measure.framedTokens(last, counter);
+    return { messages, messageHashes, promptTokens };
   }
 
   /** Record a completed turn: its new item versions join the library, its messages join history. */
@@ -333,7 +392,7 @@ export class PromptContextEngine {
     // A compaction of turns now gone is undone (history is back to verbatim); masking never reaches turns sent after this.
     const c = this.compaction;
     if (c) this.compaction = c.through > keep ? null : { ...c, maskedThrough: Math.min(c.maskedThrough, keep) };
-    this.historyCache.clear();
+    this.run.clear();
     this.pending.push({ type: 'truncated', turns: keep });
   }
 
@@ -366,6 +425,12 @@ export class PromptContextEngine {
 }
 
 export type { FragmentSegment };
+
+function addSegment(run: HistoryRun, s: SummarySegment | MessageSegment): void {
+  run.segments.push(s);
+  run.segmentHashes.push(s.hash);
+  run.segmentTokens += s.tokens;
+}
 
 // A kept turn's record in the envelope, one object per turn (turns are immutable): an assembly at
 // turn 1,000 does not build 1,000 of them again.

@@ -1,7 +1,8 @@
 import type { ContextItem } from '../context/items';
 import { HashChain, sha256Hex, combineHashes } from '../hash';
 import { TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING, type TokenCounter } from '../tokens/tokenCounter';
-import { SEP, type RenderedMessage } from './converter';
+import { SEP } from './converter';
+import type { HistoryRun, HistorySegment, RenderedMessage } from './historyRun';
 import { imagesKey, messageHashText, type ChatMessage } from './messages';
 import { renderItem } from './render';
 import type { ImageRef, ItemSegment, Layer, LayerId, LibraryItem, MessageSegment, Segment } from './types';
@@ -59,11 +60,21 @@ export class Measure {
     return layer(id, segments, id === 'L2' ? this.chains.library : this.chains.history);
   }
 
+  /** L4 from the engine's history run: its token sum and hash chain are kept as it grows. Same values as growingLayer. */
+  historyLayer(run: HistoryRun): Layer<HistorySegment> {
+    return { id: 'L4', segments: run.segments.slice(), tokens: SEP_TOKENS + run.segmentTokens, hash: this.chains.history.combine(run.segmentHashes) };
+  }
+
   /** The request's tokens: every message with its framing and its images, plus the reply priming. */
   promptTokens(messages: readonly RenderedMessage[], counter: TokenCounter): number {
     let tokens = TOKENS_REPLY_PRIMING;
-    for (const m of messages) tokens += TOKENS_PER_MESSAGE + this.messageTokens(m, counter) + imageTokens(m.images);
+    for (const m of messages) tokens += this.framedTokens(m, counter);
     return tokens;
+  }
+
+  /** One message's share of promptTokens: its framing, its blocks, its images. */
+  framedTokens(message: RenderedMessage, counter: TokenCounter): number {
+    return TOKENS_PER_MESSAGE + this.messageTokens(message, counter) + imageTokens(message.images);
   }
 
   /**
