@@ -9,8 +9,15 @@ import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/code
 import type { ChatTurn, Conversation, ItemRef } from '../../src/core/conversation/model';
 import { richConversation } from './richChat';
 
-/** A full encode: fresh objects, so nothing kept from an earlier encode applies. */
-const fresh = (c: Conversation) => encodeChatNote(structuredClone(c));
+/**
+ * A full encode: fresh objects, through a codec module of its own, so nothing kept from an earlier
+ * encode applies (and the codec under test keeps what it joined for the chat, as between saves).
+ */
+let freshCodec: typeof import('../../src/core/conversation/codec') | undefined;
+jest.isolateModules(() => {
+  freshCodec = jest.requireActual<typeof import('../../src/core/conversation/codec')>('../../src/core/conversation/codec');
+});
+const fresh = (c: Conversation) => (freshCodec as NonNullable<typeof freshCodec>).encodeChatNote(structuredClone(c));
 
 /** Context lists that name the library: each answered turn sent the items that entered in it, and references the first item. */
 function withContext(c: Conversation): Conversation {
@@ -42,6 +49,23 @@ const CHANGES: Record<string, Change> = {
     const item = c.library[i];
     const moved: ItemRef = { ...item, source: `Moved ${k}/${item.source}`, title: `T${k}`, ...(item.kind === 'url' ? { content: `page ${k}` } : {}) };
     return { ...c, library: replaced(c.library, i, moved) };
+  },
+  'a turn answered with an item of a new id': (c, k) => {
+    const last = c.turns[at(c.turns, k)];
+    if (!last || c.library.length === 0) return c;
+    const item: ItemRef = { ...c.library[0], id: `New ${k}.md`, source: `New ${k}.md`, title: `New ${k}`, version: 1, enteredTurn: c.turns.filter((t) => t.status === 'complete').length + 1 };
+    const turn: ChatTurn = { ...last, status: 'complete', reply: `answer ${k}`, text: `asked ${k}`, envelope: { ...(last.envelope ?? { layers: { L1: { tokens: 1 }, L2: { tokens: 2 }, L3: { tokens: 3 }, L4: { tokens: 4 }, L5: { tokens: 5 } }, promptTokens: 15, prefixChange: null, freshness: [], removed: [] }), full: [`${item.id}@1`] } };
+    return { ...c, library: [...c.library, item], turns: [...c.turns, turn] };
+  },
+  'a turn answered with a new version of an earlier item': (c, k) => {
+    const i = at(c.library, k);
+    const last = c.turns[c.turns.length - 1];
+    if (i < 0 || !last) return c;
+    const item = c.library[i];
+    const version = Math.max(...c.library.filter((x) => x.id === item.id).map((x) => x.version)) + 1;
+    const next: ItemRef = { ...item, version, title: `Retitled ${k}`, source: `Moved ${k}/${item.source}`, hash: `h${k}`, enteredTurn: c.turns.filter((t) => t.status === 'complete').length + 1 };
+    const turn: ChatTurn = { ...last, status: 'complete', reply: `again ${k}`, text: `asked again ${k}` };
+    return { ...c, library: [...c.library, next], turns: [...c.turns, turn] };
   },
   'a compaction replaced': (c, k) => {
     const list = c.compactions ?? [];

@@ -10,6 +10,8 @@ export interface WholeTurnTargets {
   readonly at: number;
   readonly nextRatio: number | null;
   readonly saveRatio: number | null;
+  /** The same for the save's own part (merge check and encode), without the note's read and write; null when not measured. */
+  readonly encodeRatio: number | null;
   readonly frontmatterBytes: number;
   readonly reopenMs: number;
 }
@@ -23,19 +25,20 @@ export function wholeTurnTargets(rows: readonly WholeTurnRow[]): WholeTurnTarget
     const fifty = own.find((r) => r.turns === 50);
     if (!last) return [];
     const over = (a: number, b: number | undefined) => (b === undefined || b <= 0 || last === fifty ? null : a / b);
-    return [{ vault, at: last.turns, nextRatio: over(last.nextMs, fifty?.nextMs), saveRatio: over(last.saveMs, fifty?.saveMs), frontmatterBytes: last.frontmatterBytes, reopenMs: last.openMs + last.firstSendMs }];
+    return [{ vault, at: last.turns, nextRatio: over(last.nextMs, fifty?.nextMs), saveRatio: over(last.saveMs, fifty?.saveMs), encodeRatio: Number.isFinite(last.encodeMs) ? over(last.encodeMs, fifty?.encodeMs) : null, frontmatterBytes: last.frontmatterBytes, reopenMs: last.openMs + last.firstSendMs }];
   });
 }
 
 function rowsTable(rows: readonly WholeTurnRow[]): string {
   return table(
-    ['vault', 'turns', 'next', 'same turn again', 'save (saves / turn)', 'quiet save', 'reopen + first send', 'preview', 'note', 'frontmatter', 'chat data', 'reads / stats per turn', 'peak heap'],
+    ['vault', 'turns', 'next', 'same turn again', 'save (saves / turn)', 'its encode', 'quiet save', 'reopen + first send', 'preview', 'note', 'frontmatter', 'chat data', 'reads / stats per turn', 'peak heap'],
     rows.map((r) => [
       r.vault,
       int(r.turns),
       ms(r.nextMs),
       ms(r.againMs),
       `${ms(r.saveMs)} (${r.savesPerTurn.toFixed(1)})`,
+      Number.isFinite(r.encodeMs) ? ms(r.encodeMs) : '—',
       ms(r.saveQuietMs),
       `${ms(r.openMs)} + ${ms(r.firstSendMs)}`,
       ms(r.previewMs),
@@ -52,11 +55,12 @@ function rowsTable(rows: readonly WholeTurnRow[]): string {
 function targetsTable(rows: readonly WholeTurnRow[]): string {
   const pass = (ok: boolean | null) => (ok === null ? '' : ok ? ' ✓' : ' ✗');
   return table(
-    ['vault', 'next at N ÷ at 50 (≤ 3×)', 'save at N ÷ at 50 (≤ 3×)', 'frontmatter at N (< 150 KB)', 'reopen + first send at N (< 1 s)'],
+    ['vault', 'next at N ÷ at 50 (≤ 3×)', 'save at N ÷ at 50 (≤ 3×)', 'its encode at N ÷ at 50 (≤ 3×)', 'frontmatter at N (< 150 KB)', 'reopen + first send at N (< 1 s)'],
     wholeTurnTargets(rows).map((t) => [
       `${t.vault}, N = ${int(t.at)}`,
       `${ratio(t.nextRatio, 1)}${pass(t.nextRatio === null ? null : t.nextRatio <= 3)}`,
       `${ratio(t.saveRatio, 1)}${pass(t.saveRatio === null ? null : t.saveRatio <= 3)}`,
+      t.encodeRatio === null ? '—' : `${ratio(t.encodeRatio, 1)}${pass(t.encodeRatio <= 3)}`,
       `${kib(t.frontmatterBytes)}${pass(t.frontmatterBytes < FRONTMATTER_TARGET)}`,
       `${ms(t.reopenMs)}${pass(t.reopenMs < REOPEN_TARGET_MS)}`,
     ]),
@@ -76,6 +80,7 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
       `**next**: \`send()\` → the provider's \`send\` called, median of turns N−${(o?.window ?? 7) - 1}…N; ` +
       `**same turn again**: Retry of turn N after a failed request (resolve, re-read, assemble and compile the same turn again), median of ${o?.retries ?? 3}; ` +
       '**save**: one save of the chat note (encode, read-compare, write) as the controller makes them during those turns (wall time, other work of the turn may overlap it), and how many a turn makes; ' +
+      '**its encode**: the part of those saves that is Strata\'s (the update `process()` runs: the merge check and the encode), without the note\'s read and write (a whole-file rewrite, as `Vault.process` makes); ' +
       '**quiet save**: the settled chat saved once more with nothing else running; **reopen**: `open(id)` on a fresh controller and archive (read, decode, rehydrate; same process: the tokenizer stays loaded); ' +
       '**first send**: the next turn\'s Enter → provider call on that controller; **preview**: `previewNext()`; **reads / stats**: vault calls per ordinary turn; each vault kind runs in its own process (peak heap: sampled after every turn).',
     '',

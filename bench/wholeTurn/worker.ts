@@ -44,6 +44,8 @@ export interface WholeTurnCheckpoint {
   /** The chat's saves during ordinary turns of the window: median wall time of one, and how many a turn makes. */
   readonly saveMs: number;
   readonly savesPerTurn: number;
+  /** The part of those saves that is Strata's: the update process() runs (merge check and encode), without the note's read and write. */
+  readonly encodeMs: number;
   /** One save of the settled chat with nothing else running (median of 3). */
   readonly saveQuietMs: number;
   /** previewNext(): the usage line's measure of the next request (median of 3). */
@@ -103,6 +105,20 @@ class TimedArchive implements ChatArchivePort {
   }
 }
 
+/** The chat-note store the archive writes through, timing the update each save hands to process(): the encode, apart from the file's read and write. */
+class TimedStore extends FsChatStore {
+  readonly updates: number[] = [];
+
+  override process(rel: string, update: (current: string) => string): Promise<string> {
+    return super.process(rel, (current) => {
+      const start = performance.now();
+      const next = update(current);
+      this.updates.push(performance.now() - start);
+      return next;
+    });
+  }
+}
+
 /** Lets the controller's background work (the usage line's preview, queued saves) finish, as a user's pause does. */
 async function settle(controller: ChatController): Promise<void> {
   await controller.flush();
@@ -113,6 +129,7 @@ async function settle(controller: ChatController): Promise<void> {
 interface Live {
   controller: ChatController;
   archive: TimedArchive;
+  store: TimedStore;
   unsubscribe: () => void;
 }
 
@@ -132,14 +149,15 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
 
     // A controller as the view holds one: it reads the state on every change (what render() does).
     const live = (): Live => {
-      const archive = new TimedArchive(new ChatArchive(new FsChatStore(chatsDir), { now }, settings.chatFolder));
+      const store = new TimedStore(chatsDir);
+      const archive = new TimedArchive(new ChatArchive(store, { now }, settings.chatFolder));
       const controller = new ChatController({ vault, archive, providers: () => provider, settings: () => settings, now, newId: () => 'whole-turn' });
       let seen: unknown = null;
       const unsubscribe = controller.subscribe((change) => {
         if (change === 'state') seen = controller.state;
       });
       void seen;
-      return { controller, archive, unsubscribe };
+      return { controller, archive, store, unsubscribe };
     };
 
     let chat = live();
@@ -156,6 +174,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
 
     const perTurnNextMs: number[] = [];
     const perTurnSaves: number[][] = [];
+    const perTurnEncodes: number[][] = [];
     const perTurnReads: number[] = [];
     const perTurnStats: number[] = [];
     const checkpoints: WholeTurnCheckpoint[] = [];
@@ -168,6 +187,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       const checkpoint = options.checkpoints.includes(t);
       const chips = chipsFor(t);
       const savesBefore = chat.archive.saves.length;
+      const encodesBefore = chat.store.updates.length;
       const [reads, stats] = [vault.reads, vault.stats];
       if (checkpoint) provider.failNext = options.retries;
       const calls = provider.calls;
@@ -190,6 +210,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       }
       await settle(chat.controller);
       perTurnSaves.push(chat.archive.saves.slice(savesBefore));
+      perTurnEncodes.push(chat.store.updates.slice(encodesBefore));
       peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
       if (reopened) {
         // The first send after reopening: this turn's Enter → provider call, on the reopened controller.
@@ -210,6 +231,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       const window = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i - 1).filter((i) => i >= 0);
       const ordinary = window(t - options.window + 1, t - 1);
       const saves = ordinary.flatMap((i) => perTurnSaves[i]);
+      const encodes = ordinary.flatMap((i) => perTurnEncodes[i]);
       const conversation = chat.controller.state.conversation;
       const quiet: number[] = [];
       for (let i = 0; i < 3; i++) {
@@ -245,6 +267,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         againSamples,
         saveMs: saves.length > 0 ? median(saves) : NaN,
         savesPerTurn: ordinary.length > 0 ? saves.length / ordinary.length : NaN,
+        encodeMs: encodes.length > 0 ? median(encodes) : NaN,
         saveQuietMs: median(quiet),
         previewMs: median(preview),
         openMs,

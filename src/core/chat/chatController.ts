@@ -755,7 +755,7 @@ export class ChatController {
       if (this.saves.has(id)) await this.saves.flush();
       const loaded = await this.deps.archive.load(id);
       const settings = this.deps.settings();
-      const restored = await rehydrate(loaded.conversation, this.deps.vault, this.engineOptions(settings));
+      const restored = await rehydrate(loaded.conversation, this.deps.vault, this.engineOptions(settings), this.resolver);
       if (switchNo !== this.switches) return;
       // A mode this version does not know (a hand edit, a newer version) reads as the plain chat mode.
       const known = (CHAT_MODES as readonly string[]).includes(loaded.conversation.mode);

@@ -1,4 +1,6 @@
-import { PrefixJoin } from './prefixJoin';
+import { MappedJoin } from './prefixJoin';
+import { keptRecordOf } from './meta';
+import type { ChatTurn, CompactionRecord, ItemRef } from './model';
 import { isStructureLine, STRATA_CALLOUT } from './textBlock';
 
 /**
@@ -74,22 +76,33 @@ export function chatDataParts(data: Readonly<Record<string, unknown>>): string[]
   return parts;
 }
 
-/** One joiner per list of the chat data (a chat's lists grow at their ends: a save joins their new lines only). */
+/** One joiner per list of the chat data (a chat's lists grow at their ends: a save makes and joins their new lines only). */
 export interface ChatDataJoins {
-  readonly library: PrefixJoin;
-  readonly compactions: PrefixJoin;
-  readonly turns: PrefixJoin;
+  readonly library: MappedJoin<ItemRef>;
+  readonly compactions: MappedJoin<CompactionRecord>;
+  readonly turns: MappedJoin<ChatTurn>;
 }
 
 export function chatDataJoins(): ChatDataJoins {
-  return { library: new PrefixJoin(), compactions: new PrefixJoin(), turns: new PrefixJoin() };
+  return { library: new MappedJoin(), compactions: new MappedJoin(), turns: new MappedJoin() };
 }
 
-/** The chat data callout as encodeChatData writes it, each list joined through its joiner. */
-export function encodeChatDataJoined(data: Readonly<Record<string, unknown>>, joins: ChatDataJoins): string {
-  let text = chatDataHead(data);
-  for (const [list, kind] of LIST_LINES) text += joins[list].join(((data[list] as readonly unknown[] | undefined) ?? []).map((value) => listLine(kind, value)));
-  return `${text}> \`\`\`\n`;
+/**
+ * The chat data callout as encodeChatData writes it: the head from `head` (writeMeta's chat data
+ * without its lists), each list's lines from the objects through its joiner.
+ */
+export function encodeChatDataJoined(
+  head: Readonly<Record<string, unknown>>,
+  lists: { readonly library: readonly ItemRef[]; readonly compactions: readonly CompactionRecord[]; readonly turns: readonly ChatTurn[] },
+  joins: ChatDataJoins,
+): string {
+  return (
+    chatDataHead(head) +
+    joins.library.of(lists.library, (r) => listLine('item', keptRecordOf.item(r))) +
+    joins.compactions.of(lists.compactions, (r) => listLine('compaction', keptRecordOf.compaction(r))) +
+    joins.turns.of(lists.turns, (t) => listLine('turn', keptRecordOf.turn(t))) +
+    '> ```\n'
+  );
 }
 
 function chatDataHead(data: Readonly<Record<string, unknown>>): string {

@@ -42,38 +42,105 @@ export interface DecodedChat {
  * joined on from the last save's (PrefixJoin): a save at turn 1,000 costs the new turn.
  */
 export function encodeChatNote(conversation: Conversation, format: NoteFormat = conversation.format ?? LF_NOTE): string {
-  const { frontmatter, data } = splitMeta(writeMeta(conversation));
+  const { frontmatter, data } = splitMeta(writeMeta(conversation, { lists: false }));
   const joins = noteJoins.for(conversation.id);
-  const head = `---\n${frontmatterYaml(frontmatter)}---\n\n${encodeChatDataJoined(data, joins.data)}\n${conversation.preamble ?? ''}`;
-  const parts: string[] = [];
-  const urlByTurn = urlItemsByEnteredTurn(conversation.library);
-  const index = libraryIndex(conversation.library);
+  const lists = { library: conversation.library, compactions: conversation.compactions ?? [], turns: conversation.turns };
+  const head = `---\n${frontmatterYaml(frontmatter)}---\n\n${encodeChatDataJoined(data, lists, joins.data)}\n${conversation.preamble ?? ''}`;
+  return fromLf(head + joins.body.join(bodyParts(conversation, joins)), format);
+}
+
+/**
+ * The body's parts as the last encode of this chat left them (by turn), with what they were made
+ * from: turns, library and compactions. A turn's parts depend on the turn, its number, the library
+ * (its context list, its page texts) and where compaction callouts fall.
+ */
+interface BodyMemo {
+  turns: readonly ChatTurn[];
+  library: readonly ItemRef[];
+  /** The ids of `library` (grown with it while it only grows). */
+  ids: Set<string>;
+  compactions: readonly CompactionRecord[];
+  parts: string[];
+  /** After turn i: parts.length and answered turns so far. */
+  ends: number[];
+  answered: number[];
+  /** The library's index, when an encode needed it (extended with the items added since). */
+  index: LibraryIndex | null;
+}
+
+/**
+ * How many leading turns encode as last time: the same turn objects under the same compactions,
+ * and a library that only grew by items of new ids (a new version of an earlier item can change an
+ * earlier turn's context list: then everything is encoded again, as anything else that changed).
+ */
+function reusableTurns(memo: BodyMemo | null, c: Conversation, compactions: readonly CompactionRecord[]): number {
+  if (!memo || memo.compactions.length !== compactions.length || memo.library.length > c.library.length) return 0;
+  for (let i = 0; i < compactions.length; i++) if (memo.compactions[i] !== compactions[i]) return 0;
+  for (let i = 0; i < memo.library.length; i++) if (memo.library[i] !== c.library[i]) return 0;
+  for (let i = memo.library.length; i < c.library.length; i++) if (memo.ids.has(c.library[i].id)) return 0;
+  const limit = Math.min(memo.turns.length, c.turns.length);
+  let k = 0;
+  while (k < limit && memo.turns[k] === c.turns[k]) k++;
+  // A new page entered in a turn kept as it was would belong in that turn's parts.
+  const answered = k > 0 ? memo.answered[k - 1] : 0;
+  for (let i = memo.library.length; i < c.library.length; i++) if (c.library[i].kind === 'url' && c.library[i].enteredTurn <= answered) return 0;
+  return k;
+}
+
+/** The body's parts; the turns encoded last time (reusableTurns) are taken as they were. */
+function bodyParts(conversation: Conversation, holder: { memo: BodyMemo | null }): string[] {
   const compactions = conversation.compactions ?? [];
-  const positions = calloutPositions(conversation.turns, compactions);
+  const kept = holder.memo;
+  const reuse = reusableTurns(kept, conversation, compactions);
+  const parts = kept && reuse > 0 ? kept.parts.slice(0, kept.ends[reuse - 1]) : [];
+  const ends = kept && reuse > 0 ? kept.ends.slice(0, reuse) : [];
+  const answeredAfter = kept && reuse > 0 ? kept.answered.slice(0, reuse) : [];
+  let engineTurn = reuse > 0 ? answeredAfter[reuse - 1] : 0;
+  const positions = compactions.length > 0 ? calloutPositions(conversation.turns, compactions) : [];
   const calloutsBefore = (at: number): void => {
     compactions.forEach((c, k) => {
       if (positions[k] === at) parts.push(memo(compactionCallouts, c, encodeCompactionCallout));
     });
   };
-  let engineTurn = 0;
-  conversation.turns.forEach((turn, i) => {
-    const n = i + 1;
+  // Kept from the last encode while the library only grew; built when a turn needs it.
+  let index = kept && reuse > 0 && kept.index ? libraryIndex(conversation.library, kept.index, kept.library.length) : null;
+  const turns = conversation.turns;
+  for (let i = reuse; i < turns.length; i++) {
+    const turn = turns[i];
+    const library = (index ??= libraryIndex(conversation.library));
     if (turn.status === 'complete') engineTurn++;
     calloutsBefore(i);
-    const own = turnParts(turn, n);
+    const own = turnParts(turn, i + 1);
     parts.push(own.head);
-    const context = contextCallout(turn, index);
+    const context = contextCallout(turn, library);
     if (context) parts.push(context);
     parts.push(own.tail);
-    if (turn.status === 'complete') for (const item of urlByTurn.get(engineTurn) ?? []) parts.push(memo(pageCallouts, item, pageCallout));
+    if (turn.status === 'complete') for (const item of library.urlByTurn.get(engineTurn) ?? []) parts.push(memo(pageCallouts, item, pageCallout));
     parts.push(own.reply);
-  });
-  calloutsBefore(conversation.turns.length);
-  return fromLf(head + joins.body.join(parts), format);
+    ends.push(parts.length);
+    answeredAfter.push(engineTurn);
+  }
+  let ids: Set<string>;
+  if (kept && reuse > 0) {
+    ids = kept.ids;
+    for (let i = kept.library.length; i < conversation.library.length; i++) ids.add(conversation.library[i].id);
+  } else ids = new Set(conversation.library.map((item) => item.id));
+  holder.memo = {
+    turns: turns.slice(),
+    library: conversation.library.slice(),
+    ids,
+    compactions: compactions.slice(),
+    parts: parts.slice(),
+    ends,
+    answered: answeredAfter,
+    index,
+  };
+  calloutsBefore(turns.length);
+  return parts;
 }
 
 /** The joiners of a chat's note (by chat id): its chat data lists and its body. */
-const noteJoins = new PrefixJoins<{ readonly data: ChatDataJoins; readonly body: PrefixJoin }>(() => ({ data: chatDataJoins(), body: new PrefixJoin() }));
+const noteJoins = new PrefixJoins<{ readonly data: ChatDataJoins; readonly body: PrefixJoin; memo: BodyMemo | null }>(() => ({ data: chatDataJoins(), body: new PrefixJoin(), memo: null }));
 
 /** What a turn writes of itself (its context list and page texts depend on the library: written apart). */
 interface TurnParts {
@@ -148,31 +215,28 @@ function jsonCallout(type: string, title: string, payload: unknown): string {
   return `> [!strata-${type}]- ${title}\n> \`\`\`json\n> ${JSON.stringify(payload)}\n> \`\`\`\n\n`;
 }
 
-function urlItemsByEnteredTurn(library: readonly ItemRef[]): Map<number, ItemRef[]> {
-  const out = new Map<number, ItemRef[]>();
-  for (const item of library) {
-    if (item.kind !== 'url') continue;
-    const list = out.get(item.enteredTurn);
-    if (list) list.push(item);
-    else out.set(item.enteredTurn, [item]);
-  }
-  return out;
-}
 
-/** The library by version (`id@version`) and each id's latest version: built once per encode, not per turn. */
+/**
+ * The library by version (`id@version`), each id's latest version, and URL items by the turn they
+ * entered: built once per encode (not per turn), and extended while the library only grows.
+ */
 interface LibraryIndex {
-  readonly byVersion: ReadonlyMap<string, ItemRef>;
-  readonly latest: ReadonlyMap<string, ItemRef>;
+  readonly byVersion: Map<string, ItemRef>;
+  readonly latest: Map<string, ItemRef>;
+  readonly urlByTurn: Map<number, ItemRef[]>;
 }
 
-function libraryIndex(library: readonly ItemRef[]): LibraryIndex {
-  const byVersion = new Map<string, ItemRef>();
-  const latest = new Map<string, ItemRef>();
-  for (const item of library) {
-    byVersion.set(`${item.id}@${item.version}`, item);
-    latest.set(item.id, item);
+function libraryIndex(library: readonly ItemRef[], into: LibraryIndex = { byVersion: new Map(), latest: new Map(), urlByTurn: new Map() }, from = 0): LibraryIndex {
+  for (let i = from; i < library.length; i++) {
+    const item = library[i];
+    into.byVersion.set(`${item.id}@${item.version}`, item);
+    into.latest.set(item.id, item);
+    if (item.kind !== 'url') continue;
+    const list = into.urlByTurn.get(item.enteredTurn);
+    if (list) list.push(item);
+    else into.urlByTurn.set(item.enteredTurn, [item]);
   }
-  return { byVersion, latest };
+  return into;
 }
 
 /** Each turn's context list with the library items it was written from: the same items (refs are kept per item) give the same list. */

@@ -51,7 +51,11 @@ export interface ReadMeta {
 
 // ---------------------------------------------------------------- write
 
-export function writeMeta(c: Conversation): Record<string, unknown> {
+/**
+ * `lists: false` leaves out the library, compaction and turn records (the codec writes their lines
+ * from the objects, through keptRecordOf, joining only the new ones).
+ */
+export function writeMeta(c: Conversation, { lists = true }: { lists?: boolean } = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {
     title: c.title,
     created: isoFromEpoch(c.created),
@@ -68,9 +72,9 @@ export function writeMeta(c: Conversation): Record<string, unknown> {
       session: c.session ? { ...c.session } : null,
       lastRequest: c.lastRequest ? { ...c.lastRequest, staticFragments: [...c.lastRequest.staticFragments] } : null,
       ...(c.pending && c.pending.length > 0 ? { pending: c.pending.map((e) => ({ ...e })) } : {}),
-      library: c.library.map((r) => kept(refRecords, r, writeRef)),
-      ...(c.compactions && c.compactions.length > 0 ? { compactions: c.compactions.map((r) => kept(compactionRecords, r, writeCompaction)) } : {}),
-      turns: c.turns.map((t) => kept(turnRecords, t, writeTurn)),
+      ...(lists ? { library: c.library.map(keptRecordOf.item) } : {}),
+      ...(lists && c.compactions && c.compactions.length > 0 ? { compactions: c.compactions.map(keptRecordOf.compaction) } : {}),
+      ...(lists ? { turns: c.turns.map(keptRecordOf.turn) } : {}),
       ...(c.plan && (c.plan.decisions.length > 0 || c.plan.overrides.length > 0) ? { plan: writePlanBook(c.plan) } : {}),
     },
   };
@@ -95,6 +99,13 @@ function kept<K extends object>(memo: WeakMap<K, Record<string, unknown>>, key: 
   }
   return record;
 }
+
+/** The record of a library item, compaction or turn, made once per object (what writeMeta lists). */
+export const keptRecordOf = {
+  item: (r: ItemRef) => kept(refRecords, r, writeRef),
+  compaction: (r: CompactionRecord) => kept(compactionRecords, r, writeCompaction),
+  turn: (t: ChatTurn) => kept(turnRecords, t, writeTurn),
+};
 
 /** `strata`'s keys that stay in the frontmatter: small, and what the chat list reads without decoding the note. */
 export const FRONTMATTER_STRATA_KEYS: readonly string[] = ['format', 'id', 'project', 'titleSource'];

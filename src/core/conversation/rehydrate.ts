@@ -55,10 +55,16 @@ interface Located {
   readonly source: string;
 }
 
-export async function rehydrate(conversation: Conversation, vault: VaultReader, options: EngineOptions = {}): Promise<Rehydrated> {
+/** Library items located at once: a vault on disk reads several notes in parallel; a few files open at a time. */
+const CONCURRENCY = 16;
+
+/**
+ * `resolver`: the chat's own (the controller's), so the notes read here are the ones its first
+ * request finds unchanged by their stat instead of reading them all again.
+ */
+export async function rehydrate(conversation: Conversation, vault: VaultReader, options: EngineOptions = {}, resolver = new ChipResolver(vault)): Promise<Rehydrated> {
   // The counts saved with the turns: the first request then tokenizes only what is new or changed.
   rememberBlockTokens(conversation.turns);
-  const resolver = new ChipResolver(vault);
   const issues: RehydrationIssue[] = [];
   const edited = new Set<string>();
   const dropped = new Set<string>();
@@ -86,7 +92,7 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   const latestVersion = new Map<string, number>();
   for (const ref of conversation.library) latestVersion.set(ref.id, Math.max(latestVersion.get(ref.id) ?? 0, ref.version));
 
-  const located = new Map<string, Located | null>();
+  const located = await locateAll(conversation.library, completedCount(conversation), vault, resolver);
   const counter = tokenCounterFor(conversation.model);
   const library: LibraryItem[] = [];
   const restoredVersion = new Map<string, number>();
@@ -101,8 +107,13 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       dropped.add(ref.id);
       continue;
     }
-    if (!located.has(ref.id)) located.set(ref.id, await locate(ref, vault, resolver, issues));
-    const found = located.get(ref.id) ?? null;
+    const at = located.get(ref.id);
+    // Said where the item is first met, as when items were located one by one.
+    if (at && !at.said) {
+      at.said = true;
+      issues.push(...at.issues);
+    }
+    const found = at?.found ?? null;
     if (!found) {
       dropped.add(ref.id);
       edited.add(ref.id);
@@ -167,6 +178,48 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   return { engine, state, edited: [...edited], dropped: [...dropped], issues };
 }
 
+function completedCount(conversation: Conversation): number {
+  return conversation.turns.filter((t) => t.status === 'complete' && t.reply !== undefined).length;
+}
+
+interface LocateResult {
+  readonly found: Located | null;
+  readonly issues: RehydrationIssue[];
+  said: boolean;
+}
+
+/**
+ * Each id's current text, for the ref of it the restore loop locates (the first one that entered in
+ * a turn still in the chat), `CONCURRENCY` at a time; each keeps its own issues for the loop to say.
+ */
+async function locateAll(library: readonly ItemRef[], turns: number, vault: VaultReader, resolver: ChipResolver): Promise<Map<string, LocateResult>> {
+  const first = new Map<string, ItemRef>();
+  for (const ref of library) if (!first.has(ref.id) && ref.version > 0 && ref.enteredTurn <= turns) first.set(ref.id, ref);
+  const refs = [...first.values()];
+  const out = new Map<string, LocateResult>();
+  for (let i = 0; i < refs.length; i += CONCURRENCY) {
+    const batch = refs.slice(i, i + CONCURRENCY);
+    const results = await Promise.all(
+      batch.map(async (ref) => {
+        const issues: RehydrationIssue[] = [];
+        return { found: await locate(ref, vault, resolver, issues), issues, said: false };
+      }),
+    );
+    batch.forEach((ref, j) => out.set(ref.id, results[j]));
+  }
+  return out;
+}
+
+/**
+ * A note's text, read as the chat's first request re-reads its library (through the resolver's
+ * stat cache, which this read fills); a note the resolver will not take (binary, too large) is read
+ * as it is, as before.
+ */
+async function readNote(path: string, vault: VaultReader, resolver: ChipResolver): Promise<string | null> {
+  const item = await resolver.seen.current(vault, path, async () => (await resolver.resolve([{ kind: 'note', path }])).items[0] ?? null);
+  return item ? item.content : readSafely(vault, path);
+}
+
 /** Find an item's current text: by path, then by unique basename for notes and selections. */
 async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, issues: RehydrationIssue[]): Promise<Located | null> {
   // A planned summary or extract is kept in the chat note as sent; whether its source changed is the plan's to see next turn.
@@ -191,9 +244,9 @@ async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, 
     }
     case 'note':
     case 'selection': {
-      const path = await findNote(ref, vault, issues);
-      if (path === null) return null;
-      const text = await readSafely(vault, path);
+      const found = await findNote(ref, vault, resolver, issues);
+      if (found === null) return null;
+      const { path, text } = found;
       if (text === null) {
         issues.push({ kind: 'unreadable', id: ref.id, message: `${path} could not be read; left out` });
         return null;
@@ -210,13 +263,15 @@ async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, 
   }
 }
 
-async function findNote(ref: ItemRef, vault: VaultReader, issues: RehydrationIssue[]): Promise<string | null> {
-  if ((await readSafely(vault, ref.source)) !== null) return ref.source;
+/** Where the note is now, and its text (read once: null when it is there but does not read). */
+async function findNote(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, issues: RehydrationIssue[]): Promise<{ path: string; text: string | null } | null> {
+  const text = await readNote(ref.source, vault, resolver);
+  if (text !== null) return { path: ref.source, text };
   const name = basename(ref.source);
   const candidates = (await vault.listMarkdown()).filter((p) => basename(p) === name);
   if (candidates.length === 1) {
     issues.push({ kind: 'moved', id: ref.id, message: `${ref.source} was not found; using ${candidates[0]} (same name)`, candidates });
-    return candidates[0];
+    return { path: candidates[0], text: await readNote(candidates[0], vault, resolver) };
   }
   if (candidates.length > 1) {
     issues.push({
