@@ -182,6 +182,36 @@ describe('library notes are read again only when the vault says they changed', (
     expect(fourth.assembly.envelope.freshness).toEqual([]);
   });
 
+  test('a host that keeps stats in memory (statNow) answers them without a promise, and an edit is still seen', async () => {
+    // Obsidian's TFile.stat: what the disk says, known at once (here: the disk's stat, taken synchronously).
+    class InMemoryStats extends CountingVault {
+      now = 0;
+      statNow(p: string): { mtime: number; size: number } | null {
+        this.now++;
+        try {
+          const st = statSync(full(p));
+          return { mtime: st.mtimeMs, size: st.size };
+        } catch {
+          return null;
+        }
+      }
+    }
+    const vault = new InMemoryStats(root);
+    const resolver = new ChipResolver(vault);
+    const engine = new PromptContextEngine();
+    const { items } = await resolver.resolve(Array.from({ length: NOTES }, (_, i) => ({ kind: 'note' as const, path: rel(i) })));
+    engine.commit(engine.assemble({ userText: 'Read these.', items, fragments, model: MODEL }), 'Read.');
+    const check = () => reReadLibraryNotes(resolver, engine.libraryNotes(), []);
+    await check();
+    const [reads, stats, now] = [vault.reads, vault.stats, vault.now];
+    expect((await check()).size).toBe(NOTES);
+    expect([vault.reads - reads, vault.stats - stats, vault.now - now]).toEqual([0, 0, NOTES]);
+    appendFileSync(full(rel(5)), '\nMore.\n');
+    const after = await check();
+    expect(vault.reads - reads).toBe(1);
+    expect(after.get(rel(5))?.content).toContain('More.');
+  });
+
   test('a host without stat reads every library note every turn, as before', async () => {
     const { turn } = await chat('fresh', false);
     expect((await turn('Two')).reads).toBe(NOTES);

@@ -68,6 +68,7 @@ export class CountingVault implements VaultReader {
   reads = 0;
   stats = 0;
   readonly stat?: (path: string) => Promise<NoteStat | null>;
+  readonly statNow?: (path: string) => NoteStat | null | undefined;
 
   constructor(private readonly inner: VaultReader) {
     const stat = inner.stat?.bind(inner);
@@ -75,6 +76,14 @@ export class CountingVault implements VaultReader {
       this.stat = (p: string) => {
         this.stats++;
         return stat(p);
+      };
+    }
+    const statNow = inner.statNow?.bind(inner);
+    if (statNow) {
+      this.statNow = (p: string) => {
+        const known = statNow(p);
+        if (known !== undefined) this.stats++;
+        return known;
       };
     }
   }
@@ -107,6 +116,11 @@ export class CachedVault implements VaultReader {
   async stat(p: string): Promise<NoteStat | null> {
     if (!this.stats.has(p)) this.stats.set(p, await this.disk.stat(p));
     return this.stats.get(p) ?? null;
+  }
+
+  /** A stat already in memory (Obsidian's TFile.stat); undefined before the first. */
+  statNow(p: string): NoteStat | null | undefined {
+    return this.stats.get(p);
   }
 
   listMarkdown(): Promise<string[]> {

@@ -26,9 +26,13 @@ export class ObsidianVaultReader implements VaultReader {
   }
 
   stat(path: string): Promise<NoteStat | null> {
+    return Promise.resolve(this.statNow(path));
+  }
+
+  statNow(path: string): NoteStat | null {
     const file = this.app.vault.getAbstractFileByPath(path);
-    if (!(file instanceof TFile)) return Promise.resolve(null);
-    return Promise.resolve({ mtime: file.stat.mtime, size: file.stat.size });
+    if (!(file instanceof TFile)) return null;
+    return { mtime: file.stat.mtime, size: file.stat.size };
   }
 
   async readBinary(path: string): Promise<Uint8Array | null> {

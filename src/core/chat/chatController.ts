@@ -31,7 +31,7 @@ import { budgetSettingsFor, CHAT_MODES, findProvider, type ChatMode, type Strata
 import { modeUnavailable, TOOL_MODES } from './modes';
 import type { RetryNotice } from '../ports/chatModel';
 import type { Usage } from '../usage';
-import { chatStateOf, libraryEntry, type ChatPhase, type ChatState } from './chatState';
+import { chatStateOf, libraryEntries, type ChatPhase, type ChatState } from './chatState';
 import { contextUsageOf, type ContextUsage } from './contextUsage';
 import { isAbort, isSessionInvalid, userFacingError } from './errors';
 import { SaveQueue, type SaveEvent } from './saveQueue';
@@ -167,7 +167,7 @@ export class ChatController {
       condensing: this.condensing,
       retry: this.retrying,
       agentCalls: this.agentProgress?.live ?? [],
-      library: this.chat.engine.libraryItems().map(libraryEntry),
+      library: libraryEntries(this.chat.engine.libraryItems()),
       warnings: [...this.warnings],
       saved: this.saved,
     });

@@ -141,6 +141,17 @@ function deriveFrom(conversation: Conversation): Derived {
 }
 
 const entries = new WeakMap<LibraryItem, LibraryEntry>();
+const entryLists = new WeakMap<readonly LibraryItem[], readonly LibraryEntry[]>();
+
+/** The library panel's entries for the engine's latest() array (the same array until the library changes: listed once). */
+export function libraryEntries(items: readonly LibraryItem[]): readonly LibraryEntry[] {
+  let list = entryLists.get(items);
+  if (!list) {
+    list = items.map(libraryEntry);
+    entryLists.set(items, list);
+  }
+  return list;
+}
 
 /** A library item as the view lists it (items are immutable: made once per item). */
 export function libraryEntry(item: LibraryItem): LibraryEntry {

@@ -7,6 +7,18 @@ export interface LibraryNote {
   readonly source: string;
 }
 
+/** The paths of a library's notes (the engine hands the same list until the library changes). */
+const sources = new WeakMap<readonly LibraryNote[], ReadonlySet<string>>();
+
+function sourcesOf(notes: readonly LibraryNote[]): ReadonlySet<string> {
+  let set = sources.get(notes);
+  if (!set) {
+    set = new Set(notes.map((n) => n.source));
+    sources.set(notes, set);
+  }
+  return set;
+}
+
 /** Changed notes read at once: a few files open at a time. */
 const CONCURRENCY = 16;
 
@@ -33,8 +45,8 @@ export async function reReadLibraryNotes(
   const current = new Map<string, ContextItem | null>();
   toCheck.forEach(({ id }, i) => {
     const item = found[i];
-    current.set(id, item ? { ...item, id } : null);
+    current.set(id, item ? (item.id === id ? item : { ...item, id }) : null);
   });
-  resolver.seen.keepOnly(new Set(notes.map((n) => n.source)));
+  resolver.seen.keepOnly(sourcesOf(notes));
   return current;
 }

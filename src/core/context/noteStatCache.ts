@@ -34,7 +34,7 @@ export class NoteStatCache {
    * at a time. A turn over a library of 700 notes costs one round of stats, not 44 rounds of 16.
    */
   async currentAll(vault: VaultReader, paths: readonly string[], read: (path: string) => Promise<ContextItem | null>, concurrency: number): Promise<(ContextItem | null)[]> {
-    const stats = await Promise.all(paths.map((p) => statOf(vault, p)));
+    const stats = await statsOf(vault, paths);
     const out: (ContextItem | null | undefined)[] = paths.map((p, i) => this.unchanged(p, stats[i]));
     const changed = out.flatMap((item, i) => (item === undefined ? [i] : []));
     for (let k = 0; k < changed.length; k += concurrency) {
@@ -59,8 +59,33 @@ export class NoteStatCache {
 
   /** Forget every path but these (the library just checked): memory stays the size of one library. */
   keepOnly(paths: ReadonlySet<string>): void {
-    if ([...this.seen.keys()].every((p) => paths.has(p))) return;
+    // Usually every path kept is among them (a library only grows between removals): nothing to drop.
+    let all = true;
+    for (const p of this.seen.keys()) if (!paths.has(p)) all = false;
+    if (all) return;
     this.seen = new Map([...this.seen].filter(([p]) => paths.has(p)));
+  }
+}
+
+/** Every path's stat: from the host's memory where it has them, the rest asked at once. */
+async function statsOf(vault: VaultReader, paths: readonly string[]): Promise<(NoteStat | null)[]> {
+  const known: (NoteStat | null)[] = [];
+  const asked: Promise<void>[] = [];
+  paths.forEach((p, i) => {
+    const now = statNowOf(vault, p);
+    if (now !== undefined) known[i] = now;
+    else asked.push(statOf(vault, p).then((stat) => void (known[i] = stat)));
+  });
+  if (asked.length > 0) await Promise.all(asked);
+  return known;
+}
+
+function statNowOf(vault: VaultReader, path: string): NoteStat | null | undefined {
+  if (!vault.statNow) return undefined;
+  try {
+    return vault.statNow(path);
+  } catch {
+    return null;
   }
 }
 

@@ -134,7 +134,7 @@ export class PromptContextEngine {
   }
 
   /** The library as the next turn will see it: latest version of each item, first-appearance order. */
-  libraryItems(): LibraryItem[] {
+  libraryItems(): readonly LibraryItem[] {
     return this.library.latest();
   }
 
@@ -142,11 +142,14 @@ export class PromptContextEngine {
    * Library notes to re-read before assemble() (freshness): their id and where they are now (a note
    * moved since it was attached keeps its id; its source is the new path).
    */
-  libraryNotes(): Array<{ id: string; source: string }> {
-    return this.library
-      .latest()
-      .filter((item) => item.kind === 'note')
-      .map((item) => ({ id: item.id, source: item.source }));
+  libraryNotes(): readonly { id: string; source: string }[] {
+    const latest = this.library.latest();
+    let notes = libraryNotesOf.get(latest);
+    if (!notes) {
+      notes = latest.filter((item) => item.kind === 'note').map((item) => ({ id: item.id, source: item.source }));
+      libraryNotesOf.set(latest, notes);
+    }
+    return notes;
   }
 
   completedTurns(): readonly CompletedTurn[] {
@@ -431,6 +434,9 @@ function addSegment(run: HistoryRun, s: SummarySegment | MessageSegment): void {
   run.segmentHashes.push(s.hash);
   run.segmentTokens += s.tokens;
 }
+
+/** libraryNotes() per latest() array (the same until the library changes). */
+const libraryNotesOf = new WeakMap<readonly LibraryItem[], readonly { id: string; source: string }[]>();
 
 // A kept turn's record in the envelope, one object per turn (turns are immutable): an assembly at
 // turn 1,000 does not build 1,000 of them again.

@@ -7,6 +7,8 @@ import type { LibraryItem } from './types';
 export class ContextLibrary {
   private items: LibraryItem[] = [];
   private latestById = new Map<string, LibraryItem>();
+  /** latest() and latestVersions() as of the last change: asked several times a turn, changed by add/remove/compact only. */
+  private views: { latest?: readonly LibraryItem[]; versions?: ReadonlyMap<string, LibraryItem> } = {};
 
   constructor(items: readonly LibraryItem[] = []) {
     for (const item of items) this.add(item);
@@ -17,22 +19,17 @@ export class ContextLibrary {
     return this.items;
   }
 
-  /** The latest version of each id, in order of the id's first appearance. */
-  latest(): LibraryItem[] {
-    const seen = new Set<string>();
-    const out: LibraryItem[] = [];
-    for (const item of this.items) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      out.push(this.latestById.get(item.id) as LibraryItem);
-    }
-    return out;
+  /** The latest version of each id, in order of the id's first appearance (the same array until the library changes). */
+  latest(): readonly LibraryItem[] {
+    return (this.views.latest ??= [...this.latestVersions().values()]);
   }
 
   /** The same as latest(), keyed by id (iteration keeps first-appearance order). */
-  latestVersions(): Map<string, LibraryItem> {
+  latestVersions(): ReadonlyMap<string, LibraryItem> {
+    if (this.views.versions) return this.views.versions;
     const out = new Map<string, LibraryItem>();
     for (const item of this.items) if (!out.has(item.id)) out.set(item.id, this.latestById.get(item.id) as LibraryItem);
+    this.views.versions = out;
     return out;
   }
 
@@ -55,6 +52,7 @@ export class ContextLibrary {
     }
     this.items.push(item);
     this.latestById.set(item.id, item);
+    this.views = {};
   }
 
   /** Remove every version of an id. Returns whether anything was removed. */
@@ -62,6 +60,7 @@ export class ContextLibrary {
     if (!this.latestById.has(id)) return false;
     this.items = this.items.filter((item) => item.id !== id);
     this.latestById.delete(id);
+    this.views = {};
     return true;
   }
 
@@ -69,6 +68,7 @@ export class ContextLibrary {
   compact(): number {
     const before = this.items.length;
     this.items = this.items.filter((item) => this.latestById.get(item.id) === item);
+    this.views = {};
     return before - this.items.length;
   }
 

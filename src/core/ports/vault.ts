@@ -9,6 +9,12 @@ export interface VaultReader {
   /** Optional: modification time (ms) and size in bytes, or null when no file exists; lets the search index skip unchanged notes. */
   stat?(path: string): Promise<NoteStat | null>;
   /**
+   * Optional: the same stat, answered at once where the host keeps it in memory (Obsidian's
+   * TFile.stat): the freshness check asks it for every library note each turn, and 700 promises
+   * cost more than the lookups. `undefined`: not known in memory (ask `stat`).
+   */
+  statNow?(path: string): NoteStat | null | undefined;
+  /**
    * Optional: a file's bytes (an image embedded in a note), or null when no file exists at that
    * vault-relative path. Throws UnreadableNoteError for a file that must not be read (outside the vault).
    */
