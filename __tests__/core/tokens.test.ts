@@ -47,6 +47,36 @@ describe('token counting', () => {
   });
 });
 
+describe('long runs the tokenizer keeps as one piece', () => {
+  // js-tiktoken merges a piece in time quadratic (or worse) in its length: 20,000 × "x" would take
+  // minutes. The counter encodes such runs in short chunks; these tests would time out without it.
+  /* eslint-disable @typescript-eslint/no-require-imports -- the tokenizer itself, to decode what the counter encoded */
+  const lite = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  const ranks = require('js-tiktoken/ranks/o200k_base') as { default?: import('js-tiktoken/lite').TiktokenBPE } & import('js-tiktoken/lite').TiktokenBPE;
+  /* eslint-enable @typescript-eslint/no-require-imports -- end */
+  const tokenizer = new lite.Tiktoken(ranks.default ?? ranks);
+  const counter = tokenCounterFor('gpt-4o');
+
+  it('counts a note with a 20,000-letter line and a 20,000-dash line', () => {
+    const note = `# Log\n\n${'x'.repeat(20_000)}\n\n${'-'.repeat(20_000)}\n\nThe end.`;
+    const ids = counter.encode(note);
+    expect(tokenizer.decode(ids)).toBe(note); // nothing lost or changed
+    // The letters merge as they do unchunked (8 per token); chunking adds at most a token per 64 characters.
+    expect(ids.length).toBeGreaterThan(20_000 / 8);
+    expect(ids.length).toBeLessThan(20_000 / 8 + 20_000 / 64 + 20_000 / 64 + 20);
+  });
+
+  it('never cuts a character in two (a long run of emoji)', () => {
+    const text = `Mood: ${'😀'.repeat(400)} done`;
+    expect(tokenizer.decode(counter.encode(text))).toBe(text);
+  });
+
+  it('leaves ordinary text exactly as the tokenizer encodes it', () => {
+    const text = `${'The plan for the week, with seeds and soil. '.repeat(200)}\n| a | b |\n|---|---|\n${'word '.repeat(300)}`;
+    expect(counter.encode(text)).toEqual(tokenizer.encode(text, [], []));
+  });
+});
+
 describe('model context windows', () => {
   it('matches by the longest substring, case-insensitively', () => {
     expect(modelWindow('gpt-4o-mini').contextWindow).toBe(128_000);

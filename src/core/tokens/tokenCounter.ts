@@ -93,9 +93,45 @@ class MemoTokenCounter implements TokenCounter {
 
   encode(text: string): number[] {
     if (this.encoding === 'estimate') return estimateEncode(text);
-    // Special-token strings in a note ("<|endoftext|>") are plain text here, not control tokens.
-    return loadTokenizer(this.encoding).encode(text, [], []);
+    return encodeGuarded(loadTokenizer(this.encoding), text);
   }
+}
+
+/**
+ * A run the tokenizer's pre-split keeps as one piece (letters only, or marks and punctuation only).
+ * js-tiktoken merges a piece in time quadratic in its length: 2,000 × "x" takes 0.6 s, 16,000 × "x"
+ * 40 s, so one such line in a note would stall the chat. Such runs are encoded 64 characters at a
+ * time: at most one token more per cut, on text that is never prose (words are shorter).
+ */
+const LONG_PIECE = /\p{L}{256,}|[^\s\p{L}\p{N}]{256,}/gu;
+const PIECE_CHUNK = 64;
+
+function encodeGuarded(tokenizer: Tiktoken, text: string): number[] {
+  // Special-token strings in a note ("<|endoftext|>") are plain text here, not control tokens.
+  const plain = (part: string) => tokenizer.encode(part, [], []);
+  LONG_PIECE.lastIndex = 0;
+  if (!LONG_PIECE.test(text)) return plain(text);
+  // test() moved lastIndex past the first run; matchAll starts where it stands.
+  LONG_PIECE.lastIndex = 0;
+  const out: number[] = [];
+  const add = (ids: number[]) => {
+    for (const id of ids) out.push(id);
+  };
+  let at = 0;
+  for (const m of text.matchAll(LONG_PIECE)) {
+    if (m.index > at) add(plain(text.slice(at, m.index)));
+    const run = m[0];
+    for (let i = 0; i < run.length; ) {
+      let end = Math.min(run.length, i + PIECE_CHUNK);
+      // Never between the two halves of a surrogate pair.
+      if (end < run.length && /[\uD800-\uDBFF]/.test(run[end - 1])) end++;
+      add(plain(run.slice(i, end)));
+      i = end;
+    }
+    at = m.index + run.length;
+  }
+  if (at < text.length) add(plain(text.slice(at)));
+  return out;
 }
 
 const counters = new Map<EncodingName, MemoTokenCounter>();
