@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { PrefixJoin, PrefixJoins } from '../../src/core/conversation/prefixJoin';
+import { PrefixJoin } from '../../src/core/conversation/prefixJoin';
+import { RecentByKey } from '../../src/core/memo';
 
 /** A save joins a note's lists on from the last save's: whatever the lists did, the text is their plain join. */
 describe('PrefixJoin', () => {
@@ -27,8 +28,8 @@ describe('PrefixJoin', () => {
     );
   });
 
-  it('keeps joiners for the chats used lately only', () => {
-    const joins = new PrefixJoins(() => ({}), 2);
+  it('keeps joiners for the chats used lately only (RecentByKey)', () => {
+    const joins = new RecentByKey(() => ({}), 2);
     const a = joins.for('a');
     joins.for('b');
     expect(joins.for('a')).toBe(a);

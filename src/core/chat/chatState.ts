@@ -7,6 +7,7 @@ import type { ContextUsage } from './contextUsage';
 import type { LiveCall } from '../agent/progress';
 import type { ChatWarning } from './warnings';
 import { overrideOf } from '../planning/book';
+import { madeOnce, RecentByKey } from '../memo';
 import { TurnFold, type Folded, type UnansweredTurn } from './turnFold';
 import type { ArtifactType, Decider, PlanOverride, PlanRecord, Strategy } from '../planning/types';
 
@@ -110,23 +111,13 @@ export function chatStateOf(transient: Transient): ChatState {
 }
 
 /** Folds by chat id, for the few chats derived lately (the one shown, one saving in the background). */
-const folds = new Map<string, TurnFold>();
-const MAX_FOLDS = 4;
-
-function foldFor(id: string): TurnFold {
-  let fold = folds.get(id);
-  if (fold) folds.delete(id);
-  else fold = new TurnFold();
-  folds.set(id, fold);
-  if (folds.size > MAX_FOLDS) folds.delete(folds.keys().next().value as string);
-  return fold;
-}
+const folds = new RecentByKey(() => new TurnFold());
 
 function deriveFrom(conversation: Conversation): Derived {
   const turns = conversation.turns;
   const last = turns[turns.length - 1];
   const pending = last && last.status !== 'complete' ? last : null;
-  const folded = foldFor(conversation.id).of(turns);
+  const folded = folds.for(conversation.id).of(turns);
   let { usage: totalUsage, cost: totalCost } = folded;
   // Summaries are part of what the chat cost.
   for (const c of conversation.compactions ?? []) {
@@ -145,22 +136,12 @@ const entryLists = new WeakMap<readonly LibraryItem[], readonly LibraryEntry[]>(
 
 /** The library panel's entries for the engine's latest() array (the same array until the library changes: listed once). */
 export function libraryEntries(items: readonly LibraryItem[]): readonly LibraryEntry[] {
-  let list = entryLists.get(items);
-  if (!list) {
-    list = items.map(libraryEntry);
-    entryLists.set(items, list);
-  }
-  return list;
+  return madeOnce(entryLists, items, (list) => list.map(libraryEntry));
 }
 
 /** A library item as the view lists it (items are immutable: made once per item). */
 export function libraryEntry(item: LibraryItem): LibraryEntry {
-  let entry = entries.get(item);
-  if (!entry) {
-    entry = entryOf(item);
-    entries.set(item, entry);
-  }
-  return entry;
+  return madeOnce(entries, item, entryOf);
 }
 
 function entryOf(item: LibraryItem): LibraryEntry {

@@ -1,5 +1,6 @@
 import type { ContextItem } from './items';
 import type { ChipResolver } from './resolver';
+import { madeOnce } from '../memo';
 
 /** A library note as the freshness check needs it: its library id and where it is now. */
 export interface LibraryNote {
@@ -11,12 +12,7 @@ export interface LibraryNote {
 const sources = new WeakMap<readonly LibraryNote[], ReadonlySet<string>>();
 
 function sourcesOf(notes: readonly LibraryNote[]): ReadonlySet<string> {
-  let set = sources.get(notes);
-  if (!set) {
-    set = new Set(notes.map((n) => n.source));
-    sources.set(notes, set);
-  }
-  return set;
+  return madeOnce(sources, notes, (list) => new Set(list.map((n) => n.source)));
 }
 
 /** Changed notes read at once: a few files open at a time. */

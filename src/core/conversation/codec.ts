@@ -3,7 +3,8 @@ import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/type
 import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
 import { readMeta, splitMeta, textHash, writeMeta, type TurnRecord } from './meta';
 import { chatDataJoins, encodeChatDataJoined, extractChatData, readChatData, withChatData, type ChatDataJoins } from './chatData';
-import { PrefixJoin, PrefixJoins } from './prefixJoin';
+import { PrefixJoin } from './prefixJoin';
+import { madeOnce, RecentByKey } from '../memo';
 import { FORMAT_VERSIONS } from './metaSchema';
 import { fromLf, isLfNote, LF_NOTE, noteFormat, toLf } from './lineEndings';
 import type { ChatTurn, CompactionRecord, Conversation, ItemRef, NoteFormat } from './model';
@@ -140,7 +141,7 @@ function bodyParts(conversation: Conversation, holder: { memo: BodyMemo | null }
 }
 
 /** The joiners of a chat's note (by chat id): its chat data lists and its body. */
-const noteJoins = new PrefixJoins<{ readonly data: ChatDataJoins; readonly body: PrefixJoin; memo: BodyMemo | null }>(() => ({ data: chatDataJoins(), body: new PrefixJoin(), memo: null }));
+const noteJoins = new RecentByKey<{ readonly data: ChatDataJoins; readonly body: PrefixJoin; memo: BodyMemo | null }>(() => ({ data: chatDataJoins(), body: new PrefixJoin(), memo: null }));
 
 /** What a turn writes of itself (its context list and page texts depend on the library: written apart). */
 interface TurnParts {
@@ -157,14 +158,7 @@ const turnPartsMemo = new WeakMap<ChatTurn, TurnParts>();
 const compactionCallouts = new WeakMap<CompactionRecord, string>();
 const pageCallouts = new WeakMap<ItemRef, string>();
 
-function memo<K extends object>(cache: WeakMap<K, string>, key: K, encode: (key: K) => string): string {
-  let text = cache.get(key);
-  if (text === undefined) {
-    text = encode(key);
-    cache.set(key, text);
-  }
-  return text;
-}
+const memo = madeOnce;
 
 /** A turn's own parts: a pure function of the turn and its number, kept until either changes. */
 function turnParts(turn: ChatTurn, n: number): TurnParts {

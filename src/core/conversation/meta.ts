@@ -5,6 +5,7 @@ import { readLenient } from '../lenient';
 import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as SchemaTurnRecord } from './metaSchema';
 import type { ChatTurn, CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
 import { isoFromEpoch } from './time';
+import { madeOnce } from '../memo';
 import { writePlanBook, writePlanRecord } from './planSchema';
 import type { TurnSearch } from '../qa/record';
 import type { AgentTurn } from '../agent/record';
@@ -92,12 +93,7 @@ const refRecords = new WeakMap<ItemRef, Record<string, unknown>>();
 const compactionRecords = new WeakMap<CompactionRecord, Record<string, unknown>>();
 
 function kept<K extends object>(memo: WeakMap<K, Record<string, unknown>>, key: K, write: (key: K) => Record<string, unknown>): Record<string, unknown> {
-  let record = memo.get(key);
-  if (!record) {
-    record = Object.freeze(write(key));
-    memo.set(key, record);
-  }
-  return record;
+  return madeOnce(memo, key, (k) => Object.freeze(write(k)));
 }
 
 /** The record of a library item, compaction or turn, made once per object (what writeMeta lists). */

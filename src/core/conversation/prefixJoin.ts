@@ -64,22 +64,3 @@ export class MappedJoin<K> {
     return this.joined.replaceFrom(shared, tail);
   }
 }
-
-/** PrefixJoins per key (a chat id) for the few keys used lately, so chats saved in turn do not join each other's lists afresh. */
-export class PrefixJoins<T> {
-  private readonly byKey = new Map<string, T>();
-
-  constructor(
-    private readonly make: () => T,
-    private readonly max = 4,
-  ) {}
-
-  for(key: string): T {
-    let entry = this.byKey.get(key);
-    if (entry) this.byKey.delete(key);
-    else entry = this.make();
-    this.byKey.set(key, entry);
-    if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value as string);
-    return entry;
-  }
-}

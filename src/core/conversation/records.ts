@@ -3,18 +3,14 @@ import type { TurnAssembly } from '../engine/engine';
 import type { LibraryItem } from '../engine/types';
 import type { Compaction } from '../engine/compaction';
 import type { CompactionRecord, EnvelopeRecord, ItemRef } from './model';
+import { madeOnce } from '../memo';
 
 // Items are immutable: one ref per item, so each save finds the library's refs (and their encoded lines) unchanged.
 const refs = new WeakMap<LibraryItem, ItemRef>();
 
 /** A library item as a chat note keeps it: the text only for URLs (not in the vault). */
 export function toRef(item: LibraryItem): ItemRef {
-  let ref = refs.get(item);
-  if (!ref) {
-    ref = refOf(item);
-    refs.set(item, ref);
-  }
-  return ref;
+  return madeOnce(refs, item, refOf);
 }
 
 function refOf(item: LibraryItem): ItemRef {

@@ -5,6 +5,7 @@ import type { ResolutionProblem } from '../context/resolver';
 import { tokenCounterFor, TOKENS_REPLY_PRIMING, type TokenCounter } from '../tokens/tokenCounter';
 import { LayerToMessagesConverter, plainMessage, type Rendering } from './converter';
 import { HistoryRun, type RenderedMessage } from './historyRun';
+import { madeOnce } from '../memo';
 import { decideItems } from './decide';
 import type { FreshnessPolicy } from './freshness';
 import { sentTurnOf } from './completedTurn';
@@ -143,13 +144,7 @@ export class PromptContextEngine {
    * moved since it was attached keeps its id; its source is the new path).
    */
   libraryNotes(): readonly { id: string; source: string }[] {
-    const latest = this.library.latest();
-    let notes = libraryNotesOf.get(latest);
-    if (!notes) {
-      notes = latest.filter((item) => item.kind === 'note').map((item) => ({ id: item.id, source: item.source }));
-      libraryNotesOf.set(latest, notes);
-    }
-    return notes;
+    return madeOnce(libraryNotesOf, this.library.latest(), (latest) => latest.filter((item) => item.kind === 'note').map((item) => ({ id: item.id, source: item.source })));
   }
 
   completedTurns(): readonly CompletedTurn[] {
