@@ -9,7 +9,7 @@ import { promptFragments } from '../prompts';
 import { budgetSettingsFor, findProvider, type ChatMode, type StrataSettings } from '../settings';
 import type { ChatResult, RetryNotice } from '../ports/chatModel';
 import { inputBudget, type InputBudget } from '../budget/budget';
-import { fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense';
+import { condenseNow, fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense';
 import type { CompactionPlan } from '../budget/plan';
 import { SUMMARY_TIMEOUT_MS, summarizerFor } from './summaries';
 import { VAULT_QA_MODE, vaultQaSearch } from '../qa/vaultQa';
@@ -245,6 +245,57 @@ function searchForTurn(request: TurnRequest, engine: PromptContextEngine, deps: 
     signal: deps.signal,
     ...(deps.vaultQa?.costOf ? { costOf: deps.vaultQa.costOf } : {}),
   });
+}
+
+/** The next request of a chat, before its message is written: what the composer holds. */
+export type NextRequest = Pick<TurnRequest, 'providerId' | 'model' | 'mode' | 'project' | 'chips' | 'plan'>;
+
+/** What previewing the next request reads: nothing is re-read from the vault and no model is called. */
+export interface PreviewDeps {
+  readonly resolver: ChipResolver;
+  readonly settings: StrataSettings;
+  readonly cache: SummaryCache;
+  readonly expensive: (model: string) => boolean;
+}
+
+/**
+ * The next request as it would go now (history, library, L1, and the composer's chips), for the
+ * usage line: the send's stages (the turn's input, its artifacts planned, assembled) without
+ * re-reading the library's notes, searching or calling a model; large attachments are planned as
+ * the deterministic planner would. Null when `stale()` says, between stages, that the result would
+ * no longer be wanted (a turn started, the chat was left).
+ */
+export async function previewTurn(request: NextRequest, engine: PromptContextEngine, deps: PreviewDeps, stale: () => boolean): Promise<TurnAssembly | null> {
+  const { settings } = deps;
+  const input = await turnInput({ ...request, userText: '' }, engine, deps.resolver, settings, false);
+  if (stale()) return null;
+  const budget = inputBudget(request.model, budgetSettingsFor(settings, request.providerId, request.model), settings.contextWindows);
+  const planned = await planTurn(engine, input, request.plan, {
+    mode: settings.contextPlanning === 'off' ? 'off' : 'heuristic',
+    planner: null,
+    summarizer: null,
+    cache: deps.cache,
+    budget,
+    autoCondense: budget.autoCondense,
+    expensiveModel: deps.expensive(request.model),
+    signal: new AbortController().signal,
+  });
+  if (stale()) return null;
+  return engine.assemble(planned.input);
+}
+
+/**
+ * Condense now (the context panel's button, the "Condense chat" command), measured on the next
+ * request as the usage line shows it: the newest messages stay, the rest is summarized. The engine
+ * applies the compaction; null when there is nothing worth condensing.
+ */
+export async function condenseNext(
+  request: NextRequest,
+  engine: PromptContextEngine,
+  deps: { resolver: ChipResolver; settings: StrataSettings; providers: ProviderFactory; signal: AbortSignal },
+): Promise<CompactionEvent | null> {
+  const input = await turnInput({ ...request, userText: '' }, engine, deps.resolver, deps.settings, false);
+  return condenseNow(engine, input, budgetDeps(request, deps.settings, deps.providers, deps.signal));
 }
 
 /** This turn's engine input: its resolved chips, L1 for its mode, and (for a send) the library's notes re-read. */
