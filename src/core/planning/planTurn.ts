@@ -2,22 +2,19 @@ import { summaryReserve } from '../budget/plan';
 import type { InputBudget } from '../budget/budget';
 import type { ContextItem } from '../context/items';
 import type { PromptContextEngine, TurnInput } from '../engine/engine';
-import type { LibraryItem, ToolOutput } from '../engine/types';
-import { sha256Hex } from '../hash';
+import type { ToolOutput } from '../engine/types';
 import type { ContextPlanning } from '../settings';
 import { tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter';
-import { itemArtifact, toolArtifact } from './artifacts';
-import { keptDecision, overrideOf, type KeptDecision, type PlanBook } from './book';
-import { executePlan, WRAPPER_TOKENS, type Outcome } from './execute';
-import { extractOf, extractRanges } from './extract';
+import type { KeptDecision, PlanBook } from './book';
+import { executePlan, type Outcome } from './execute';
 import { HEURISTIC_PLANNER } from './heuristic';
 import { shouldPlan } from './shouldPlan';
-import { sentRanges, SUPPLEMENT_SHARE, SUPPLEMENT_TOOL, supplementsFor, type SupplementSource } from './supplements';
-import { plannedOutIds } from './plannedOut';
+import { SUPPLEMENT_SHARE, SUPPLEMENT_TOOL, supplementsFor } from './supplements';
 import { renderTool } from '../engine/render';
-import { SummaryCache } from './summaryCache';
-import { summaryHeader, type ArtifactSummarizer } from './summarize';
-import type { Artifact, ArtifactDecision, ArtifactUsage, Decider, PlanCall, Planner, PlanRecord } from './types';
+import type { SummaryCache } from './summaryCache';
+import type { ArtifactSummarizer } from './summarize';
+import { gatherArtifacts, inputAsGathered, inputWith, plannedItem, type TurnArtifacts } from './turnArtifacts';
+import type { ArtifactDecision, ArtifactUsage, Decider, PlanCall, Planner, PlanRecord, ShouldPlan as PlanVerdict } from './types';
 
 /**
  * Share of the budget planned artifacts together may take. With a summary (at most 8 %) it stays
@@ -61,188 +58,100 @@ export interface PlannedTurn {
   readonly decisions: readonly KeptDecision[];
 }
 
-/** An artifact of this turn and where its decision goes back to. */
-type Slot =
-  | { readonly type: 'item'; readonly item: ContextItem; readonly artifact: Artifact; readonly library: boolean }
-  | { readonly type: 'tool'; readonly index: number; readonly tool: ToolOutput; readonly artifact: Artifact };
-
-function plannedItem(item: ContextItem, strategy: 'summarize' | 'rag_extract', text: string, fullTokens: number): ContextItem {
-  return { ...item, content: text, hash: sha256Hex(text), planned: { strategy, sourceHash: item.hash, fullTokens } };
-}
-
-function fromLibrary(lib: LibraryItem, item: ContextItem): ContextItem {
-  return { ...item, content: lib.content, hash: lib.hash, ...(lib.planned ? { planned: lib.planned } : {}) };
-}
-
-function usageOf(o: Outcome, kept: boolean): ArtifactUsage {
-  return {
-    id: o.artifact.id,
-    type: o.artifact.type,
-    title: o.artifact.title,
-    strategy: o.strategy,
-    priority: o.decision.priority,
-    rationale: o.rationale,
-    by: o.by,
-    kept,
-    fullTokens: o.artifact.tokens,
-    tokens: o.tokens,
-    ...(o.strategy === 'summarize' && o.decision.focus ? { focus: o.decision.focus } : {}),
-    ...(o.strategy === 'rag_extract' ? { query: o.decision.query ?? '' } : {}),
-    ...(o.cacheHit !== undefined ? { cacheHit: o.cacheHit } : {}),
-  };
-}
-
 /**
  * Plan one turn's artifacts (seed 004) before it is assembled: the items attached this turn, the
  * library notes that changed, and this turn's tool outputs. Decisions are sticky: an item decided
  * before whose text did not change is sent exactly as before (its summary or extract is the
  * library's own text), so the prefix that carries it stays the same; the user's overrides win.
- * The decision table says whether what is new is worth a plan; if so the planner (the model in auto
- * mode, else the deterministic one; the deterministic one as well when the model fails, with a
- * warning) decides, and the decisions are carried out inside the room the budget leaves.
+ * In stages: gather what the turn carries (turnArtifacts.ts) → the decision table says whether what
+ * is new is worth a plan → the room the budget leaves → the planner decides (the model in auto mode,
+ * else the deterministic one; the deterministic one as well when the model fails, with a warning)
+ * → the decisions are carried out inside the room → sections of held items for this question.
  */
 export async function planTurn(engine: PromptContextEngine, input: TurnInput, book: PlanBook | undefined, deps: PlanTurnDeps): Promise<PlannedTurn> {
   if (deps.mode === 'off') return { input, record: null, decisions: [] };
-  const sticky = deps.sticky ?? true;
   const counter = tokenCounterFor(input.model);
-  const turn = engine.turnCount + 1;
-  const library = engine.libraryItems();
-  const latest = new Map(library.map((l) => [l.id, l]));
-  const tokensOf = (content: string) => counter.count(content) + WRAPPER_TOKENS;
-
-  const items: (ContextItem | null)[] = [...input.items];
-  const current = new Map(input.current ?? []);
-  const slots: Slot[] = [];
-  const usages: ArtifactUsage[] = [];
-  const keptArtifacts: { artifact: Artifact; decision: ArtifactDecision }[] = [];
-  // Items kept as a summary or an extract since an earlier turn, or left out, with their whole text: this turn's question may need other parts.
-  const supplementable: SupplementSource[] = [];
-  // History's tool outputs, read only when a supplement needs them (a long chat has many turns).
-  let historyBlocks: ToolOutput[] | null = null;
-  const history = (): ToolOutput[] => (historyBlocks ??= historyTools(engine));
-  const heldPart = (lib: LibraryItem, source: ContextItem): SupplementSource => ({
-    id: lib.id,
-    title: lib.title,
-    item: source,
-    held: lib.planned?.strategy === 'summarize' ? 'summary' : 'extract',
-    skip: [...(lib.planned?.strategy === 'rag_extract' ? extractRanges(lib.content) : []), ...sentRanges(history(), source.source)],
-  });
-
-  // This turn's items: the user's override, a kept decision, already in the library in full, or new.
-  for (const [i, item] of input.items.entries()) {
-    const override = overrideOf(book, item.id);
-    const kept = sticky ? keptDecision(book, item.id) : undefined;
-    const lib = latest.get(item.id);
-    if (override === 'exclude') {
-      items[i] = null;
-      usages.push(userUsage(item, 'exclude', tokensOf(item.content), 0));
-    } else if (override === 'full') {
-      if (lib?.planned && lib.hash !== item.hash) usages.push(userUsage(item, 'include_full', tokensOf(item.content), tokensOf(item.content)));
-    } else if (kept && kept.sourceHash === item.hash) {
-      const applied = await applyKept(item, kept, lib, counter, deps.cache);
-      items[i] = applied;
-      if (lib?.planned && kept.turn < turn) supplementable.push(heldPart(lib, item));
-      if (kept.strategy !== 'include_full') usages.push(keptUsage(kept));
-      keptArtifacts.push({ artifact: itemArtifact(item, kept.fullTokens, true), decision: kept });
-    } else if (sticky && lib && !lib.planned && lib.hash === item.hash) {
-      // In the library in full already (attached before planning was needed): sent by reference, as today.
-    } else {
-      slots.push({ type: 'item', item, artifact: itemArtifact(item, tokensOf(item.content), false), library: false });
-    }
-  }
-
-  // Library notes re-read this turn: a planned one whose text did not change stays as the library has it.
-  for (const [id, now] of current) {
-    const lib = latest.get(id);
-    if (!now || !lib) continue;
-    const override = overrideOf(book, id);
-    const kept = sticky ? keptDecision(book, id) : undefined;
-    if (override === 'full') continue; // the whole note: a re-planned update if it was a summary or an extract
-    if (kept && kept.sourceHash === now.hash) {
-      current.set(id, fromLibrary(lib, now));
-      if (lib.planned && kept.turn < turn) supplementable.push(heldPart(lib, now));
-      keptArtifacts.push({ artifact: itemArtifact(now, kept.fullTokens, true), decision: kept });
-    } else if (lib.planned || !sticky) {
-      // Its text changed since it was decided (or nothing is sticky): decided again, as a historical artifact.
-      slots.push({ type: 'item', item: now, artifact: itemArtifact(now, tokensOf(now.content), true), library: true });
-    }
-  }
-
-  // Notes the plan left out on an earlier turn (never sent): offered to this turn's question as
-  // sections; without stickiness, decided again with the rest.
-  const attached = new Map(input.items.map((it) => [it.id, it]));
-  for (const id of plannedOutIds(book)) {
-    const kept = keptDecision(book, id);
-    const now = attached.get(id) ?? deps.plannedOut?.get(id);
-    if (!kept || kept.turn >= turn || !now || latest.has(id)) continue;
-    if (sticky) supplementable.push({ id, title: now.title, item: now, held: 'excluded', skip: sentRanges(history(), now.source) });
-    else if (!attached.has(id)) {
-      items.push(now);
-      slots.push({ type: 'item', item: now, artifact: itemArtifact(now, tokensOf(now.content), true), library: false });
-    }
-  }
-
-  // This turn's tool outputs (Vault QA's search block): decided each turn, never kept.
-  (input.tools ?? []).forEach((tool, index) => slots.push({ type: 'tool', index, tool, artifact: toolArtifact(tool, turn, index, counter, false) }));
-
-  const decided = keptArtifacts.map((k) => k.artifact);
-  const librarySlots = new Set(slots.flatMap((s) => (s.type === 'item' && s.library ? [s.artifact.id] : [])));
-  /**
-   * The input with these items replaced: an item attached this turn that maps to null is not sent;
-   * a library note that maps to null keeps its library copy (not checked this turn); tool outputs
-   * given as null are not sent. Items not in the map go as they are.
-   */
-  const outputOf = (replaced: ReadonlyMap<string, ContextItem | null>, tools: readonly (ToolOutput | null)[]): TurnInput => {
-    const nextItems = items.flatMap((it) => {
-      if (!it) return [];
-      if (!replaced.has(it.id) || librarySlots.has(it.id)) return [it];
-      const r = replaced.get(it.id);
-      return r ? [r] : [];
-    });
-    const nextCurrent = new Map(current);
-    for (const id of librarySlots) {
-      if (!replaced.has(id)) continue;
-      const r = replaced.get(id);
-      if (r) nextCurrent.set(id, r);
-      else nextCurrent.delete(id);
-    }
-    return {
-      ...input,
-      items: nextItems,
-      ...(input.current ? { current: nextCurrent } : {}),
-      ...(input.tools ? { tools: tools.filter((t): t is ToolOutput => t !== null) } : {}),
-    };
-  };
-  // Nothing replaced, left out or added: the very input, so its assembly (measured, then sent) is made once.
-  const unchanged = items.length === input.items.length && items.every((it, i) => it === input.items[i]) && [...current].every(([id, it]) => input.current?.get(id) === it);
-  const asIs = unchanged ? input : outputOf(new Map(), input.tools ?? []);
+  const gathered = await gatherArtifacts(engine, input, book, { counter, cache: deps.cache, sticky: deps.sticky ?? true, ...(deps.plannedOut ? { plannedOut: deps.plannedOut } : {}) });
+  const asIs = inputAsGathered(input, gathered);
   const verdict = shouldPlan({
-    undecided: slots.map((s) => s.artifact),
-    decided,
+    undecided: gathered.slots.map((s) => s.artifact),
+    decided: gathered.kept.map((k) => k.artifact),
     // Our own sections for earlier questions are not tool results the planner should weigh.
-    historicalTools: () => history().filter((t) => t.name !== SUPPLEMENT_TOOL).length,
+    historicalTools: () => gathered.history().filter((t) => t.name !== SUPPLEMENT_TOOL).length,
     // Assembled only when the table gets that far (small additions are decided on their size alone).
     requestTokens: () => engine.assemble(asIs).promptTokens,
     budgetTokens: deps.budget.tokens,
     expensiveModel: deps.expensiveModel,
   });
-  const appliedOnly = (): PlanRecord | null =>
-    usages.length === 0
-      ? null
-      : { reason: verdict.reason, detail: verdict.detail, planner: null, roomTokens: 0, decisions: usages, calls: [], cache: { hits: 0, misses: 0 } };
-  if (!verdict.plan) return withSupplements({ input: asIs, record: appliedOnly(), decisions: [] });
+  const stage: PlanStage = { engine, input, gathered, verdict, counter, deps };
+  if (!verdict.plan) {
+    const applied = gathered.usages.length === 0 ? null : recordOf(verdict, null, 0, [...gathered.usages], [], { hits: 0, misses: 0 });
+    return withSupplements(stage, { input: asIs, record: applied, decisions: [] });
+  }
+  const room = roomForArtifacts(stage);
+  const { decisions, by, warning, calls } = await decide(stage, room);
+  const problems: string[] = [];
+  const artifacts = gathered.slots.map((s) => s.artifact);
+  const executed = await executePlan(artifacts, decisions, room, input.userText, {
+    counter,
+    summarizer: deps.mode === 'auto' ? deps.summarizer : null,
+    cache: deps.cache,
+    signal: deps.signal,
+    onProblem: (text) => problems.push(text),
+  });
+  const applied = applyOutcomes(stage, executed.outcomes);
+  const warnings = [warning, ...problems].filter((w): w is string => Boolean(w));
+  const replanned = gathered.slots.filter((s) => s.type === 'item' && s.library).map((s) => s.artifact.id);
+  const record = recordOf(verdict, by, room, applied.usages, [...calls, ...executed.calls], { hits: executed.hits, misses: executed.misses }, {
+    ...(warnings.length > 0 ? { warning: warnings.join(' ') } : {}),
+    ...(replanned.length > 0 ? { replanned } : {}),
+  });
+  return withSupplements(stage, { input: applied.input, record, decisions: applied.kept });
+}
 
-  // The room: what the budget leaves besides L1, this message, kept items and (unless condensing is
-  // off) a condensed history; and no more than the artifacts' share of the budget.
-  const base = engine.assemble(outputOf(new Map(slots.flatMap((sl) => (sl.type === 'item' ? [[sl.artifact.id, null] as const] : []))), (input.tools ?? []).map(() => null)));
+/** What every stage after gathering reads. */
+interface PlanStage {
+  readonly engine: PromptContextEngine;
+  readonly input: TurnInput;
+  readonly gathered: TurnArtifacts;
+  readonly verdict: PlanVerdict;
+  readonly counter: TokenCounter;
+  readonly deps: PlanTurnDeps;
+}
+
+/** A plan record, its keys in the order chat notes have always written them. */
+function recordOf(
+  verdict: PlanVerdict,
+  planner: Decider | null,
+  roomTokens: number,
+  decisions: ArtifactUsage[],
+  calls: PlanCall[],
+  cache: PlanRecord['cache'],
+  extra: Pick<PlanRecord, 'warning' | 'replanned'> = {},
+): PlanRecord {
+  const { reason, detail } = verdict;
+  const { warning, replanned } = extra;
+  return { reason, detail, planner, ...(warning !== undefined ? { warning } : {}), roomTokens, decisions, calls, cache, ...(replanned !== undefined ? { replanned } : {}) };
+}
+
+/**
+ * The room: what the budget leaves besides L1, this message, kept items and (unless condensing is
+ * off) a condensed history; and no more than the artifacts' share of the budget.
+ */
+function roomForArtifacts({ engine, input, gathered, counter, deps }: PlanStage): number {
+  const withoutSlots = new Map(gathered.slots.flatMap((sl) => (sl.type === 'item' ? [[sl.artifact.id, null] as const] : [])));
+  const base = engine.assemble(inputWith(input, gathered, withoutSlots, (input.tools ?? []).map(() => null)));
   const condensable = deps.autoCondense ? Math.max(0, historyTokens(engine, counter) - summaryReserve(deps.budget)) : 0;
   const minimum = base.promptTokens - condensable;
-  const keptTokens = library.reduce((n, l) => n + l.tokens, 0);
+  const keptTokens = engine.libraryItems().reduce((n, l) => n + l.tokens, 0);
   const share = Math.max(Math.floor(deps.budget.tokens * ARTIFACT_SHARE) - keptTokens, Math.floor(deps.budget.tokens * NEW_ARTIFACT_FLOOR));
-  const room = Math.max(0, Math.min(deps.budget.tokens - minimum - Math.ceil(deps.budget.tokens * SAFETY_SHARE), share));
+  return Math.max(0, Math.min(deps.budget.tokens - minimum - Math.ceil(deps.budget.tokens * SAFETY_SHARE), share));
+}
 
-  const artifacts = slots.map((s) => s.artifact);
-  const plannerInput = { question: input.userText, goal: PLANNING_GOAL, budgetTokens: room, artifacts, kept: keptArtifacts };
+/** The planner's decision per artifact; the deterministic planner fills in what it failed or forgot to decide. */
+async function decide({ input, gathered, deps }: PlanStage, room: number) {
+  const artifacts = gathered.slots.map((s) => s.artifact);
+  const plannerInput = { question: input.userText, goal: PLANNING_GOAL, budgetTokens: room, artifacts, kept: [...gathered.kept] };
   const planner = deps.mode === 'auto' && deps.planner ? deps.planner : HEURISTIC_PLANNER;
   let by: Decider = planner.kind;
   let warning: string | undefined;
@@ -265,21 +174,18 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
     const last = Math.max(0, ...plan.decisions.map((d) => d.priority));
     for (const d of fill.decisions) decisions.set(d.id, { decision: { ...d, priority: last + d.priority }, by: 'fallback' });
   }
-  const problems: string[] = [];
-  const executed = await executePlan(artifacts, decisions, room, input.userText, {
-    counter,
-    summarizer: deps.mode === 'auto' ? deps.summarizer : null,
-    cache: deps.cache,
-    signal: deps.signal,
-    onProblem: (text) => problems.push(text),
-  });
-  calls.push(...executed.calls);
+  return { decisions, by, warning, calls };
+}
 
+/** The carried-out decisions put back where their artifacts came from: the input as sent, the record's rows, the decisions the chat keeps. */
+function applyOutcomes({ engine, input, gathered }: PlanStage, outcomes: readonly Outcome[]) {
+  const turn = engine.turnCount + 1;
+  const usages = [...gathered.usages];
   const replacedItems = new Map<string, ContextItem | null>();
   const tools: (ToolOutput | null)[] = [...(input.tools ?? [])];
   const kept: KeptDecision[] = [];
-  executed.outcomes.forEach((o, i) => {
-    const slot = slots[i];
+  outcomes.forEach((o, i) => {
+    const slot = gathered.slots[i];
     usages.push(usageOf(o, false));
     if (slot.type === 'tool') {
       tools[slot.index] = o.text === null ? null : { ...slot.tool, output: o.text };
@@ -301,90 +207,46 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
       turn,
     });
   });
-  const allWarnings = [warning, ...problems].filter((w): w is string => Boolean(w));
-  const record: PlanRecord = {
-    reason: verdict.reason,
-    detail: verdict.detail,
-    planner: by,
-    ...(allWarnings.length > 0 ? { warning: allWarnings.join(' ') } : {}),
-    roomTokens: room,
-    decisions: usages,
-    calls,
-    cache: { hits: executed.hits, misses: executed.misses },
-    ...(slots.some((s) => s.type === 'item' && s.library) ? { replanned: slots.filter((s) => s.type === 'item' && s.library).map((s) => s.artifact.id) } : {}),
-  };
-  return withSupplements({ input: outputOf(replacedItems, tools), record, decisions: kept });
-
-  /**
-   * This turn's sections of the kept summaries and extracts and of the notes left out (supplements.ts).
-   * Their room counts history as a compaction would leave it (a summary in its place) when
-   * condensing is on: answering the question is worth a compaction, which fitTurn then makes.
-   */
-  async function withSupplements(planned: PlannedTurn): Promise<PlannedTurn> {
-    if (supplementable.length === 0) return planned;
-    const tokens = engine.assemble(planned.input).promptTokens;
-    const condensable = deps.autoCondense ? Math.max(0, historyTokens(engine, counter) - summaryReserve(deps.budget)) : 0;
-    const free = deps.budget.tokens - (tokens - condensable) - Math.ceil(deps.budget.tokens * SAFETY_SHARE);
-    const room = Math.max(0, Math.min(Math.floor(deps.budget.tokens * SUPPLEMENT_SHARE), free));
-    const found = await supplementsFor(input.userText, supplementable, room, counter);
-    if (found.length === 0) return planned;
-    const record: PlanRecord = planned.record ?? { reason: verdict.reason, detail: verdict.detail, planner: null, roomTokens: 0, decisions: [], calls: [], cache: { hits: 0, misses: 0 } };
-    return {
-      ...planned,
-      input: { ...planned.input, tools: [...(planned.input.tools ?? []), ...found.map((f) => f.tool)] },
-      record: { ...record, decisions: [...record.decisions, ...found.map((f) => f.usage)] },
-    };
-  }
-}
-
-function userUsage(item: ContextItem, strategy: 'exclude' | 'include_full', fullTokens: number, tokens: number): ArtifactUsage {
-  const rationale = strategy === 'exclude' ? 'you excluded it' : 'you pinned it in full';
-  return { id: item.id, type: item.kind, title: item.title, strategy, priority: 0, rationale, by: 'user', kept: false, fullTokens, tokens };
-}
-
-function keptUsage(kept: KeptDecision): ArtifactUsage {
-  return {
-    id: kept.id,
-    type: kept.type,
-    title: kept.title,
-    strategy: kept.strategy,
-    priority: kept.priority,
-    rationale: kept.rationale,
-    by: kept.by,
-    kept: true,
-    fullTokens: kept.fullTokens,
-    tokens: kept.tokens,
-    ...(kept.focus ? { focus: kept.focus } : {}),
-    ...(kept.query ? { query: kept.query } : {}),
-  };
+  return { input: inputWith(input, gathered, replacedItems, tools), usages, kept };
 }
 
 /**
- * A kept decision applied to the item as it is now (same text as when decided): the library's own
- * summary or extract when it has it (byte for byte what was sent), else made again the same way —
- * the summary from the cache, the extract from the text (deterministic); null when excluded.
+ * This turn's sections of the kept summaries and extracts and of the notes left out (supplements.ts).
+ * Their room counts history as a compaction would leave it (a summary in its place) when
+ * condensing is on: answering the question is worth a compaction, which fitTurn then makes.
  */
-async function applyKept(item: ContextItem, kept: KeptDecision, lib: LibraryItem | undefined, counter: TokenCounter, cache: SummaryCache): Promise<ContextItem | null> {
-  if (kept.strategy === 'exclude') return null;
-  if (kept.strategy === 'include_full') return item;
-  if (lib?.planned && lib.planned.strategy === kept.strategy && lib.planned.sourceHash === item.hash) return fromLibrary(lib, item);
-  if (kept.strategy === 'summarize') {
-    const focus = kept.focus ?? '';
-    const cached = await cache.get(SummaryCache.key(item.id, item.hash, focus));
-    if (cached) return plannedItem(item, 'summarize', `${summaryHeader(item.title, kept.fullTokens, focus)}\n\n${cached.text}`, kept.fullTokens);
-  }
-  // An extract of the same size for the same query (also what a lost summary becomes).
-  const found = await extractOf(item.title, item.content, kept.query ?? kept.focus ?? '', Math.max(kept.tokens, 200), counter);
-  return found ? plannedItem(item, 'rag_extract', found.text, kept.fullTokens) : null;
+async function withSupplements({ engine, input, gathered, verdict, counter, deps }: PlanStage, planned: PlannedTurn): Promise<PlannedTurn> {
+  if (gathered.supplementable.length === 0) return planned;
+  const tokens = engine.assemble(planned.input).promptTokens;
+  const condensable = deps.autoCondense ? Math.max(0, historyTokens(engine, counter) - summaryReserve(deps.budget)) : 0;
+  const free = deps.budget.tokens - (tokens - condensable) - Math.ceil(deps.budget.tokens * SAFETY_SHARE);
+  const room = Math.max(0, Math.min(Math.floor(deps.budget.tokens * SUPPLEMENT_SHARE), free));
+  const found = await supplementsFor(input.userText, [...gathered.supplementable], room, counter);
+  if (found.length === 0) return planned;
+  const record: PlanRecord = planned.record ?? recordOf(verdict, null, 0, [], [], { hits: 0, misses: 0 });
+  return {
+    ...planned,
+    input: { ...planned.input, tools: [...(planned.input.tools ?? []), ...found.map((f) => f.tool)] },
+    record: { ...record, decisions: [...record.decisions, ...found.map((f) => f.usage)] },
+  };
 }
 
-/** Tool outputs of the turns history still sends (after the latest compaction). */
-function historyTools(engine: PromptContextEngine): ToolOutput[] {
-  const through = engine.currentCompaction()?.through ?? 0;
-  return engine
-    .completedTurns()
-    .filter((t) => t.turn > through)
-    .flatMap((t) => t.tools);
+function usageOf(o: Outcome, kept: boolean): ArtifactUsage {
+  return {
+    id: o.artifact.id,
+    type: o.artifact.type,
+    title: o.artifact.title,
+    strategy: o.strategy,
+    priority: o.decision.priority,
+    rationale: o.rationale,
+    by: o.by,
+    kept,
+    fullTokens: o.artifact.tokens,
+    tokens: o.tokens,
+    ...(o.strategy === 'summarize' && o.decision.focus ? { focus: o.decision.focus } : {}),
+    ...(o.strategy === 'rag_extract' ? { query: o.decision.query ?? '' } : {}),
+    ...(o.cacheHit !== undefined ? { cacheHit: o.cacheHit } : {}),
+  };
 }
 
 /** Tokens of what history still sends (messages and their tool outputs): what a compaction can take back. */
