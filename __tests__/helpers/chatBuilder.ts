@@ -1,25 +1,32 @@
 import type { ContextChip } from '../../src/core/context/items';
 import type { Clock } from '../../src/core/ports/clock';
-import { completedBefore, type Conversation, type TitleSource } from '../../src/core/conversation/model';
-import { addUserMessage, completeTurn, failTurn, setTitle, truncateFrom, withEngine, type Answer } from '../../src/core/conversation/transitions';
+import type { Conversation, TitleSource } from '../../src/core/conversation/model';
+import { LiveChat } from '../../src/core/conversation/liveChat';
+import { failTurn, setTitle, type Answer } from '../../src/core/conversation/transitions';
 import type { PromptContextEngine, TurnAssembly } from '../../src/core/engine/engine';
 
 /**
- * A conversation and its engine kept in step through the same pure transitions the chat controller
- * uses (addUserMessage, completeTurn then engine.commit, failTurn, truncateFrom with engine.truncate),
- * for tests that build chats turn by turn without a provider.
+ * A conversation and its engine changed together through the LiveChat the chat controller uses
+ * (addMessage, commit, truncateFrom, removeFromLibrary), for tests that build chats turn by turn
+ * without a provider.
  */
 export class ChatBuilder {
-  constructor(
-    public conversation: Conversation,
-    readonly engine: PromptContextEngine,
-    private readonly clock: Clock,
-  ) {}
+  private readonly chat: LiveChat;
+
+  constructor(conversation: Conversation, engine: PromptContextEngine, private readonly clock: Clock) {
+    this.chat = new LiveChat(conversation, engine);
+  }
+
+  get conversation(): Conversation {
+    return this.chat.conversation;
+  }
+
+  get engine(): PromptContextEngine {
+    return this.chat.engine;
+  }
 
   addUserMessage(text: string, options: { sent?: string; chips?: readonly ContextChip[] } = {}): number {
-    const added = addUserMessage(this.conversation, { text, ...options, at: this.clock.now() });
-    this.conversation = added.conversation;
-    return added.index;
+    return this.chat.addMessage({ text, ...options, at: this.clock.now() });
   }
 
   /** The text the engine should get as L5 for a turn. */
@@ -29,21 +36,22 @@ export class ChatBuilder {
   }
 
   completeTurn(index: number, assembly: TurnAssembly, reply: string, outcome: Omit<Answer, 'assembly' | 'reply' | 'replyAt'> = {}): void {
-    const done = completeTurn(this.conversation, index, { assembly, reply, replyAt: this.clock.now(), ...outcome });
-    this.engine.commit(assembly, reply);
-    this.conversation = withEngine(done, this.engine.snapshot());
+    this.chat.commit(index, { assembly, reply, replyAt: this.clock.now(), ...outcome });
   }
 
   failTurn(index: number, error: string): void {
-    this.conversation = failTurn(this.conversation, index, { status: 'failed', error, at: this.clock.now() });
+    this.chat.update((c) => failTurn(c, index, { status: 'failed', error, at: this.clock.now() }));
   }
 
   truncateFrom(index: number): void {
-    this.engine.truncate(completedBefore(this.conversation.turns, index));
-    this.conversation = withEngine(truncateFrom(this.conversation, index, this.clock.now()), this.engine.snapshot());
+    this.chat.truncateFrom(index, this.clock.now());
+  }
+
+  removeFromLibrary(id: string): boolean {
+    return this.chat.removeFromLibrary(id);
   }
 
   setTitle(title: string, source: TitleSource): void {
-    this.conversation = setTitle(this.conversation, title, source, this.clock.now());
+    this.chat.update((c) => setTitle(c, title, source, this.clock.now()));
   }
 }

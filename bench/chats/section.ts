@@ -4,8 +4,7 @@ import { ChatArchive } from '../../src/core/conversation/archive';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import { newConversation, type Conversation } from '../../src/core/conversation/model';
 import { MemoryChatStore } from '../../src/core/conversation/store';
-import { addUserMessage, completeTurn, withEngine } from '../../src/core/conversation/transitions';
-import { PromptContextEngine } from '../../src/core/engine/engine';
+import { LiveChat } from '../../src/core/conversation/liveChat';
 import { promptFragments } from '../../src/core/prompts';
 import { FsVault } from '../../src/node/fsVault';
 import { median } from '../lib/stats';
@@ -28,19 +27,17 @@ export async function sampleChat(root: string, turns: number): Promise<Conversat
   const vault = new FsVault(path.join(root, 'examples', 'vault'));
   const resolver = new ChipResolver(vault);
   const notes = (await vault.listMarkdown()).filter((p) => p.startsWith('Projects/') || p.startsWith('Daily/'));
-  const engine = new PromptContextEngine();
   let at = Date.UTC(2026, 0, 1);
-  let c = newConversation({ provider: 'openai', model: 'gpt-4o', id: 'chat-sample' }, { now: () => at });
+  const chat = LiveChat.fresh(newConversation({ provider: 'openai', model: 'gpt-4o', id: 'chat-sample' }, { now: () => at }), {});
   for (let t = 0; t < turns; t++) {
     const chips = [{ kind: 'note' as const, path: notes[t % notes.length] }];
-    const added = addUserMessage(c, { text: `Question ${t + 1}: what does this note say about the greenhouse, and what should I do next?`, chips, at: (at += 1000) });
+    const index = chat.addMessage({ text: `Question ${t + 1}: what does this note say about the greenhouse, and what should I do next?`, chips, at: (at += 1000) });
     const { items, problems } = await resolver.resolve(chips);
-    const assembly = engine.assemble({ userText: added.conversation.turns[added.index].text, items, problems, fragments: promptFragments(), model: 'gpt-4o' });
+    const assembly = chat.engine.assemble({ userText: chat.conversation.turns[index].text, items, problems, fragments: promptFragments(), model: 'gpt-4o' });
     const reply = `Answer ${t + 1}. ${'The note describes the plan in some detail; here is a summary with a few suggestions. '.repeat(4)}`;
-    c = completeTurn(added.conversation, added.index, { assembly, reply, replyAt: (at += 1000), usage: { inputTokens: assembly.promptTokens, outputTokens: 120, cachedReadTokens: 0, cacheWriteTokens: 0 }, cost: 0.001 });
-    engine.commit(assembly, reply);
+    chat.commit(index, { assembly, reply, replyAt: (at += 1000), usage: { inputTokens: assembly.promptTokens, outputTokens: 120, cachedReadTokens: 0, cacheWriteTokens: 0 }, cost: 0.001 });
   }
-  return withEngine(c, engine.snapshot());
+  return chat.conversation;
 }
 
 function timed(runs: number, run: () => Promise<unknown>): Promise<number> {

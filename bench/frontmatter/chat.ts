@@ -4,9 +4,8 @@ import { bodyWithoutChatData } from '../../src/core/conversation/chatData';
 import { encodeChatNote } from '../../src/core/conversation/codec';
 import { splitFrontmatter } from '../../src/core/conversation/frontmatter';
 import { newConversation, type Conversation } from '../../src/core/conversation/model';
-import { addUserMessage, completeTurn, recordCompaction, withEngine } from '../../src/core/conversation/transitions';
+import { LiveChat } from '../../src/core/conversation/liveChat';
 import { DEFAULT_MASKING } from '../../src/core/engine/masking';
-import { PromptContextEngine } from '../../src/core/engine/engine';
 import type { VaultReader } from '../../src/core/ports/vault';
 import { promptFragments } from '../../src/core/prompts';
 
@@ -57,24 +56,23 @@ function chipsFor(t: number, paths: readonly string[]): ContextChip[] {
 export async function benchChat(turns: number): Promise<Conversation> {
   const { vault, paths } = benchVault(Math.max(turns, 10));
   const resolver = new ChipResolver(vault);
-  const engine = new PromptContextEngine();
   const fragments = promptFragments();
   let at = Date.UTC(2026, 0, 1, 9);
-  let c = newConversation({ provider: 'openai', model: 'gpt-4o', id: 'chat-bench' }, { now: () => at });
+  const chat = LiveChat.fresh(newConversation({ provider: 'openai', model: 'gpt-4o', id: 'chat-bench' }, { now: () => at }), {});
+  const engine = chat.engine;
   const compactAt = Math.max(2, Math.floor(turns * 0.6));
   for (let t = 0; t < turns; t++) {
     const chips = chipsFor(t, paths);
-    const added = addUserMessage(c, { text: `Question ${t + 1}: what does this say about the plan, and what should I do next?`, chips, at: (at += 31_000) });
+    const index = chat.addMessage({ text: `Question ${t + 1}: what does this say about the plan, and what should I do next?`, chips, at: (at += 31_000) });
     const { items, problems } = await resolver.resolve(chips);
-    const assembly = engine.assemble({ userText: added.conversation.turns[added.index].text, items, problems, fragments, model: 'gpt-4o' });
+    const assembly = engine.assemble({ userText: chat.conversation.turns[index].text, items, problems, fragments, model: 'gpt-4o' });
     const reply = `Answer ${t + 1}. ${'The note sets out the plan; here is what it says, with a few practical suggestions. '.repeat(5)}`;
     const usage = { inputTokens: assembly.promptTokens, outputTokens: 120 + (t % 40), cachedReadTokens: Math.max(0, assembly.promptTokens - 900), cacheWriteTokens: 0 };
-    c = completeTurn(added.conversation, added.index, { assembly, reply, replyAt: (at += 4_321), provider: 'openai', usage, cost: 0.0001 * (t + 1) });
-    engine.commit(assembly, reply);
+    chat.commit(index, { assembly, reply, replyAt: (at += 4_321), provider: 'openai', usage, cost: 0.0001 * (t + 1) });
     if (t + 1 === compactAt) {
       const through = t - 1;
       const compaction = { through, kind: 'summary' as const, text: `## Summary\n\nThe user worked through ${through} questions about their notes.`, maskedThrough: through, masking: DEFAULT_MASKING };
-      engine.condense(compaction);
+      chat.applyCompaction(compaction);
       const event = {
         trigger: 'auto' as const,
         through,
@@ -86,11 +84,10 @@ export async function benchChat(turns: number): Promise<Conversation> {
         tokensAfter: 4000,
         summary: { provider: 'openai', model: 'gpt-4o-mini', usage: { inputTokens: 9000, outputTokens: 400, cachedReadTokens: 0, cacheWriteTokens: 0 }, calls: 1 },
       };
-      c = recordCompaction(c, { ...event, text: compaction.text, maskedThrough: through, masking: DEFAULT_MASKING, at: (at += 1000), cost: 0.002 });
+      chat.recordCompaction({ ...event, text: compaction.text, maskedThrough: through, masking: DEFAULT_MASKING, at: (at += 1000), cost: 0.002 });
     }
-    c = withEngine(c, engine.snapshot());
   }
-  return c;
+  return chat.conversation;
 }
 
 export interface NoteSize {

@@ -1,13 +1,14 @@
 import { basename, type ContextChip } from '../context/items';
 import { ChipResolver } from '../context/resolver';
 import type { VaultReader } from '../ports/vault';
-import { PromptContextEngine, type EngineOptions } from '../engine/engine';
+import type { EngineOptions } from '../engine/engine';
 import type { PromptFragment } from '../engine/types';
 import { promptFragments } from '../prompts';
 import { splitFrontmatter, parseYaml } from './frontmatter';
 import type { Clock } from '../ports/clock';
 import { newConversation, titleFromText, type Conversation } from './model';
-import { addUserMessage, completeTurn, failTurn, setTitle, withEngine } from './transitions';
+import { failTurn, setTitle } from './transitions';
+import { LiveChat } from './liveChat';
 import { epochFromFields } from './time';
 
 /**
@@ -101,9 +102,8 @@ export async function importCopilotChat(text: string, vault: VaultReader, clock:
   const offset = zoneOffset(chat);
   const fixedClock = { now: () => chat.epoch ?? clock.now() };
   const base = newConversation({ provider: provider || 'copilot-import', model, id: `copilot-${chat.epoch ?? clock.now()}` }, fixedClock);
-  const engine = new PromptContextEngine(options);
   let at = chat.epoch ?? clock.now();
-  let conversation = chat.topic ? setTitle(base, chat.topic, 'generated', at) : base;
+  const live = LiveChat.fresh(chat.topic ? setTitle(base, chat.topic, 'generated', at) : base, options);
   const resolver = new ChipResolver(vault);
   const markdown = await vault.listMarkdown();
   const fragments = options.fragments ?? promptFragments();
@@ -121,21 +121,19 @@ export async function importCopilotChat(text: string, vault: VaultReader, clock:
     for (const folder of user?.folders ?? []) chips.push({ kind: 'folder', path: folder });
     for (const tag of user?.tags ?? []) chips.push({ kind: 'tag', tag });
     for (const url of user?.urls ?? []) warnings.push(`${url}: Copilot did not save the page text; the URL is not in the Context Library`);
-    const added = addUserMessage(conversation, { text: user?.text ?? '', chips, at });
-    conversation = added.conversation;
+    const index = live.addMessage({ text: user?.text ?? '', chips, at });
     if (!user) warnings.push(`a reply without a user message was imported with an empty user message`);
     const replyMessage = user ? reply : message;
     if (!replyMessage) {
-      conversation = failTurn(conversation, added.index, { status: 'failed', error: 'not answered in the imported chat', at });
+      live.update((c) => failTurn(c, index, { status: 'failed', error: 'not answered in the imported chat', at }));
       continue;
     }
     const { items, problems } = await resolver.resolve(chips);
-    const assembly = engine.assemble({ userText: user?.text ?? '', items, problems, fragments, model });
+    const assembly = live.engine.assemble({ userText: user?.text ?? '', items, problems, fragments, model });
     at = stamp(replyMessage, offset) ?? at;
-    conversation = completeTurn(conversation, added.index, { assembly, reply: replyMessage.text, replyAt: at });
-    engine.commit(assembly, replyMessage.text);
+    live.commit(index, { assembly, reply: replyMessage.text, replyAt: at });
   }
-  conversation = withEngine(conversation, engine.snapshot());
+  let conversation = live.conversation;
   if (!chat.topic && conversation.turns.length > 0) conversation = setTitle(conversation, titleFromText(conversation.turns[0].text), 'first-message', at);
   return { conversation, warnings };
 }

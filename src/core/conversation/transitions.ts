@@ -13,10 +13,9 @@ import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, t
 import type { AgentTurn } from '../agent/record';
 
 /**
- * Turn changes as pure transitions: Conversation in, Conversation out. The chat controller and the
- * Copilot import both build chats with these; the engine is kept in step by the caller (commit after
- * completeTurn, truncate with truncateFrom, then withEngine to record the library as it now is).
- * Times are arguments: core code never reads the clock.
+ * Turn changes as pure transitions: Conversation in, Conversation out. LiveChat (liveChat.ts) applies
+ * them with the engine's own changes (commit, truncate, library removals, compactions), so callers
+ * never keep the two in step by hand. Times are arguments: core code never reads the clock.
  */
 
 export interface NewMessage {
