@@ -1,7 +1,7 @@
 import { inputBudget, DEFAULT_BUDGET_SETTINGS } from '../../src/core/budget/budget';
 import { makeItem, noteId, type ContextItem } from '../../src/core/context/items';
 import { PromptContextEngine, type TurnInput } from '../../src/core/engine/engine';
-import { planTurn, type PlanTurnDeps } from '../../src/core/planning/planTurn';
+import { planTurn, type PlanningDeps } from '../../src/core/planning/planTurn';
 import { SummaryCache } from '../../src/core/planning/summaryCache';
 import { withDecisions, type PlanBook } from '../../src/core/planning/book';
 import type { Planner } from '../../src/core/planning/types';
@@ -18,7 +18,7 @@ function input(userText: string, items: ContextItem[]): TurnInput {
   return { userText, items, fragments: [{ id: 'system', lifecycle: 'static', text: 'You are helpful.' }], model: MODEL };
 }
 
-function deps(over: Partial<PlanTurnDeps> = {}): PlanTurnDeps {
+function deps(over: Partial<PlanningDeps> = {}): PlanningDeps {
   return {
     mode: 'heuristic',
     planner: null,

@@ -12,7 +12,7 @@ import { engineOptions, newLiveChat, openSavedChat } from './chatOpening';
 import { ChatSaves } from './chatSaves';
 import { modeProblem, moveToProject } from './chatSettings';
 import { ChatTitler } from './chatTitler';
-import { ChatTurns, type Settle } from './chatTurns';
+import { ChatRuns, type Settle } from './chatRuns';
 import { contextUsageOf } from './contextUsage';
 import type { ChatControllerDeps } from './controllerDeps';
 import { overridePlan, removeLibraryItem } from './libraryActions';
@@ -44,7 +44,7 @@ export class ChatController {
   /** Counts chat switches: an open overtaken by a newer switch (a new chat) is dropped when it loads. */
   private switches = 0;
   /** What runs on the chats (turns, condensing), by chat id; the chat shown's is what the view shows. */
-  private readonly turns: ChatTurns;
+  private readonly runs: ChatRuns;
   /** The next request as it would go now (history, library, the composer's chips): the usage line's figure. */
   private readonly preview: NextRequestPreview;
   private warnings: ChatWarning[] = [];
@@ -61,7 +61,7 @@ export class ChatController {
       setWarnings: (warnings) => (this.warnings = warnings),
       changed: () => this.emit(),
     });
-    this.turns = new ChatTurns(
+    this.runs = new ChatRuns(
       { host: deps, resolver: this.resolver, saves: this.saves, titler: this.titler, summaryCache },
       {
         shown: () => this.chat,
@@ -76,7 +76,7 @@ export class ChatController {
       busy: () => this.shownActivity() !== undefined,
       settings: () => deps.settings(),
       budgetFor: (model) => this.budgetFor(model),
-      expensive: (model) => this.turns.expensive(model),
+      expensive: (model) => this.runs.expensive(model),
       changed: () => this.emit(),
     });
     this.chat = newLiveChat(deps.settings(), deps);
@@ -121,7 +121,7 @@ export class ChatController {
 
   /** What runs on the chat shown, if anything. */
   private shownActivity(): ChatActivity | undefined {
-    return this.turns.running(this.chat.id);
+    return this.runs.running(this.chat.id);
   }
 
   // ---- sending -----------------------------------------------------------------------------
@@ -142,7 +142,7 @@ export class ChatController {
     this.assertIdle();
     const index = this.pendingIndex();
     if (index === null) throw new Error('There is no failed message to retry.');
-    await this.turns.start(this.chat, index);
+    await this.runs.start(this.chat, index);
   }
 
   /** Stop the reply that is streaming (or a condense). The user's message is kept, marked stopped, ready to retry. */
@@ -200,9 +200,9 @@ export class ChatController {
   }
 
   private runNewTurn(text: string, sent: string | undefined, chips: readonly ContextChip[], settle?: Settle): Promise<void> {
-    this.turns.rememberPages(chips);
+    this.runs.rememberPages(chips);
     const index = this.chat.addMessage({ text, ...(sent !== undefined ? { sent } : {}), chips, at: this.deps.now() });
-    return this.turns.start(this.chat, index, settle);
+    return this.runs.start(this.chat, index, settle);
   }
 
   // ---- budget and condensing ---------------------------------------------------------------
@@ -222,7 +222,7 @@ export class ChatController {
     const chat = this.chat;
     if (chat.engine.turnCount === 0) return 'Nothing to condense yet: the chat has no answered messages.';
     // The next request as the usage line measures it: with the composer's chips.
-    return this.turns.condense(chat, this.preview.requestOf(chat, false));
+    return this.runs.condense(chat, this.preview.requestOf(chat, false));
   }
 
   /**
@@ -339,7 +339,7 @@ export class ChatController {
     this.titler.cancel(id);
     this.emit();
     try {
-      await this.turns.settled(id);
+      await this.runs.settled(id);
       await this.saves.flushChat(id);
       const opened = await openSavedChat(id, { archive: this.deps.archive, vault: this.deps.vault, resolver: this.resolver, settings: this.deps.settings() });
       if (switchNo !== this.switches) return;
@@ -367,7 +367,7 @@ export class ChatController {
       this.reset(project);
     }
     // A save still queued (or the last one of a turn still settling) must not write the note back after it is deleted.
-    await this.turns.settled(id);
+    await this.runs.settled(id);
     await this.saves.forget(id);
     await this.deps.archive.delete(id);
   }
@@ -382,7 +382,7 @@ export class ChatController {
    * in the background; nothing of it is the controller's state any more.
    */
   private leave(): void {
-    this.turns.leave(this.chat.id);
+    this.runs.leave(this.chat.id);
   }
 
   private reset(project?: string): void {

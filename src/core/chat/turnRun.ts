@@ -16,7 +16,7 @@ import { isAbort, isSessionInvalid, userFacingError } from './errors';
 import { runTurnPipeline, type TurnPipelineDeps } from './turnPipeline';
 
 /** What one turn needs from its host, read when it starts. */
-export interface TurnRunDeps {
+export interface RunDeps {
   readonly settings: StrataSettings;
   readonly resolver: ChipResolver;
   readonly providers: ProviderFactory;
@@ -59,7 +59,7 @@ export class TurnRun extends ChatActivity {
   }
 
   /** Run it to the end. Never throws: the outcome is in the chat; true when the turn was answered. */
-  async run(deps: TurnRunDeps): Promise<boolean> {
+  async run(deps: RunDeps): Promise<boolean> {
     const chat = this.chat;
     try {
       const settings = deps.settings;
@@ -118,7 +118,7 @@ export class TurnRun extends ChatActivity {
   }
 
   /** The pipeline's collaborators, with this run's callbacks: they update its status and tell the subscribers. */
-  private pipelineDeps(deps: TurnRunDeps): TurnPipelineDeps {
+  private pipelineDeps(deps: RunDeps): TurnPipelineDeps {
     const signal = this.signal;
     return {
       resolver: deps.resolver,

@@ -13,7 +13,7 @@ import { SUPPLEMENT_SHARE, SUPPLEMENT_TOOL, supplementsFor } from './supplements
 import { renderTool } from '../engine/render';
 import type { SummaryCache } from './summaryCache';
 import type { ArtifactSummarizer } from './summarize';
-import { gatherArtifacts, inputAsGathered, inputWith, plannedItem, type TurnArtifacts } from './turnArtifacts';
+import { gatherArtifacts, inputAsGathered, inputWith, plannedItem, type GatheredArtifacts } from './gatherArtifacts';
 import type { ArtifactDecision, ArtifactUsage, Decider, PlanCall, Planner, PlanRecord, ShouldPlan as PlanVerdict } from './types';
 
 /**
@@ -32,7 +32,7 @@ const SAFETY_SHARE = 0.02;
 
 export const PLANNING_GOAL = "Answer the user's message in a chat about the notes in their Obsidian vault.";
 
-export interface PlanTurnDeps {
+export interface PlanningDeps {
   readonly mode: ContextPlanning;
   /** The planner model (auto mode); null: the deterministic planner plans. */
   readonly planner: Planner | null;
@@ -63,12 +63,12 @@ export interface PlannedTurn {
  * library notes that changed, and this turn's tool outputs. Decisions are sticky: an item decided
  * before whose text did not change is sent exactly as before (its summary or extract is the
  * library's own text), so the prefix that carries it stays the same; the user's overrides win.
- * In stages: gather what the turn carries (turnArtifacts.ts) → the decision table says whether what
+ * In stages: gather what the turn carries (gatherArtifacts.ts) → the decision table says whether what
  * is new is worth a plan → the room the budget leaves → the planner decides (the model in auto mode,
  * else the deterministic one; the deterministic one as well when the model fails, with a warning)
  * → the decisions are carried out inside the room → sections of held items for this question.
  */
-export async function planTurn(engine: PromptContextEngine, input: TurnInput, book: PlanBook | undefined, deps: PlanTurnDeps): Promise<PlannedTurn> {
+export async function planTurn(engine: PromptContextEngine, input: TurnInput, book: PlanBook | undefined, deps: PlanningDeps): Promise<PlannedTurn> {
   if (deps.mode === 'off') return { input, record: null, decisions: [] };
   const counter = tokenCounterFor(input.model);
   const gathered = await gatherArtifacts(engine, input, book, { counter, cache: deps.cache, sticky: deps.sticky ?? true, ...(deps.plannedOut ? { plannedOut: deps.plannedOut } : {}) });
@@ -113,10 +113,10 @@ export async function planTurn(engine: PromptContextEngine, input: TurnInput, bo
 interface PlanStage {
   readonly engine: PromptContextEngine;
   readonly input: TurnInput;
-  readonly gathered: TurnArtifacts;
+  readonly gathered: GatheredArtifacts;
   readonly verdict: PlanVerdict;
   readonly counter: TokenCounter;
-  readonly deps: PlanTurnDeps;
+  readonly deps: PlanningDeps;
 }
 
 /** A plan record, its keys in the order chat notes have always written them. */

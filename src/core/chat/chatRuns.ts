@@ -19,7 +19,7 @@ import { TurnRun } from './turnRun';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 
 /** What running turns reads and changes of the controller. */
-export interface TurnsHost {
+export interface RunsHost {
   shown(): LiveChat;
   emit(change?: ActivityChange): void;
   warnings(): ChatWarning[];
@@ -31,7 +31,7 @@ export interface TurnsHost {
 /** Runs as a turn settles, on its chat: a save it returns is the turn's last. */
 export type Settle = (chat: LiveChat) => Promise<void> | null;
 
-export interface ChatTurnsDeps {
+export interface ChatRunsDeps {
   readonly host: ChatControllerDeps;
   readonly resolver: ChipResolver;
   readonly saves: ChatSaves;
@@ -44,7 +44,7 @@ export interface ChatTurnsDeps {
  * lets the view hear the one of the chat shown, and settles each in its own chat (saved, titled):
  * a chat left behind finishes in the background. Several chats may run at once.
  */
-export class ChatTurns {
+export class ChatRuns {
   private readonly activities = new Map<string, ChatActivity>();
   /** Turns still settling, by chat id: a stopped turn of a chat left behind ends in that chat, in the background. */
   private readonly settling = new Map<string, Promise<void>>();
@@ -52,8 +52,8 @@ export class ChatTurns {
   private readonly pages = new Map<string, UrlChip>();
 
   constructor(
-    private readonly deps: ChatTurnsDeps,
-    private readonly host: TurnsHost,
+    private readonly deps: ChatRunsDeps,
+    private readonly host: RunsHost,
   ) {}
 
   /** What runs on chat `id` for the view, if anything. */

@@ -19,7 +19,7 @@ export type Slot =
   | { readonly type: 'tool'; readonly index: number; readonly tool: ToolOutput; readonly artifact: Artifact };
 
 /** What a turn carries, sorted for planning (the first stage of planTurn). */
-export interface TurnArtifacts {
+export interface GatheredArtifacts {
   /** This turn's items as they go unless decided (null: left out by the user or a kept exclusion). */
   readonly items: readonly (ContextItem | null)[];
   /** Library notes re-read this turn, as they go unless decided. */
@@ -50,7 +50,7 @@ export interface GatherDeps {
  * stays as decided when its text did not change, else is decided again; notes the plan left out
  * earlier are offered to this question as sections; this turn's tool outputs are decided each turn.
  */
-export async function gatherArtifacts(engine: PromptContextEngine, input: TurnInput, book: PlanBook | undefined, deps: GatherDeps): Promise<TurnArtifacts> {
+export async function gatherArtifacts(engine: PromptContextEngine, input: TurnInput, book: PlanBook | undefined, deps: GatherDeps): Promise<GatheredArtifacts> {
   const { counter, sticky } = deps;
   const turn = engine.turnCount + 1;
   const latest = new Map(engine.libraryItems().map((l) => [l.id, l]));
@@ -133,7 +133,7 @@ export async function gatherArtifacts(engine: PromptContextEngine, input: TurnIn
  * sent; a library note that maps to null keeps its library copy (not checked this turn); tool
  * outputs given as null are not sent. Items not in the map go as they are.
  */
-export function inputWith(input: TurnInput, gathered: TurnArtifacts, replaced: ReadonlyMap<string, ContextItem | null>, tools: readonly (ToolOutput | null)[]): TurnInput {
+export function inputWith(input: TurnInput, gathered: GatheredArtifacts, replaced: ReadonlyMap<string, ContextItem | null>, tools: readonly (ToolOutput | null)[]): TurnInput {
   const librarySlots = new Set(gathered.slots.flatMap((s) => (s.type === 'item' && s.library ? [s.artifact.id] : [])));
   const nextItems = gathered.items.flatMap((it) => {
     if (!it) return [];
@@ -157,7 +157,7 @@ export function inputWith(input: TurnInput, gathered: TurnArtifacts, replaced: R
 }
 
 /** The input as gathered, before any decision: the very input when nothing was replaced, left out or added (its assembly is then made once). */
-export function inputAsGathered(input: TurnInput, gathered: TurnArtifacts): TurnInput {
+export function inputAsGathered(input: TurnInput, gathered: GatheredArtifacts): TurnInput {
   const { items, current } = gathered;
   const unchanged = items.length === input.items.length && items.every((it, i) => it === input.items[i]) && [...current].every(([id, it]) => input.current?.get(id) === it);
   return unchanged ? input : inputWith(input, gathered, new Map(), input.tools ?? []);
