@@ -1,10 +1,11 @@
-import MiniSearch, { type SearchResult } from 'minisearch';
+import MiniSearch from 'minisearch';
 import { DEFAULT_TIMERS } from '../timers';
 import { sha256Hex } from '../hash';
 import type { NoteStat, VaultReader } from '../ports/vault';
 import { trimSlashes } from '../trim';
-import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkedNote, type ChunkOptions } from './chunk';
-import { reciprocalRankFusion, DEFAULT_RRF_K } from './fusion';
+import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
+import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
+import { embeddingTexts } from './embeddingText';
 import { makeSnippet } from './snippet';
 import { processTerm, tokenize } from './text';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
@@ -40,20 +41,6 @@ export interface IndexSettings {
   readonly chunk?: ChunkOptions;
   /** Query-time ranking knobs (not part of the stored index). */
   readonly ranking?: Partial<Ranking>;
-}
-
-export interface Ranking {
-  readonly boost: Readonly<Record<(typeof FIELDS)[number], number>>;
-  /** Query terms (stems) at least this long also match longer words; 0 turns prefix matching off. */
-  readonly prefixMin: number;
-  /** Query terms at least this long also match words one edit away; 0 turns fuzzy matching off. */
-  readonly fuzzyMin: number;
-  /** Weight of prefix and fuzzy matches relative to exact ones. */
-  readonly looseWeight: number;
-  /** Share of a note's other matching chunks added to each of its chunks' scores. */
-  readonly noteShare: number;
-  /** BM25+ parameters (MiniSearch's defaults: k 1.2, b 0.7, d 0.5). */
-  readonly bm25: { readonly k: number; readonly b: number; readonly d: number };
 }
 
 export interface BuildOptions {
@@ -114,20 +101,6 @@ interface Stored {
   notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }]>;
   mini: unknown;
 }
-
-const FIELDS = ['title', 'aliases', 'headings', 'tags', 'properties', 'path', 'body'] as const;
-
-export const DEFAULT_RANKING: Ranking = {
-  // No field is boosted. Short fields (name, aliases, headings) already score high in BM25, and
-  // the note-wide ones repeat on every chunk: on the evaluation set (84 questions in user words),
-  // title 3 / aliases 3 / headings 2 / tags 1.5 gave recall@5 0.726, all fields at 1 gave 0.786.
-  boost: { title: 1, aliases: 1, headings: 1, tags: 1, properties: 1, path: 1, body: 1 },
-  prefixMin: 5,
-  fuzzyMin: 6,
-  looseWeight: 0.3,
-  noteShare: 0.1,
-  bm25: { k: 1.2, b: 0.7, d: 0.5 },
-};
 
 const miniOptions = {
   fields: [...FIELDS],
@@ -345,9 +318,9 @@ export class VaultIndex implements VaultSearch {
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
     });
-    const lexical = rank(results, this.chunks, noteShare);
+    const lexical = rankChunks(results, this.chunks, noteShare);
     const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
-    const picked: RankedChunk[] = [];
+    const picked: RankedChunk<ChunkMeta>[] = [];
     const perNote = new Map<string, number>();
     for (const hit of ranked) {
       if (picked.length >= k) break;
@@ -379,20 +352,12 @@ export class VaultIndex implements VaultSearch {
     return hits;
   }
 
-  /**
-   * The lexical ranking fused with the semantic one by reciprocal rank fusion (ranks only, so BM25
-   * and cosine scores never need calibrating): a chunk found by both rises above one found by
-   * either alone, and a chunk only the meaning finds (no word in common) still gets in.
-   */
-  private async fuse(query: string, lexical: RankedChunk[], k: number, signal: AbortSignal | undefined): Promise<RankedChunk[]> {
+  /** The lexical ranking fused with the semantic ranker's (fuseRankings); the lexical one alone when it has none. */
+  private async fuse(query: string, lexical: RankedChunk<ChunkMeta>[], k: number, signal: AbortSignal | undefined): Promise<RankedChunk<ChunkMeta>[]> {
     const candidates = Math.max(3 * k, 30);
     const ids = await (this.semantic as ChunkRanker).rank(query, candidates, (id) => this.chunks.has(id), signal);
     if (ids.length === 0) return lexical;
-    const semantic = ids.map((id) => ({ id, meta: this.chunks.get(id) as ChunkMeta, score: 0, terms: [] as string[] }));
-    const fused = reciprocalRankFusion([{ items: lexical.slice(0, candidates) }, { items: semantic }], (c) => String(c.id), DEFAULT_RRF_K);
-    return fused
-      .map(({ item, score }) => ({ ...item, score: round(score) }))
-      .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
+    return fuseRankings(lexical, ids, this.chunks, candidates);
   }
 
   /** The index as JSON, for the plugin folder (or a file): format version, settings fingerprint, per-note hashes and stats. */
@@ -482,42 +447,6 @@ export class VaultIndex implements VaultSearch {
   }
 }
 
-/**
- * Chunk hits in rank order: score (rounded, so float noise from insertion order cannot reorder
- * ties), then path, then line. A chunk's score gets a share of the best other matching chunk of
- * its note, so a note that answers in two places edges out a lone mention elsewhere. Only the best
- * other chunk counts: a sum would let a long note's many weak matches swamp the list again.
- */
-interface RankedChunk {
-  readonly id: number;
-  readonly meta: ChunkMeta;
-  readonly score: number;
-  readonly terms: string[];
-}
-
-function rank(results: SearchResult[], chunks: ReadonlyMap<number, ChunkMeta>, noteShare: number): RankedChunk[] {
-  const best = new Map<string, [number, number]>(); // The note's two best chunk scores.
-  const rows: Array<{ id: number; meta: ChunkMeta; raw: number; terms: string[] }> = [];
-  for (const result of results) {
-    const meta = chunks.get(result.id as number);
-    if (!meta) continue;
-    rows.push({ id: result.id as number, meta, raw: result.score, terms: result.terms });
-    const [first, second] = best.get(meta.path) ?? [0, 0];
-    best.set(meta.path, result.score > first ? [result.score, first] : [first, Math.max(second, result.score)]);
-  }
-  return rows
-    .map((row) => {
-      const [first, second] = best.get(row.meta.path) ?? [0, 0];
-      const other = row.raw >= first ? second : first;
-      return { id: row.id, meta: row.meta, terms: row.terms, score: round(row.raw + noteShare * other) };
-    })
-    .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
-}
-
-function round(score: number): number {
-  return Math.round(score * 1e6) / 1e6;
-}
-
 function withoutHeadingLine(text: string, hasHeading: boolean): string {
   if (!hasHeading) return text;
   const first = text.split(/\r\n?|\n/, 1)[0];
@@ -528,29 +457,6 @@ function abortError(): Error {
   const error = new Error('The search was stopped.');
   error.name = 'AbortError';
   return error;
-}
-
-/**
- * What each chunk of a note is embedded as. Many notes say what they are about in their properties
- * (a film's director, a book's author): the first chunk carries them, as the lexical index's
- * note-wide fields do (on the evaluation set, with a stand-in model, kepano's semantic recall@5
- * went from 60 % to 90 % with them).
- */
-function embeddingTexts(path: string, text: string, note: ChunkedNote): string[] {
-  const lines = text.split(/\r\n?|\n/);
-  const about = [note.aliases.join(', '), note.tags.map((t) => `#${t}`).join(' '), note.properties].filter((part) => part !== '').join('\n');
-  return note.chunks.map((chunk, i) => {
-    const body = lines.slice(chunk.startLine - 1, chunk.endLine).join('\n');
-    return chunkEmbeddingText(path, chunk.headings, i === 0 && about !== '' ? `${about}\n\n${body}` : body);
-  });
-}
-
-/**
- * The text a chunk is embedded as: its note's name and heading path give the embedding the
- * context a bare section lacks ("Plan > Ventilation" before the ventilation paragraph).
- */
-export function chunkEmbeddingText(path: string, headings: readonly string[], text: string): string {
-  return `${noteTitle(path)}${headings.length > 0 ? ` > ${headings.join(' > ')}` : ''}\n\n${text}`;
 }
 
 export { noteTitle };

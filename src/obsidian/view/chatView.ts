@@ -52,19 +52,18 @@ import type { ChatController } from '../../core/chat/chatController';
 import { chatListActions } from '../../core/chat/chatList';
 import { ComposerDrafts } from '../../core/chat/composerDrafts';
 import type { ChatState } from '../../core/chat/chatState';
-import { MODES } from '../../core/chat/modes';
 import { normalizeChatFolder } from '../../core/conversation/archive';
 import { chatFolders, findProject } from '../../core/projects/projects';
 import type { ChatArchivePort } from '../../core/ports/chatArchive';
 import type { ContextChip } from '../../core/context/items';
 import type { FetchedPage } from '../../core/ports/toolHost';
-import type { ChatMode, StrataSettings } from '../../core/settings';
+import type { StrataSettings } from '../../core/settings';
 import type { PromptExpansion } from '../../core/prompts/expand';
 import { Composer } from './composer';
 import { ContextPanel } from './contextPanel';
 import { HistoryModal } from './historyModal';
 import { MessageList } from './messageList';
-import { fillModelPicker } from './modelPicker';
+import { ChatHeader } from './chatHeader';
 import { renderSetupNotice, setupProblem } from './setupNotice';
 import type { PromptSource } from './slashPicker';
 
@@ -91,11 +90,7 @@ export class ChatView extends ItemView {
   private drafts!: ComposerDrafts;
   private messages!: MessageList;
   private panel!: ContextPanel;
-  /** The chat's title in our header (not `titleEl`: that is ItemView's, which Obsidian sets to getDisplayText()). */
-  private chatTitleEl!: HTMLElement;
-  private modelSelect!: HTMLSelectElement;
-  private modeSelect!: HTMLSelectElement;
-  private projectSelect!: HTMLSelectElement;
+  private header!: ChatHeader;
   private warningsEl!: HTMLElement;
   private unsubscribe: (() => void) | null = null;
   private lastBusy = false;
@@ -129,7 +124,19 @@ export class ChatView extends ItemView {
     const root = this.contentEl;
     root.empty();
     root.addClass('strata-view');
-    this.buildHeader(root);
+    this.header = new ChatHeader(root, {
+      owner: this,
+      controller: () => this.controller,
+      settings: () => this.host.settings,
+      newChat: () => this.newChat(),
+      openHistory: () => this.openHistory(),
+      rename: (title) => this.run(() => this.controller.rename(title)),
+      pickProject: (value) => this.pickProject(value),
+      redraw: () => this.render(),
+      fail: (error) => {
+        new Notice(errorText(error));
+      },
+    });
     this.messages = new MessageList(root, this.app, this, {
       copy: (text) => void this.copy(text),
       regenerate: () => this.run(() => this.controller.regenerate(), undefined, true),
@@ -279,46 +286,7 @@ export class ChatView extends ItemView {
     this.composer.insertPrompt(expansion);
   }
 
-  // ---- rendering ---------------------------------------------------------------------------
-
-  private buildHeader(root: HTMLElement): void {
-    const header = root.createDiv({ cls: 'strata-header' });
-    const top = header.createDiv({ cls: 'strata-header-top' });
-    this.chatTitleEl = top.createDiv({ cls: 'strata-title', attr: { role: 'button', tabindex: '0' } });
-    this.registerDomEvent(this.chatTitleEl, 'click', () => this.startRename());
-    this.registerDomEvent(this.chatTitleEl, 'keydown', (event) => {
-      if (event.key === 'Enter' && event.target === this.chatTitleEl) this.startRename();
-    });
-    // The visible way to rename (the title itself is clickable too, which nobody guesses).
-    const rename = top.createEl('button', { cls: 'clickable-icon strata-title-edit', attr: { 'aria-label': 'Rename chat' } });
-    setIcon(rename, 'pencil');
-    this.registerDomEvent(rename, 'click', () => this.startRename(rename));
-    const buttons = top.createDiv({ cls: 'strata-header-buttons' });
-    const newChat = buttons.createEl('button', { cls: 'clickable-icon strata-new-chat', attr: { 'aria-label': 'New chat' } });
-    setIcon(newChat, 'plus');
-    this.registerDomEvent(newChat, 'click', () => this.newChat());
-    const history = buttons.createEl('button', { cls: 'clickable-icon strata-history-button', attr: { 'aria-label': 'Chat history' } });
-    setIcon(history, 'history');
-    this.registerDomEvent(history, 'click', () => this.openHistory());
-
-    const pickers = header.createDiv({ cls: 'strata-header-pickers' });
-    this.modelSelect = pickers.createEl('select', { cls: 'dropdown strata-model-picker', attr: { 'aria-label': 'Model' } });
-    this.registerDomEvent(this.modelSelect, 'change', () => {
-      const [providerId, ...rest] = this.modelSelect.value.split('::');
-      try {
-        this.controller.setModel(providerId, rest.join('::'));
-      } catch (error) {
-        new Notice(errorText(error));
-        this.render();
-      }
-    });
-    // The project between the two: it starts the second row, the mode ends it.
-    this.projectSelect = pickers.createEl('select', { cls: 'dropdown strata-project-picker', attr: { 'aria-label': 'Project' } });
-    this.registerDomEvent(this.projectSelect, 'change', () => this.pickProject(this.projectSelect.value));
-    this.modeSelect = pickers.createEl('select', { cls: 'dropdown strata-mode-picker', attr: { 'aria-label': 'Mode' } });
-    for (const mode of MODES) this.modeSelect.createEl('option', { value: mode.id, text: mode.label, attr: { title: mode.description } });
-    this.registerDomEvent(this.modeSelect, 'change', () => this.controller.setMode(this.modeSelect.value as ChatMode));
-  }
+  // ---- projects ----------------------------------------------------------------------------
 
   /**
    * The chat goes into a project (or none). A chat with no message yet becomes a new chat of it: the
@@ -344,91 +312,12 @@ export class ChatView extends ItemView {
     for (const path of findProject(settings, to)?.notes ?? []) this.composer.addChip({ kind: 'note', path });
   }
 
-  /** "No project" first, then each project; a project no longer configured still shows, marked missing. */
-  private renderProjectPicker(state: ChatState): void {
-    const projects = this.host.settings.projects;
-    const current = state.conversation.project ?? '';
-    const missing = current !== '' && !projects.some((p) => p.id === current);
-    // Without any project (and none on the chat), the picker is left out of the header.
-    const shown = projects.length > 0 || current !== '';
-    this.projectSelect.toggle(shown);
-    // With it, the model takes the first row whole and the project and mode share the second, at any width.
-    this.projectSelect.parentElement?.toggleClass('has-project', shown);
-    this.projectSelect.empty();
-    this.projectSelect.createEl('option', { value: '', text: 'No project', attr: { title: 'The whole vault, the chat folder' } });
-    for (const p of projects) this.projectSelect.createEl('option', { value: p.id, text: p.name, attr: { title: p.folder ? `Folder: ${p.folder}` : 'The whole vault' } });
-    if (missing) this.projectSelect.createEl('option', { value: current, text: `${current} (missing)` });
-    this.projectSelect.value = current;
-    this.projectSelect.toggleClass('is-missing', missing);
-    const chosen = projects.find((p) => p.id === current);
-    this.projectSelect.setAttr(
-      'title',
-      missing
-        ? `No project "${current}" is configured any more: the chat goes on without its instructions and folder.`
-        : chosen
-          ? `Project: ${chosen.name}${chosen.folder ? ` (${chosen.folder})` : ''}`
-          : 'No project',
-    );
-    this.projectSelect.disabled = state.phase !== 'idle';
-  }
-
-  /** Rename the open chat in place: Enter keeps, Escape cancels. `returnTo` gets the focus back after. */
-  private startRename(returnTo?: HTMLElement): void {
-    if (this.chatTitleEl.querySelector('input')) return;
-    const current = this.controller.state.conversation.title || 'New chat';
-    this.chatTitleEl.empty();
-    const input = this.chatTitleEl.createEl('input', { cls: 'strata-title-input', attr: { type: 'text', 'aria-label': 'Chat title' } });
-    input.value = current;
-    let done = false;
-    const finish = (keep: boolean) => {
-      if (done) return;
-      done = true;
-      const title = input.value.trim();
-      input.remove();
-      this.chatTitleEl.setText(keep && title ? title : current);
-      if (keep && title && title !== current) this.run(() => this.controller.rename(title));
-      else this.render();
-      if (returnTo?.isConnected && activeDocument.activeElement === activeDocument.body) returnTo.focus();
-    };
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') {
-        event.preventDefault();
-        finish(true);
-      } else if (event.key === 'Escape') {
-        event.preventDefault();
-        finish(false);
-      }
-    });
-    input.addEventListener('blur', () => finish(true));
-    input.focus();
-    input.select();
-  }
-
-  /** A mode the chat's model cannot run (the Agent mode without tool calling) says so, and cannot be picked. */
-  private renderModeAvailability(): void {
-    for (const mode of MODES) {
-      const option = this.modeSelect.querySelector<HTMLOptionElement>(`option[value="${mode.id}"]`);
-      if (!option) continue;
-      const problem = this.controller.modeProblem(mode.id);
-      option.disabled = problem !== null && this.controller.state.conversation.mode !== mode.id;
-      option.setText(problem ? `${mode.label} (not available)` : mode.label);
-      option.setAttr('title', problem ?? mode.description);
-    }
-  }
+  // ---- rendering ---------------------------------------------------------------------------
 
   private render(): void {
     const state = this.controller.state;
     const { conversation } = state;
-    if (!this.chatTitleEl.querySelector('input')) {
-      this.chatTitleEl.setText(conversation.title || 'New chat');
-      this.chatTitleEl.setAttr('aria-label', 'Chat title: click to rename');
-    }
-    this.renderModelPicker(state);
-    this.renderProjectPicker(state);
-    this.renderModeAvailability();
-    this.modeSelect.value = conversation.mode;
-    this.modelSelect.disabled = state.phase !== 'idle';
-    this.modeSelect.disabled = state.phase === 'opening';
+    this.header.render(state);
     this.contentEl.toggleClass('is-opening', state.phase === 'opening');
     this.messages.render(state);
     this.panel.render(state);
@@ -443,10 +332,6 @@ export class ChatView extends ItemView {
     // A reply is in: back to the composer, unless the user is working in the usage panel (the Condense button).
     if (this.lastBusy && !state.busy && !this.panel.el.contains(activeDocument.activeElement)) this.composer.focus();
     this.lastBusy = state.busy;
-  }
-
-  private renderModelPicker(state: ChatState): void {
-    fillModelPicker(this.modelSelect, this.host.settings.providers, state.conversation);
   }
 
   /** What keeps a message from being sent (no provider, no key), said before the user types. */

@@ -11,7 +11,7 @@ export interface ChipRowActions {
  * The composer's chip row past one line: chips beyond the first row fold behind "+ N more" (which
  * opens the whole list, and "Show less" folds it again), a "Clear all" button, and a line under the
  * row that says what was just removed, with Undo (an aria-live region: a screen reader hears it).
- * The chips themselves are the composer's; it calls layout() after drawing them.
+ * The chips themselves are messageChips.ts's; it calls layout() after drawing them.
  */
 export class ChipRow {
   readonly moreButton: HTMLButtonElement;

@@ -59,6 +59,37 @@ export function chipIcon(chip: ContextChip): string {
   }
 }
 
+/** A chip's key in the DOM (`data-chip`): the same chip, in the row or the `@` picker, has the same key. */
+export function chipKey(chip: ContextChip): string {
+  switch (chip.kind) {
+    case 'note':
+    case 'folder':
+      return `${chip.kind}:${chip.path}`;
+    case 'tag':
+      return `tag:${chip.tag}`;
+    case 'url':
+      return `url:${chip.url}`;
+    case 'selection':
+      return `selection:${chip.path}#${chip.fromLine}-${chip.toLine}`;
+  }
+}
+
+/** A chip's tooltip: what it attaches. */
+export function chipTitle(chip: ContextChip): string {
+  switch (chip.kind) {
+    case 'note':
+      return chip.path;
+    case 'folder':
+      return `Every note in ${chip.path || '/'}`;
+    case 'tag':
+      return `Every note tagged ${chipLabel(chip)}`;
+    case 'url':
+      return chip.url;
+    case 'selection':
+      return chip.fromLine === chip.toLine ? `${chip.path}, line ${chip.fromLine}` : `${chip.path}, lines ${chip.fromLine}-${chip.toLine}`;
+  }
+}
+
 export function basename(path: string): string {
   const file = path.split('/').pop() ?? path;
   return file.replace(/\.md$/i, '');

@@ -1,0 +1,19 @@
+import { Setting } from 'obsidian';
+import type { StrataSettings } from '../core/settings';
+
+/** The Agent section of the settings tab (issue 14): the Agent mode's loop. */
+export function renderAgentSettings(containerEl: HTMLElement, settings: StrataSettings, save: () => void): void {
+  new Setting(containerEl).setName('Agent').setHeading();
+  new Setting(containerEl)
+    .setName('Agent steps')
+    .setDesc('How many times the model may call tools for one message before it must answer. Each step is one more request; the earlier steps are read from the prompt cache.')
+    .addSlider((slider) =>
+      slider
+        .setLimits(1, 20, 1)
+        .setValue(settings.agentMaxSteps)
+        .onChange((value) => {
+          settings.agentMaxSteps = value;
+          save();
+        }),
+    );
+}
