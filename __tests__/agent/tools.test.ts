@@ -17,7 +17,7 @@ import type { ToolHost } from '../../src/core/ports/toolHost';
 import type { ToolResult } from '../../src/core/agent/types';
 import { READ_LIMIT_CHARS } from '../../src/core/agent/tools/readNote';
 import { FETCH_LIMIT_CHARS } from '../../src/core/agent/tools/fetchUrl';
-import { AGENT_CITATION_RULES, localSearchBlock } from '../../src/core/qa/localSearchBlock';
+import { AGENT_CITATION_RULES, localSearchBlock } from '../../src/core/vaultQa/localSearchBlock';
 
 const VAULT = path.join(__dirname, 'fixtures', 'vault');
 const noPause = (): Promise<void> => Promise.resolve();

@@ -2,7 +2,7 @@ import { ChatArchive } from '../../src/core/conversation/archive';
 import { encodeChatNote } from '../../src/core/conversation/codec';
 import { newConversation, type Conversation } from '../../src/core/conversation/model';
 import { MemoryChatStore } from '../../src/core/conversation/store';
-import { summaryOfNote } from '../../src/core/conversation/summary';
+import { summaryOfNote } from '../../src/core/conversation/chatListRow';
 import { addUserMessage, failTurn } from '../../src/core/conversation/transitions';
 
 function chat(id: string, title: string, at: number): Conversation {

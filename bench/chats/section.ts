@@ -6,7 +6,7 @@ import { newConversation, type Conversation } from '../../src/core/conversation/
 import { MemoryChatStore } from '../../src/core/conversation/store';
 import { addUserMessage, completeTurn, withEngine } from '../../src/core/conversation/transitions';
 import { PromptContextEngine } from '../../src/core/engine/engine';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { FsVault } from '../../src/node/fsVault';
 import { median } from '../lib/stats';
 

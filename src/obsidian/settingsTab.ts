@@ -4,7 +4,7 @@ import { RENDERINGS, type Rendering } from '../core/engine/converter';
 import { MODES } from '../core/chat/modes';
 import { parseWindows } from '../core/tokens/modelWindows';
 import { DEFAULT_BUDGET_SETTINGS } from '../core/budget/budget';
-import { CONTEXT_PLANNING, plannerTarget, type BudgetCount, type ChatMode, type ContextPlanning, type ProviderSettings, type StrataSettings } from '../core/settings';
+import { CONTEXT_PLANNING, plannerTarget, type BudgetCount, type ChatMode, type ContextPlanning, type ProviderSettings, type StrataSettings } from '../core/settings/settings';
 import { modelRefNote, parseBudgetCount } from './settingsInput';
 import { renderProvider } from './providerSettings';
 import { renderProjectSettings } from './projectSettings';
@@ -412,7 +412,7 @@ export class StrataSettingTab extends PluginSettingTab {
       .setDesc(
         createFragment((f) => {
           f.appendText('The provider ID, a slash, then the model name; or a model name of the chat\'s provider. Its cost is shown apart, as planning. When empty, a cheap model of the chat\'s provider plans (else the chat\'s own model)');
-          // The defaults as the planner will pick them (src/core/settings.ts plannerTarget), per configured provider.
+          // The defaults as the planner will pick them (src/core/settings/settings.ts plannerTarget), per configured provider.
           const defaults = settings.providers.flatMap((p) => {
             const cheap = plannerTarget({ ...settings, plannerModel: '' }, p.id, '').model;
             return cheap ? [{ name: p.name, model: cheap }] : [];

@@ -27,7 +27,7 @@ import {
 } from '../conversation/transitions';
 import { PromptContextEngine, type EngineOptions, type TurnAssembly } from '../engine/engine';
 import type { ChatArchivePort } from '../ports/chatArchive';
-import { budgetSettingsFor, CHAT_MODES, findProvider, type ChatMode, type StrataSettings } from '../settings';
+import { budgetSettingsFor, CHAT_MODES, findProvider, type ChatMode, type StrataSettings } from '../settings/settings';
 import { modeUnavailable, TOOL_MODES } from './modes';
 import type { RetryNotice } from '../ports/chatModel';
 import type { Usage } from '../usage';
@@ -38,7 +38,7 @@ import { SaveQueue, type SaveEvent } from './saveQueue';
 import { generateTitle, wantsTitle } from './titles';
 import { budgetDeps, runTurnPipeline, turnInput, type ProviderFactory } from './turnPipeline';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
-import { rewriteCacheOf, type RewriteCache } from '../qa/queryRewrite';
+import { rewriteCacheOf, type RewriteCache } from '../vaultQa/queryRewrite';
 import type { VaultSearch } from '../search/types';
 import { AgentProgress } from '../agent/progress';
 import { SummaryCache } from '../planning/summaryCache';

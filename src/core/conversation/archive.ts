@@ -2,7 +2,7 @@ import type { ChatArchivePort, ChatSummary, LoadedChat, SaveResult, SearchOption
 import { decodeChatNote, encodeChatNote } from './codec';
 import { noteFormat } from './lineEndings';
 import { mergeChatNote } from './merge';
-import { searchableText, summaryOfNote } from './summary';
+import { searchableText, summaryOfNote } from './chatListRow';
 import type { Clock } from '../ports/clock';
 import type { Conversation } from './model';
 import type { ChatNoteStore } from '../ports/chatNoteStore';

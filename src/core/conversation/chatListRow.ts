@@ -1,6 +1,6 @@
 import type { ChatSummary } from '../ports/chatArchive';
 import { bodyWithoutChatData } from './chatData';
-import { parseYaml, splitFrontmatter } from './frontmatter';
+import { parseYaml, splitFrontmatter } from '../markdown/frontmatter';
 import { toLf } from './lineEndings';
 import { isStructureLine } from './textBlock';
 

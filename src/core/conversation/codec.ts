@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/types';
-import { splitFrontmatter, parseYaml, stringifyYaml } from './frontmatter';
+import { splitFrontmatter, parseYaml, stringifyYaml } from '../markdown/frontmatter';
 import { readMeta, splitMeta, textHash, writeMeta, type TurnRecord } from './meta';
 import { chatDataJoins, encodeChatDataJoined, extractChatData, readChatData, withChatData, type ChatDataJoins } from './chatData';
 import { PrefixJoin } from './prefixJoin';

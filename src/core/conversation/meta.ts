@@ -7,8 +7,8 @@ import type { ChatTurn, CompactionRecord, Conversation, EnvelopeRecord, ItemRef 
 import { isoFromEpoch } from './time';
 import { madeOnce } from '../memo';
 import { writePlanBook, writePlanRecord } from './planSchema';
-import type { TurnSearch } from '../qa/record';
-import type { AgentTurn } from '../agent/record';
+import type { TurnSearch } from './records/search';
+import type { AgentTurn } from './records/agent';
 
 /**
  * The chat's metadata as one record: readable properties at the top (title, times, model), the

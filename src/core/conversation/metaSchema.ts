@@ -11,10 +11,10 @@ import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type ImageRef, type LayerId } from '../engine/types';
 import { Count, leftOut, NonBlank, orElse, required } from '../lenient';
 import type { Usage } from '../usage';
-import { REWRITE_STATUSES, type TurnSearch } from '../qa/record';
+import { REWRITE_STATUSES, type TurnSearch } from './records/search';
 import { DEFAULT_MODE, TITLE_SOURCES, TURN_STATUSES, type EnvelopeRecord, type ItemRef, type LayerRecord } from './model';
 import { epochFromIso } from './time';
-import type { AgentTurn } from '../agent/record';
+import type { AgentTurn } from './records/agent';
 
 /**
  * The chat note's frontmatter as read: what each field must be and what a bad one falls back to.
@@ -82,7 +82,7 @@ const EnvelopeRecordSchema = z.object({
   compile: leftOut(z.object({ mode: z.enum(COMPILE_MODES), reason: z.string() })).optional(),
 }) satisfies z.ZodType<EnvelopeRecord>;
 
-/** A Vault QA turn's search (src/core/qa/record.ts): a damaged one is left out (the view then lists no sources). */
+/** A Vault QA turn's search (src/core/conversation/records/search.ts): a damaged one is left out (the view then lists no sources). */
 const SearchRecord = z.object({
   query: z.string(),
   sources: z.array(z.object({ path: z.string(), heading: orElse(z.string(), '') })),
@@ -99,7 +99,7 @@ const SearchRecord = z.object({
   ).optional(),
 }) satisfies z.ZodType<TurnSearch>;
 
-/** An agent turn's loop (src/core/agent/record.ts): a damaged one is left out (the view then shows no steps). */
+/** An agent turn's loop (src/core/conversation/records/agent.ts): a damaged one is left out (the view then shows no steps). */
 const AgentRecordSchema = z.object({
   stop: orElse(z.enum(['answered', 'step-limit', 'interrupted']), 'answered'),
   steps: orElse(

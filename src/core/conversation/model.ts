@@ -10,8 +10,8 @@ import type { FreshnessStatus, ImageRef, LayerId, LibraryItem, PrefixChange, Pro
 import type { ProviderSession } from '../compiler/session';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
-import type { TurnSearch } from '../qa/record';
-import type { AgentTurn } from '../agent/record';
+import type { TurnSearch } from './records/search';
+import type { AgentTurn } from './records/agent';
 import type { BlockTokens } from './blockTokens';
 
 export type { ProviderSession } from '../compiler/session';

@@ -5,7 +5,7 @@ import type { Clock } from '../ports/clock';
 import type { CompactionEvent } from '../budget/condense';
 import type { ChatTurn, CompactionRecord, Conversation, ProviderSession } from './model';
 import { recordsFor } from './compactionRecords';
-import { envelopeRecord, toRef } from './records';
+import { envelopeRecord, toRef } from './toRecords';
 import { imageRefOf } from '../engine/images';
 import { rehydrate, type RehydrationIssue } from './rehydrate';
 import type { ChatNoteStore } from '../ports/chatNoteStore';

@@ -4,7 +4,7 @@ import type { ContextItem } from '../context/items';
 import type { PromptContextEngine, TurnInput } from '../engine/engine';
 import type { LibraryItem, ToolOutput } from '../engine/types';
 import { sha256Hex } from '../hash';
-import type { ContextPlanning } from '../settings';
+import type { ContextPlanning } from '../settings/settings';
 import { tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter';
 import { itemArtifact, toolArtifact } from './artifacts';
 import { keptDecision, overrideOf, type KeptDecision, type PlanBook } from './book';

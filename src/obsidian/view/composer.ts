@@ -1,6 +1,6 @@
 import { setIcon, type App, type Component } from 'obsidian';
 import type { ContextChip } from '../../core/context/items';
-import type { Candidate } from '../../core/chat/fuzzy';
+import type { Candidate } from '../../core/fuzzy';
 import { ChipRow } from './chipRow';
 import type { ComposerDraft } from '../../core/chat/composerDrafts';
 import { chipIcon, chipLabel, sameChip } from './format';
@@ -8,7 +8,7 @@ import { matchMentions, urlMention, vaultMentions, type Mention } from './mentio
 import type { FetchedPage } from '../../core/ports/toolHost';
 import { fetchFailure, pageOutcome, shortUrl, urlChipText, urlMentionAt, type PageState, type UrlChip } from '../../core/context/urlChip';
 import { insertExpansion, SlashPicker, type PromptSource } from './slashPicker';
-import type { PromptExpansion } from '../../core/prompts/expand';
+import type { PromptExpansion } from '../../core/slashPrompts/expand';
 
 export interface ComposerHost {
   readonly app: App;

@@ -1,6 +1,6 @@
 import { Modal, Notice, setIcon, type App } from 'obsidian';
 import type { ChatListActions } from '../../core/chat/chatList';
-import { fuzzyFilter } from '../../core/chat/fuzzy';
+import { fuzzyFilter } from '../../core/fuzzy';
 import type { ChatSummary } from '../../core/ports/chatArchive';
 
 let modalCount = 0;

@@ -1,6 +1,6 @@
-import type { ToolOutput } from '../engine/types';
-import type { AgentStop, StepRecord } from './loop';
-import type { AgentStep } from './types';
+import type { ToolOutput } from '../../engine/types';
+import type { AgentStop, StepRecord } from '../../agent/loop';
+import type { AgentStep } from '../../agent/types';
 
 /**
  * An agent turn as the chat keeps it (frontmatter): how the loop ended and each model call with its

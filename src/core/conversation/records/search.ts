@@ -1,4 +1,4 @@
-import type { Usage } from '../usage';
+import type { Usage } from '../../usage';
 
 /** One numbered source of a localSearch block: what a citation `[n]` points to (n = index + 1). */
 export interface SearchSource {
