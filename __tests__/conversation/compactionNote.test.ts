@@ -1,5 +1,5 @@
 import { omissionText } from '../../src/core/budget/summarizer';
-import type { CompactionEvent } from '../../src/core/budget/condense';
+import type { CompactionEvent } from '../../src/core/conversation/records/compaction';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import { recordsFor, unrecordedText } from '../../src/core/conversation/compactionRecords';
 import { summaryOfNote } from '../../src/core/conversation/chatListRow';

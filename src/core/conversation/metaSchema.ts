@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PlanBookSchema, PlannedFormRecord, PlanRecordSchema } from './planSchema';
 import { ITEM_KINDS, type ContextChip } from '../context/items';
 import { PROBLEM_REASONS, type ResolutionProblem } from '../context/resolver';
-import { COMPACTION_TRIGGERS } from '../budget/condense';
+import { COMPACTION_TRIGGERS } from './records/compaction';
 import { COMPILE_MODES } from '../compiler/messageCompiler';
 import { ProviderSessionSchema } from '../compiler/session';
 import { COMPACTION_KINDS } from '../engine/compaction';

@@ -1,6 +1,6 @@
-import type { PlanRecord } from '../planning/types';
-import type { PlanBook } from '../planning/book';
-import type { CompactionEvent } from '../budget/condense';
+import type { PlanRecord } from './records/plan';
+import type { PlanBook } from './records/plan';
+import type { CompactionEvent } from './records/compaction';
 import type { MaskingLimits } from '../engine/masking';
 import type { Clock } from '../ports/clock';
 import type { ContextChip } from '../context/items';

@@ -2,7 +2,7 @@ import type { VaultReader } from '../ports/vault';
 import type { EngineOptions, EngineState, PromptContextEngine, TurnAssembly } from '../engine/engine';
 import { ChatArchive } from './archive';
 import type { Clock } from '../ports/clock';
-import type { CompactionEvent } from '../budget/condense';
+import type { CompactionEvent } from './records/compaction';
 import type { ChatTurn, CompactionRecord, Conversation, ProviderSession } from './model';
 import { recordsFor } from './compactionRecords';
 import { envelopeRecord, toRef } from './toRecords';

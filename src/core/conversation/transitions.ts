@@ -1,4 +1,4 @@
-import type { PlanRecord } from '../planning/types';
+import type { PlanRecord } from './records/plan';
 import { withDecisions, type KeptDecision } from '../planning/book';
 import type { ContextChip } from '../context/items';
 import type { EngineState, TurnAssembly } from '../engine/engine';
