@@ -8,6 +8,7 @@ import type { Conversation } from './model';
 import type { ChatNoteStore } from '../ports/chatNoteStore';
 import { isoFromEpoch } from './time';
 import { projectChatsFolder } from '../projects/folders';
+import { DEFAULT_CHAT_FOLDER, normalizeChatFolder } from '../vaultFolders';
 
 /** What the archive needs of a project: where its chats go (src/core/projects). */
 export interface ProjectFolder {
@@ -15,12 +16,7 @@ export interface ProjectFolder {
   readonly folder: string;
 }
 
-export const DEFAULT_CHAT_FOLDER = 'Strata/Chats';
-
-/** The chats folder as the archive uses it: the same shape Obsidian's normalizePath gives, so paths match the vault's. */
-export function normalizeChatFolder(folder: string): string {
-  return folder.replace(/\\/g, '/').replace(/\/+/g, '/').replace(/^\/+|\/+$/g, '').trim() || DEFAULT_CHAT_FOLDER;
-}
+export { DEFAULT_CHAT_FOLDER, normalizeChatFolder };
 
 /**
  * The chats folder: save (create, or update atomically, merging a concurrent edit), load, list,
