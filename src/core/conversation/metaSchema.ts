@@ -134,8 +134,11 @@ const AgentRecordSchema = z.object({
   ),
 }) satisfies z.ZodType<AgentTurn>;
 
-/** One turn's record. `at` is null when unreadable: the reader puts the chat's creation time there. */
-const TurnRecord = z.object({
+/**
+ * One turn's record as the schema reads it. `at` is null when unreadable: the reader (meta.ts) puts the
+ * chat's creation time there, which makes it a TurnRecord.
+ */
+const TurnRecordSchema = z.object({
   status: required(z.enum(TURN_STATUSES), 'complete', 'read as complete if it has a reply'),
   at: orElse(Time.nullable(), null, "the chat's creation time is used"),
   replyAt: leftOut(Time).optional(),
@@ -158,8 +161,8 @@ const TurnRecord = z.object({
   tokens: leftOut(z.string(), 'its messages are counted again').optional(),
 });
 
-export type TurnRecord = z.infer<typeof TurnRecord>;
-const EMPTY_TURN: TurnRecord = { status: 'complete', at: null, referenced: [], problems: [] };
+export type ParsedTurnRecord = z.infer<typeof TurnRecordSchema>;
+const EMPTY_TURN: ParsedTurnRecord = { status: 'complete', at: null, referenced: [], problems: [] };
 
 const ItemRefRecord = z
   .object({
@@ -241,7 +244,7 @@ const StrataRecord = z.object({
     [],
     'no compaction records: summary callouts are read without them',
   ),
-  turns: orElse(z.array(required(TurnRecord, EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
+  turns: orElse(z.array(required(TurnRecordSchema, EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
   plan: leftOut(PlanBookSchema, 'the kept plan decisions are left out: items are decided again').optional(),
 });
 
