@@ -20,7 +20,7 @@ import { placeholderReply, ScenarioError, type Scenario } from './scenario';
 import { localSearchBlock } from '../vaultQa/localSearchBlock';
 import { VAULT_QA_PER_NOTE, VAULT_QA_RESULTS } from '../vaultQa/vaultQa';
 import type { VaultSearch } from '../search/types';
-import { insideFolder, normalizeFolder } from '../projects/folders';
+import { insideFolder, normalizeFolder } from '../vaultFolders';
 
 export interface ReplayOptions extends EngineOptions {
   model?: string;

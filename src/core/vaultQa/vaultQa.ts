@@ -1,7 +1,7 @@
 import type { ToolOutput } from '../engine/types';
 import type { StrataSettings } from '../settings/settings';
 import { chatFolders } from '../projects/projects';
-import { insideFolder, normalizeFolder } from '../projects/folders';
+import { insideFolder, normalizeFolder } from '../vaultFolders';
 import type { VaultSearch } from '../search/types';
 import { localSearchBlock } from './localSearchBlock';
 import { searchQuery, type PriorTurn, type RewriteCache, type RewriteDeps } from './queryRewrite';
