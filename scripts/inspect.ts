@@ -29,7 +29,7 @@ import { RENDERINGS, type Rendering } from '../src/core/engine/converter';
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../src/core/engine/freshness';
 import { formatJsonl, formatTable } from '../src/core/scenario/inspectFormat';
 import { encodeChatNote } from '../src/core/conversation/codec';
-import type { CompactionEvent } from '../src/core/budget/condense';
+import type { CompactionEvent } from '../src/core/conversation/records/compaction';
 import { conversationFromEngine, reloadThroughNote } from '../src/core/conversation/reload';
 import { replayWithEngine, type ReplayBudget, type ReplayPlanning } from '../src/core/scenario/replay';
 import type { Scenario } from '../src/core/scenario/scenario';

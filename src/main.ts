@@ -1,7 +1,7 @@
 import { Notice, Plugin, type WorkspaceLeaf } from 'obsidian';
 import { ChatController } from './core/chat/chatController';
 import type { ChatArchivePort } from './core/ports/chatArchive';
-import { adoptProvider, loadSettings, type StrataSettings } from './core/settings';
+import { adoptProvider, loadSettings, type StrataSettings } from './core/settings/settings';
 import { costOf } from './providers/pricing';
 import { SummaryCache } from './core/planning/summaryCache';
 import { pluginSummaryStore } from './obsidian/summaryStore';
@@ -11,7 +11,7 @@ import { ChatArchive, normalizeChatFolder } from './core/conversation/archive';
 import { importCopilotChat } from './core/conversation/copilotImport';
 import { ObsidianVaultReader } from './obsidian/obsidianVault';
 import { withoutChatNotes } from './core/context/chatNotesHidden';
-import { obsidianProviderFactory, obsidianSemanticChoice } from './obsidian/providerFactory';
+import { obsidianProviderFactory, obsidianSemanticChoice } from './obsidian/providerWiring';
 import { StrataSettingTab } from './obsidian/settingsTab';
 import { openPluginSettings } from './obsidian/view/setupNotice';
 import { ChatView, VIEW_TYPE_CHAT } from './obsidian/view/chatView';

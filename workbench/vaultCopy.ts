@@ -42,7 +42,7 @@ export const WORKBENCH_SECRETS: Record<string, string> = {
 };
 
 /**
- * Settings (the shape of src/core/settings.ts) that point the plugin's providers at the workbench's
+ * Settings (the shape of src/core/settings/settings.ts) that point the plugin's providers at the workbench's
  * same-origin proxy to the local provider server; `providerBase` is e.g. http://127.0.0.1:PORT/provider.
  * The default provider speaks OpenAI Chat Completions; Responses and Anthropic Messages are there too.
  */

@@ -10,7 +10,7 @@
 import { ChatController } from '../../src/core/chat/chatController';
 import { STEP_LIMIT_NOTE } from '../../src/core/agent/loop';
 import { cachedShare } from '../../src/core/usage';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import type { ToolHost } from '../../src/core/ports/toolHost';
 import { VaultIndex } from '../../src/core/search/vaultIndex';
 import { FsVault } from '../../src/node/fsVault';

@@ -14,10 +14,10 @@ import { SourceCatalog } from '../../src/core/agent/sourceCatalog';
 import { AGENT_TOOLS, runToolCall, toolSpecs } from '../../src/core/agent/toolbox';
 import type { ToolContext } from '../../src/core/agent/tool';
 import type { ToolHost } from '../../src/core/ports/toolHost';
-import type { ToolResult } from '../../src/core/agent/types';
+import type { ToolResult } from '../../src/core/conversation/records/agent';
 import { READ_LIMIT_CHARS } from '../../src/core/agent/tools/readNote';
 import { FETCH_LIMIT_CHARS } from '../../src/core/agent/tools/fetchUrl';
-import { AGENT_CITATION_RULES, localSearchBlock } from '../../src/core/qa/localSearchBlock';
+import { AGENT_CITATION_RULES, localSearchBlock } from '../../src/core/vaultQa/localSearchBlock';
 
 const VAULT = path.join(__dirname, 'fixtures', 'vault');
 const noPause = (): Promise<void> => Promise.resolve();

@@ -1,6 +1,6 @@
 import { PromptContextEngine } from '../../src/core/engine/engine';
 import type { ReplayedTurn } from '../../src/core/scenario/replay';
-import type { PlanRecord } from '../../src/core/planning/types';
+import type { PlanRecord } from '../../src/core/conversation/records/plan';
 import { planningRow } from '../../bench/planning/section';
 import { wholeTurnTargets } from '../../bench/report/wholeTurn';
 import type { WholeTurnRow } from '../../bench/wholeTurn/section';

@@ -5,7 +5,7 @@ import { ExtractiveSummarizer, SUMMARY_INSTRUCTIONS, type Summarizer } from '../
 import { makeItem } from '../../src/core/context/items';
 import { PromptContextEngine, type TurnInput } from '../../src/core/engine/engine';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 
 const MODEL = 'gpt-4o';
 const FRAGMENTS = promptFragments();

@@ -5,7 +5,7 @@ import { ExtractiveSummarizer } from '../../src/core/budget/summarizer';
 import { makeItem } from '../../src/core/context/items';
 import { PromptContextEngine, type TurnInput } from '../../src/core/engine/engine';
 import type { ChatMessage } from '../../src/core/engine/messages';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 
 const MODEL = 'gpt-4o';
 const FRAGMENTS = promptFragments();

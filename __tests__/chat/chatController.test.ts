@@ -6,7 +6,7 @@
  */
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
 import { ChatArchive } from '../../src/core/conversation/archive';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import { KEY, makeController, memoryProviders, NoteFiles, PLAN, settingsFor, VENT } from './controllerHarness';
 
 let server: ProviderServer;

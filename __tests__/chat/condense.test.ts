@@ -1,7 +1,7 @@
 import { SUMMARY_INSTRUCTIONS } from '../../src/core/budget/summarizer';
 import type { ProviderFactory } from '../../src/core/chat/chatController';
 import type { ChatRequest } from '../../src/core/ports/chatModel';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import { MemoryChatModel } from '../helpers/memoryChatModel';
 import { makeController, PLAN, settingsFor } from './controllerHarness';
 

@@ -4,7 +4,7 @@
  * compaction invalidates: the next request goes out in full, from the summary).
  */
 import { SUMMARY_INSTRUCTIONS } from '../../src/core/budget/summarizer';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
 import { makeController, PLAN, settingsFor } from './controllerHarness';
 

@@ -4,7 +4,7 @@ import { ChatArchive } from '../../src/core/conversation/archive';
 import { decodeChatNote } from '../../src/core/conversation/codec';
 import type { Conversation } from '../../src/core/conversation/model';
 import { MemoryChatStore } from '../../src/core/conversation/store';
-import { loadSettings, type StrataSettings } from '../../src/core/settings';
+import { loadSettings, type StrataSettings } from '../../src/core/settings/settings';
 import { FsVault } from '../../src/node/fsVault';
 import { costOf, createProvider } from '../../src/providers';
 import { MemoryChatModel } from '../helpers/memoryChatModel';

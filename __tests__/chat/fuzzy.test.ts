@@ -1,4 +1,4 @@
-import { fuzzyFilter, fuzzyScore } from '../../src/core/chat/fuzzy';
+import { fuzzyFilter, fuzzyScore } from '../../src/core/fuzzy';
 
 describe('fuzzy matching for the @ picker', () => {
   const paths = ['Daily/2026-03-02', 'Projects/Greenhouse/Plan', 'Projects/Greenhouse/Ventilation', 'Reading/The Market Gardener', '#greenhouse', 'Projects/Greenhouse'];

@@ -4,10 +4,10 @@
  * sends the message as it was, and the partial text never reaches the model.
  */
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
-import type { ProviderFactory } from '../../src/core/chat/providerFactory';
+import type { ProviderFactory } from '../../src/core/ports/providerFactory';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import type { Conversation } from '../../src/core/conversation/model';
-import { createProvider } from '../../src/providers/factory';
+import { createProvider } from '../../src/providers/createProvider';
 import { KEY, makeController, NoteFiles, PLAN, settingsFor } from './controllerHarness';
 
 let server: ProviderServer;

@@ -5,10 +5,10 @@
  * the send at once, the message kept as not answered.
  */
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
-import type { ProviderFactory } from '../../src/core/chat/providerFactory';
+import type { ProviderFactory } from '../../src/core/ports/providerFactory';
 import type { RetryNotice } from '../../src/core/ports/chatModel';
 import { retryStatusText, secondsUntil } from '../../src/core/chat/retryStatus';
-import { createProvider } from '../../src/providers/factory';
+import { createProvider } from '../../src/providers/createProvider';
 import { KEY, makeController, PLAN, settingsFor } from './controllerHarness';
 
 let server: ProviderServer;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DEFAULT_BUDGET_SETTINGS } from '../../src/core/budget/budget';
-import { budgetSettingsOf, DEFAULT_SETTINGS, loadSettings, summaryTarget, type StrataSettings } from '../../src/core/settings';
+import { budgetSettingsOf, DEFAULT_SETTINGS, loadSettings, summaryTarget, type StrataSettings } from '../../src/core/settings/settings';
 
 describe('loadSettings', () => {
   test('missing data gives the defaults, with two providers and no warnings', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { TurnFold } from '../../src/core/chat/turnFold';
 import type { ChatTurn } from '../../src/core/conversation/model';
-import type { PlanRecord } from '../../src/core/planning/types';
+import type { PlanRecord } from '../../src/core/conversation/records/plan';
 import { addUsage, ZERO_USAGE } from '../../src/core/usage';
 
 /** The chat state's lists and totals as the fold must give them: walked afresh over every turn. */

@@ -7,7 +7,7 @@
 import type { ProviderServer } from '../../src/node/providerServer';
 import { useLocalServer } from '../providers/helpers';
 import { withPageText, type UrlChip } from '../../src/core/context/urlChip';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import { makeController, NoteFiles, settingsFor } from './controllerHarness';
 
 const URL = 'https://example.com/vents';

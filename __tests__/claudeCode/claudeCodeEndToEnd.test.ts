@@ -1,6 +1,6 @@
 /* global describe, test, expect, beforeAll, afterAll -- jest globals: the lint config declares no jest environment */
 import type { CompiledRequest } from '../../src/core/compiler/messageCompiler';
-import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/prompts';
+import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/systemPrompt';
 import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../src/node/providerServer/index';
 import { isProviderError } from '../../src/providers/errors';
 import { createClaudeCodeProvider } from '../../src/providers/claudeCode';

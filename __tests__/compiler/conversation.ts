@@ -4,7 +4,7 @@ import { ChipResolver } from '../../src/core/context/resolver';
 import type { ContextChip } from '../../src/core/context/items';
 import { PromptContextEngine, type TurnAssembly } from '../../src/core/engine/engine';
 import type { PromptFragment } from '../../src/core/engine/types';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { advance, compile, type CompiledRequest } from '../../src/core/compiler/messageCompiler';
 import type { ProviderSession, ProviderTarget, SessionCapability } from '../../src/core/compiler/session';
 import { reReadLibraryNotes } from '../../src/core/context/libraryNotes';

@@ -5,7 +5,7 @@ import { advance, compile } from '../../src/core/compiler/messageCompiler';
 import { forgetSession, freshSession, parseProviderSession, type ProviderSession } from '../../src/core/compiler/session';
 import { messageHash } from '../../src/core/compiler/sessionRules';
 import { DEFAULT_MASKING } from '../../src/core/engine/masking';
-import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/prompts';
+import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/systemPrompt';
 import { NOTES, noteBody, SCENARIO, TestConversation } from './conversation';
 import { joined, occurrences, SessionMemoryProvider } from './sessionMemory';
 

@@ -12,7 +12,7 @@ import { ChipResolver } from '../../src/core/context/resolver';
 import { PromptContextEngine, type TurnInput } from '../../src/core/engine/engine';
 import type { FreshnessPolicy } from '../../src/core/engine/freshness';
 import type { VaultReader } from '../../src/core/ports/vault';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { FsVault } from '../../src/node/fsVault';
 import { makeController, memoryProviders, settingsFor } from '../chat/controllerHarness';
 

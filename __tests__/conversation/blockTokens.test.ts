@@ -9,7 +9,7 @@ import { readBlockTokens } from '../../src/core/conversation/blockTokens';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import type { Conversation } from '../../src/core/conversation/model';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { blockHash, rememberTokenCounts, resetTokenCounterMemos, tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 
 const TURNS = 12;

@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import { extractChatData } from '../../src/core/conversation/chatData';
 import { decodeChatNote, encodeChatNote, FORMAT_VERSION, textHash } from '../../src/core/conversation/codec';
-import { parseYaml, splitFrontmatter, stringifyYaml } from '../../src/core/conversation/frontmatter';
+import { parseYaml, splitFrontmatter, stringifyYaml } from '../../src/core/markdown/frontmatter';
 import type { ChatTurn, Conversation } from '../../src/core/conversation/model';
 import { MemoryChatStore } from '../../src/core/conversation/store';
-import { searchableText } from '../../src/core/conversation/summary';
+import { searchableText } from '../../src/core/conversation/chatListRow';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { loadScenario, recordScenario, scenarioFiles, tickingClock, type VaultReader } from './helpers';
 import { richConversation } from './richChat';
 

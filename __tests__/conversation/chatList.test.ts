@@ -2,7 +2,7 @@ import { ChatArchive } from '../../src/core/conversation/archive';
 import { encodeChatNote } from '../../src/core/conversation/codec';
 import { newConversation, type Conversation } from '../../src/core/conversation/model';
 import { MemoryChatStore } from '../../src/core/conversation/store';
-import { summaryOfNote } from '../../src/core/conversation/summary';
+import { chatListRowOf } from '../../src/core/conversation/chatListRow';
 import { addUserMessage, failTurn } from '../../src/core/conversation/transitions';
 
 function chat(id: string, title: string, at: number): Conversation {
@@ -14,7 +14,7 @@ function chat(id: string, title: string, at: number): Conversation {
 describe('the chat list reads properties, not whole notes', () => {
   test('a row from the head of the frontmatter: id, title, times, model, messages', () => {
     const text = encodeChatNote(chat('chat-1', 'Tomatoes: "pruning" #1', Date.UTC(2026, 0, 2)));
-    expect(summaryOfNote('Strata/Chats/x.md', text, 'fallback')).toEqual({
+    expect(chatListRowOf('Strata/Chats/x.md', text, 'fallback')).toEqual({
       path: 'Strata/Chats/x.md',
       id: 'chat-1',
       title: 'Tomatoes: "pruning" #1',
@@ -29,12 +29,12 @@ describe('the chat list reads properties, not whole notes', () => {
   test('properties reordered or written as block scalars by hand still read (through a YAML parse)', () => {
     const text = encodeChatNote(chat('chat-2', 'Peppers', Date.UTC(2026, 0, 3)));
     const reordered = text.replace(/^---\ntitle: Peppers\n/, '---\n').replace(/\nstrata:\n/, '\ntitle: >-\n  Peppers\n  again\nstrata:\n');
-    const row = summaryOfNote('p.md', reordered, 'fallback');
+    const row = chatListRowOf('p.md', reordered, 'fallback');
     expect(row).toEqual(expect.objectContaining({ id: 'chat-2', title: 'Peppers again', warnings: 0 }));
   });
 
   test('a note without frontmatter is listed under its path id, with a warning count', () => {
-    expect(summaryOfNote('p.md', '## User · 1\n\nhello\n', 'chat-p')).toEqual(expect.objectContaining({ id: 'chat-p', title: 'Untitled chat', turns: 1, warnings: 1 }));
+    expect(chatListRowOf('p.md', '## User · 1\n\nhello\n', 'chat-p')).toEqual(expect.objectContaining({ id: 'chat-p', title: 'Untitled chat', turns: 1, warnings: 1 }));
   });
 
   test('search matches titles at once and message bodies note by note, reporting progress; a stopped search ends early', async () => {

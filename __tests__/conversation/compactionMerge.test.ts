@@ -3,7 +3,7 @@ import { encodeChatNote } from '../../src/core/conversation/codec';
 import { compactionToApply } from '../../src/core/conversation/compactionRecords';
 import { mergeChatNote, rebaseOnSaved } from '../../src/core/conversation/merge';
 import type { ChatTurn, CompactionRecord, Conversation } from '../../src/core/conversation/model';
-import { compactionOf } from '../../src/core/conversation/records';
+import { compactionOf } from '../../src/core/conversation/toRecords';
 import { MemoryChatStore } from '../../src/core/conversation/store';
 import { chatWith } from './arbitraries';
 import { tickingClock } from './helpers';

@@ -1,13 +1,13 @@
 import { omissionText } from '../../src/core/budget/summarizer';
-import type { CompactionEvent } from '../../src/core/budget/condense';
+import type { CompactionEvent } from '../../src/core/conversation/records/compaction';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import { recordsFor, unrecordedText } from '../../src/core/conversation/compactionRecords';
-import { summaryOfNote } from '../../src/core/conversation/summary';
+import { chatListRowOf } from '../../src/core/conversation/chatListRow';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
 import { conversationFromEngine } from '../../src/core/conversation/reload';
 import type { ChatTurn, CompactionRecord, Conversation } from '../../src/core/conversation/model';
 import type { TurnAssembly, TurnInput } from '../../src/core/engine/engine';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { replayWithEngine } from '../../src/core/scenario/replay';
 import { chatWith } from './arbitraries';
 import { budgetScenario, smallBudget, vault } from './budgetScenario';
@@ -107,7 +107,7 @@ describe('compactions in the chat note', () => {
 
   test('the chat list counts the messages, not the lines a summary quotes', () => {
     const chat = { ...CHAT, compactions: [record(2, 0, { text: '## User · 9\n## User\nquestion 1' })] };
-    expect(summaryOfNote('Strata/Chats/x.md', encodeChatNote(chat), 'x')).toEqual(expect.objectContaining({ turns: 6, warnings: 0 }));
+    expect(chatListRowOf('Strata/Chats/x.md', encodeChatNote(chat), 'x')).toEqual(expect.objectContaining({ turns: 6, warnings: 0 }));
   });
 
   test('summary text that looks like the note\'s structure stays inside its callout and comes back exactly', () => {

@@ -1,4 +1,4 @@
-import type { CompactionEvent } from '../../src/core/budget/condense';
+import type { CompactionEvent } from '../../src/core/conversation/records/compaction';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import { unrecordedText } from '../../src/core/conversation/compactionRecords';
 import { rehydrate } from '../../src/core/conversation/rehydrate';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import { importCopilotChat, parseCopilotChat } from '../../src/core/conversation/copilotImport';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { FsVault } from '../../src/node/fsVault';
 import { ROOT, tickingClock } from './helpers';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { loadScenario, recordScenario, ROOT } from './helpers';
 
 const DEMO = path.join(ROOT, 'examples', 'scenarios', 'demo.json');

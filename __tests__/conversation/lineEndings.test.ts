@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
-import { splitFrontmatter } from '../../src/core/conversation/frontmatter';
+import { splitFrontmatter } from '../../src/core/markdown/frontmatter';
 import type { Conversation, NoteFormat } from '../../src/core/conversation/model';
 import { FsChatStore } from '../../src/node/fsChatStore';
 import { chatWith, conversation } from './arbitraries';

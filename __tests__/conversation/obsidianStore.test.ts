@@ -8,7 +8,7 @@ import { encodeChatNote } from '../../src/core/conversation/codec';
 import { newConversation } from '../../src/core/conversation/model';
 import { ChatBuilder } from '../helpers/chatBuilder';
 import { PromptContextEngine } from '../../src/core/engine/engine';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { ObsidianChatStore } from '../../src/obsidian/chatStore';
 import { recordingApp, startWorkbenchApp, type WorkbenchApp } from '../helpers/workbenchApp';
 import { tickingClock } from './helpers';

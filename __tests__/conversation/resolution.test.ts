@@ -8,7 +8,7 @@ import { newConversation } from '../../src/core/conversation/model';
 import { rehydrate } from '../../src/core/conversation/rehydrate';
 import { ChatBuilder } from '../helpers/chatBuilder';
 import { PromptContextEngine } from '../../src/core/engine/engine';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { reReadLibraryNotes } from '../../src/core/context/libraryNotes';
 import { FsVault } from '../../src/node/fsVault';
 import { FsChatStore } from '../../src/node/fsChatStore';

@@ -7,7 +7,7 @@ import { rehydrate } from '../../src/core/conversation/rehydrate';
 import { ChatBuilder } from '../helpers/chatBuilder';
 import { MemoryChatStore } from '../../src/core/conversation/store';
 import { PromptContextEngine } from '../../src/core/engine/engine';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { FsVault } from '../../src/node/fsVault';
 import { ROOT, tickingClock } from './helpers';
 

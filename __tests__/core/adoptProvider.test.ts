@@ -1,4 +1,4 @@
-import { adoptProvider, loadSettings } from '../../src/core/settings';
+import { adoptProvider, loadSettings } from '../../src/core/settings/settings';
 
 describe('adoptProvider: which configured provider an imported chat continues on', () => {
   const { settings } = loadSettings({

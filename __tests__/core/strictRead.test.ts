@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { writeMeta } from '../../src/core/conversation/meta';
 import { EMPTY_FRONTMATTER, Frontmatter } from '../../src/core/conversation/metaSchema';
 import { Count, leftOut, NonBlank, orElse, readLenient, readRepairing, required } from '../../src/core/lenient';
-import { loadSettings } from '../../src/core/settings';
+import { loadSettings } from '../../src/core/settings/settings';
 import { FAILED, readStrict } from '../../src/core/strictRead';
 import { richConversation } from '../conversation/richChat';
 

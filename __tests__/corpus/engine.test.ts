@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ChipResolver } from '../../src/core/context/resolver';
 import { PromptContextEngine } from '../../src/core/engine/engine';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { FsVault } from '../../src/node/fsVault';
 import { WRAPPER_CLOSE, WRAPPER_OPEN } from '../helpers/engineHarness';
 import { CORPUS } from '../helpers/paths';

@@ -2,7 +2,7 @@ import { DEFAULT_MASKING } from '../../src/core/engine/masking';
 import { makeItem } from '../../src/core/context/items';
 import { PromptContextEngine, type TurnInput } from '../../src/core/engine/engine';
 import type { PromptFragment } from '../../src/core/engine/types';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 
 const note = (id: string, content: string) => makeItem({ id, kind: 'note', title: id, source: id, content });
 const FRAGMENTS = promptFragments();

@@ -4,14 +4,14 @@
  * planner requests with the question's `[[plan …]]` directive or a default plan. Failures become
  * PlanErrors for the caller's fallback; the user's stop stays an AbortError.
  */
-import type { ProviderFactory } from '../../src/core/chat/providerFactory';
+import type { ProviderFactory } from '../../src/core/ports/providerFactory';
 import { DEFAULT_PLANNER_TIMEOUT_MS, llmPlanner, PlanError, type LlmPlannerDeps } from '../../src/core/planning/llmPlanner';
 import { PLANNER_MARKER } from '../../src/core/planning/plannerPrompt';
 import { PLAN_ANSWER_NAME } from '../../src/core/planning/planSchema';
 import type { ChatProvider } from '../../src/core/ports/chatModel';
-import { loadSettings, type StrataSettings } from '../../src/core/settings';
+import { loadSettings, type StrataSettings } from '../../src/core/settings/settings';
 import type { ProviderServer } from '../../src/node/providerServer';
-import { createProvider } from '../../src/providers/factory';
+import { createProvider } from '../../src/providers/createProvider';
 import { costOf } from '../../src/providers/pricing';
 import { providerConfigOf } from '../../src/providers/providerConfig';
 import { recordingSleep, useLocalServer } from '../providers/helpers';

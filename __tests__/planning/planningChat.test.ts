@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FsVault } from '../../src/node/fsVault';
 import type { ProviderServer } from '../../src/node/providerServer';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import { makeController, settingsFor } from '../chat/controllerHarness';
 import { useLocalServer } from '../providers/helpers';
 import { handbook, handbookFact } from '../helpers/handbook';

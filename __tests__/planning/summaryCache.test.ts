@@ -5,7 +5,7 @@ import { SummaryCache, type SummaryStore } from '../../src/core/planning/summary
 import { fileSummaryStore } from '../../src/node/fileSummaryStore';
 import type { ProviderServer } from '../../src/node/providerServer';
 import { FsVault } from '../../src/node/fsVault';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import { makeController, settingsFor } from '../chat/controllerHarness';
 import { useLocalServer } from '../providers/helpers';
 import { handbook } from '../helpers/handbook';

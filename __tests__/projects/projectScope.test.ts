@@ -13,7 +13,7 @@ import { ChatArchive } from '../../src/core/conversation/archive';
 import { withoutChatNotes } from '../../src/core/context/chatNotesHidden';
 import { chatFolders } from '../../src/core/projects/projects';
 import { VaultIndex } from '../../src/core/search/vaultIndex';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import { FsVault } from '../../src/node/fsVault';
 import { fsToolHost } from '../../src/node/toolHost';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';

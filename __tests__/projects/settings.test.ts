@@ -2,7 +2,7 @@
  * Projects in data.json: read leniently like the rest of the settings. A damaged project is left
  * out with a warning; a damaged field of a good project is left out or falls back on its own.
  */
-import { loadSettings } from '../../src/core/settings';
+import { loadSettings } from '../../src/core/settings/settings';
 import { chatFolders, findProject, followRename, newProjectId, notePath, projectFacts, projectLabel, projectModel } from '../../src/core/projects/projects';
 import { projectChatsFolder } from '../../src/core/projects/folders';
 

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { expandPrompt, type PromptContext } from '../../src/core/prompts/expand';
-import { isPromptNotePath, loadPrompts, normalizePromptsFolder, promptCommandIds, type PromptNoteFile } from '../../src/core/prompts/library';
-import { matchProblems, matchSlash, slashQuery } from '../../src/core/prompts/match';
-import { parsePromptNote, type CustomPrompt } from '../../src/core/prompts/promptNote';
+import { expandPrompt, type PromptContext } from '../../src/core/slashPrompts/expand';
+import { isPromptNotePath, loadPrompts, normalizePromptsFolder, promptCommandIds, type PromptNoteFile } from '../../src/core/slashPrompts/library';
+import { matchProblems, matchSlash, slashQuery } from '../../src/core/slashPrompts/match';
+import { parsePromptNote, type CustomPrompt } from '../../src/core/slashPrompts/promptNote';
 
 /** The fixture prompts folder, read from disk as the registry reads the vault: vault paths and text. */
 const ROOT = path.join(__dirname, 'fixtures');

@@ -3,10 +3,10 @@
  * key, the model and the latency; failures are classified in plain words (no key, bad key,
  * unreachable, model not found).
  */
-import { loadSettings, type ProviderSettings } from '../../src/core/settings';
+import { loadSettings, type ProviderSettings } from '../../src/core/settings/settings';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
 import { testConnection, keyStatus, type ConnectionTestDeps } from '../../src/providers/connectionTest';
-import { createProvider } from '../../src/providers/factory';
+import { createProvider } from '../../src/providers/createProvider';
 import { providerConfigOf } from '../../src/providers/providerConfig';
 import { API_KEY } from './helpers';
 

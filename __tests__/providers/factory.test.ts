@@ -1,6 +1,6 @@
 import type { ProviderServer } from '../../src/node/providerServer';
 import { ProviderError } from '../../src/providers/errors';
-import { createProvider } from '../../src/providers/factory';
+import { createProvider } from '../../src/providers/createProvider';
 import { configFor, firstTurn, useLocalServer } from './helpers';
 
 let server: ProviderServer;

@@ -1,6 +1,6 @@
 import type { ProviderServer } from '../../src/node/providerServer';
 import { ProviderError } from '../../src/providers/errors';
-import { createProvider } from '../../src/providers/factory';
+import { createProvider } from '../../src/providers/createProvider';
 import { makeSleep } from '../../src/core/timers';
 import { API_KEY, NOTE_PATH, configFor, firstTurn, providerFor, recordingSleep, useLocalServer } from './helpers';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../src/core/engine/messages';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
-import { createProvider, type ProviderDeps } from '../../src/providers/factory';
+import { createProvider, type ProviderDeps } from '../../src/providers/createProvider';
 import type { ChatProvider, ProviderConfig, ProviderKind } from '../../src/core/ports/chatModel';
 import { VAULT } from '../helpers/paths';
 

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import type { ContextChip } from '../../src/core/context/items';
-import { loadSettings, type StrataSettings } from '../../src/core/settings';
+import { loadSettings, type StrataSettings } from '../../src/core/settings/settings';
 import type { ProviderServer, RecordedRequest } from '../../src/node/providerServer';
 import { FsVault } from '../../src/node/fsVault';
 import { makeController, NoteFiles, settingsFor } from '../chat/controllerHarness';

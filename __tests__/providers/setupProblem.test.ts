@@ -1,5 +1,5 @@
 /** What the empty chat says before the user types: no provider, the chat's provider gone, no key, no base URL. */
-import { loadSettings } from '../../src/core/settings';
+import { loadSettings } from '../../src/core/settings/settings';
 import { setupProblem } from '../../src/obsidian/view/setupNotice';
 
 const secrets: Record<string, string> = { 'openai-key': 'sk-local-000000' };

@@ -7,9 +7,9 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { requestUrl } from 'obsidian';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
-import { createProvider } from '../../src/providers/factory';
+import { createProvider } from '../../src/providers/createProvider';
 import { requestUrlFetch } from '../../src/providers/requestUrlFetch';
-import type { ProviderFactory } from '../../src/core/chat/providerFactory';
+import type { ProviderFactory } from '../../src/core/ports/providerFactory';
 import { KEY, makeController, PLAN, settingsFor } from '../chat/controllerHarness';
 
 let server: ProviderServer;
@@ -29,7 +29,7 @@ const stallingProviders: ProviderFactory = (p, model) =>
     { getSecret: (id) => (id === 'local-key' ? KEY : null), fetch, retry: { baseDelayMs: 1, maxDelayMs: 2 }, timeoutMs: 30_000, stallTimeoutMs: 300 },
   );
 
-/** As the plugin builds them (src/obsidian/providerFactory.ts): fetch, then requestUrl (here the workbench's) when fetch fails. */
+/** As the plugin builds them (src/obsidian/providerWiring.ts): fetch, then requestUrl (here the workbench's) when fetch fails. */
 const pluginLikeProviders: ProviderFactory = (p, model) =>
   createProvider(
     { id: p.id, kind: p.kind, model, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.secretId ? { secretId: p.secretId } : {}) },

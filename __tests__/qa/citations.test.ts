@@ -1,5 +1,5 @@
 /** Citations in an answer: known numbers point to their source, others are unverified; links open the note at the heading. */
-import { citationParts, hasCitation, sourceLink, sourceTitle } from '../../src/core/qa/citations';
+import { citationParts, hasCitation, sourceLink, sourceTitle } from '../../src/core/vaultQa/citations';
 
 const sources = [
   { path: 'Projects/Greenhouse/Ventilation.md', heading: 'Ventilation' },

@@ -3,7 +3,7 @@
  * one number per note and heading, "nothing found" telling the model to say it does not know, and
  * escaped by the engine's tool wrapper like any tool output.
  */
-import { CITATION_RULES, localSearchBlock, NOTHING_FOUND } from '../../src/core/qa/localSearchBlock';
+import { CITATION_RULES, localSearchBlock, NOTHING_FOUND } from '../../src/core/vaultQa/localSearchBlock';
 import { renderTool } from '../../src/core/engine/render';
 import type { SearchHit } from '../../src/core/search/types';
 import { TermOverlapSearch } from '../helpers/termSearch';

@@ -1,5 +1,5 @@
 /** The standalone rewrite's prompt and cleaning: fixed text, keyed by the whole conversation before the message. */
-import { cleanQuery, REWRITE_INSTRUCTIONS, rewriteCacheOf, rewriteKey, rewriteMessages } from '../../src/core/qa/queryRewrite';
+import { cleanQuery, REWRITE_INSTRUCTIONS, rewriteCacheOf, rewriteKey, rewriteMessages } from '../../src/core/vaultQa/queryRewrite';
 
 const prior = [
   { userText: 'How do the roof vents open?', reply: 'Wax openers push them open [1].' },

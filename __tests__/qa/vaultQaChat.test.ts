@@ -10,10 +10,10 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { ChatController, type ProviderFactory } from '../../src/core/chat/chatController';
-import { REWRITE_INSTRUCTIONS, searchQuery } from '../../src/core/qa/queryRewrite';
-import { INDEX_NOT_READY } from '../../src/core/qa/vaultQa';
+import { REWRITE_INSTRUCTIONS, searchQuery } from '../../src/core/vaultQa/queryRewrite';
+import { INDEX_NOT_READY } from '../../src/core/vaultQa/vaultQa';
 import type { ChatRequest } from '../../src/core/ports/chatModel';
-import type { StrataSettings } from '../../src/core/settings';
+import type { StrataSettings } from '../../src/core/settings/settings';
 import type { VaultSearch } from '../../src/core/search/types';
 import { FsVault } from '../../src/node/fsVault';
 import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';

@@ -1,4 +1,4 @@
-import { defaultSettings, loadSettings } from '../../src/core/settings';
+import { defaultSettings, loadSettings } from '../../src/core/settings/settings';
 import { embeddingTarget } from '../../src/core/search/semanticSettings';
 
 test('semantic search is off by default, with text-embedding-3-small on OpenAI as the model', () => {

@@ -5,7 +5,7 @@ import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/code
 import { newConversation, type Conversation } from '../../src/core/conversation/model';
 import { MemoryChatStore } from '../../src/core/conversation/store';
 import { LiveChat } from '../../src/core/conversation/liveChat';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { FsVault } from '../../src/node/fsVault';
 import { median } from '../lib/stats';
 

@@ -2,12 +2,12 @@ import { ChipResolver } from '../../src/core/context/resolver';
 import type { ContextChip } from '../../src/core/context/items';
 import { bodyWithoutChatData } from '../../src/core/conversation/chatData';
 import { encodeChatNote } from '../../src/core/conversation/codec';
-import { splitFrontmatter } from '../../src/core/conversation/frontmatter';
+import { splitFrontmatter } from '../../src/core/markdown/frontmatter';
 import { newConversation, type Conversation } from '../../src/core/conversation/model';
 import { LiveChat } from '../../src/core/conversation/liveChat';
 import { DEFAULT_MASKING } from '../../src/core/engine/masking';
 import type { VaultReader } from '../../src/core/ports/vault';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 
 /**
  * A long chat as people make them, for measuring the chat note: one note attached per turn (every

@@ -8,7 +8,7 @@
  */
 import type { ContextItem } from '../../src/core/context/items';
 import { PromptContextEngine, type EngineState, type TurnInput } from '../../src/core/engine/engine';
-import { promptFragments } from '../../src/core/prompts';
+import { promptFragments } from '../../src/core/systemPrompt';
 import { resetTokenCounterMemos, tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import { corpusNotes } from './corpusNotes';
 import { growthPlan, growthReply, growthUserText } from './plan';

@@ -7,7 +7,7 @@ import { llmPlanner } from '../../src/core/planning/llmPlanner';
 import { SummaryCache } from '../../src/core/planning/summaryCache';
 import { modelSummarizer } from '../../src/core/planning/summarize';
 import { SUPPLEMENT_TOOL } from '../../src/core/planning/supplements';
-import type { PlanRecord, Strategy } from '../../src/core/planning/types';
+import type { PlanRecord, Strategy } from '../../src/core/conversation/records/plan';
 import { replayWithEngine, type ReplayedTurn, type ReplayPlanning } from '../../src/core/scenario/replay';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import { FsVault } from '../../src/node/fsVault';

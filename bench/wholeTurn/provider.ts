@@ -1,5 +1,5 @@
 import type { ChatProvider, ChatRequest, ChatResult, Capabilities, ProviderConfig } from '../../src/core/ports/chatModel';
-import { loadSettings, type StrataSettings } from '../../src/core/settings';
+import { loadSettings, type StrataSettings } from '../../src/core/settings/settings';
 
 /** Large enough that 1,000 turns over ~700 notes never reach the budget: this bench times turns, not condensing. */
 const WINDOW = 4_000_000;

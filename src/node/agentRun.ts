@@ -9,7 +9,7 @@ import { ChatController } from '../core/chat/chatController';
 import type { ContextChip } from '../core/context/items';
 import { ChatArchive } from '../core/conversation/archive';
 import { MemoryChatStore } from '../core/conversation/store';
-import { loadSettings, type StrataSettings } from '../core/settings';
+import { loadSettings, type StrataSettings } from '../core/settings/settings';
 import { VaultIndex } from '../core/search/vaultIndex';
 import { cachedShare } from '../core/usage';
 import { createProvider } from '../providers';

@@ -3,7 +3,7 @@ import { ChatArchive } from '../core/conversation/archive';
 import { calloutPositions, compactionTitle } from '../core/conversation/compactionCallout';
 import type { Conversation } from '../core/conversation/model';
 import type { CompactionKind } from '../core/engine/compaction';
-import type { CompactionTrigger } from '../core/budget/condense';
+import type { CompactionTrigger } from '../core/conversation/records/compaction';
 import { interrupted } from '../core/conversation/transitions';
 import { FsChatStore } from './fsChatStore';
 

@@ -1,5 +1,5 @@
-import type { ProviderFactory } from '../core/chat/providerFactory';
-import { loadSettings, type StrataSettings } from '../core/settings';
+import type { ProviderFactory } from '../core/ports/providerFactory';
+import { loadSettings, type StrataSettings } from '../core/settings/settings';
 import type { Usage } from '../core/usage';
 import { createProvider } from '../providers';
 import { costOf } from '../providers/pricing';

@@ -1,5 +1,5 @@
 import { Setting } from 'obsidian';
-import type { StrataSettings } from '../core/settings';
+import type { StrataSettings } from '../core/settings/settings';
 
 /** The Agent section of the settings tab (issue 14): the Agent mode's loop. */
 export function renderAgentSettings(containerEl: HTMLElement, settings: StrataSettings, save: () => void): void {

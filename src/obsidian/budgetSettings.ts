@@ -1,6 +1,6 @@
 import { Setting } from 'obsidian';
 import { DEFAULT_BUDGET_SETTINGS } from '../core/budget/budget';
-import type { BudgetCount, StrataSettings } from '../core/settings';
+import type { BudgetCount, StrataSettings } from '../core/settings/settings';
 import { parseBudgetCount } from './settingsInput';
 
 /** The Context budget section of the settings tab (seed 001): the input budget, when and how a chat condenses. */

@@ -1,6 +1,6 @@
 import { Setting } from 'obsidian';
 import { MODES } from '../core/chat/modes';
-import type { ChatMode, StrataSettings } from '../core/settings';
+import type { ChatMode, StrataSettings } from '../core/settings/settings';
 
 /**
  * The Chat section of the settings tab: the default model and mode, the system prompt and memory,

@@ -2,7 +2,7 @@ import { Setting } from 'obsidian';
 import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../core/engine/freshness';
 import { RENDERINGS, type Rendering } from '../core/engine/converter';
 import { parseWindows } from '../core/tokens/modelWindows';
-import type { StrataSettings } from '../core/settings';
+import type { StrataSettings } from '../core/settings/settings';
 
 const RENDERING_LABELS: Record<Rendering, string> = {
   transcript: 'Transcript (each item sent once; best caching)',

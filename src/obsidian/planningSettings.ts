@@ -1,5 +1,5 @@
 import { Setting } from 'obsidian';
-import { CONTEXT_PLANNING, plannerTarget, type ContextPlanning, type StrataSettings } from '../core/settings';
+import { CONTEXT_PLANNING, plannerTarget, type ContextPlanning, type StrataSettings } from '../core/settings/settings';
 import { modelRefNote } from './settingsInput';
 
 const PLANNING_LABELS: Record<ContextPlanning, string> = {

@@ -6,7 +6,7 @@
 import { Setting, type App } from 'obsidian';
 import { newProjectId, notePath, projectFacts, type ProjectSettings } from '../core/projects/projects';
 import { normalizeFolder, projectChatsFolder } from '../core/projects/folders';
-import type { StrataSettings } from '../core/settings';
+import type { StrataSettings } from '../core/settings/settings';
 import { FolderSuggest } from './folderSuggest';
 
 export interface ProjectSectionHost {

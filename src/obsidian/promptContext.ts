@@ -1,6 +1,6 @@
 import { TFile, type App } from 'obsidian';
-import { expandPrompt, type PromptContext, type PromptExpansion } from '../core/prompts/expand';
-import type { CustomPrompt } from '../core/prompts/promptNote';
+import { expandPrompt, type PromptContext, type PromptExpansion } from '../core/slashPrompts/expand';
+import type { CustomPrompt } from '../core/slashPrompts/promptNote';
 import type { LastMarkdownEditor } from './lastEditor';
 
 /**

@@ -1,6 +1,6 @@
 import type { EventRef, TAbstractFile, Vault } from 'obsidian';
-import { EMPTY_LIBRARY, isPromptNotePath, loadPrompts, normalizePromptsFolder, promptCommandIds, type PromptLibrary, type PromptNoteFile } from '../core/prompts/library';
-import type { CustomPrompt } from '../core/prompts/promptNote';
+import { EMPTY_LIBRARY, isPromptNotePath, loadPrompts, normalizePromptsFolder, promptCommandIds, type PromptLibrary, type PromptNoteFile } from '../core/slashPrompts/library';
+import type { CustomPrompt } from '../core/slashPrompts/promptNote';
 
 /** Where the "Run prompt: name" commands go (the plugin's addCommand/removeCommand). */
 export interface PromptCommands {

@@ -6,11 +6,11 @@
 import { requestUrl, SecretComponent, Setting, type App } from 'obsidian';
 import { formatModelOptions, parseMaxOutput, parseModelOptions, parseTemperature, type GenerationOptions } from '../core/generation';
 import { PROVIDER_KINDS, type ProviderKind } from '../core/ports/chatModel';
-import { isValidProviderId, type ProviderSettings, type StrataSettings } from '../core/settings';
+import { isValidProviderId, type ProviderSettings, type StrataSettings } from '../core/settings/settings';
 import { requestUrlFetch } from '../providers';
 import { keyStatus, testConnection, type KeyStatus } from '../providers/connectionTest';
 import { chatModelsOnly, listModels, mergeModels } from '../providers/modelList';
-import { obsidianProviderFactory } from './providerFactory';
+import { obsidianProviderFactory } from './providerWiring';
 
 export const KIND_LABELS: Record<ProviderKind, string> = {
   openai: 'OpenAI',

@@ -1,5 +1,5 @@
 import { Setting } from 'obsidian';
-import type { StrataSettings } from '../core/settings';
+import type { StrataSettings } from '../core/settings/settings';
 import type { SemanticState } from './searchIndex';
 import { describeSemanticState } from './semanticStatus';
 

@@ -1,4 +1,4 @@
-import { BUDGET_COUNT_LIMITS, type BudgetCount } from '../core/settings';
+import { BUDGET_COUNT_LIMITS, type BudgetCount } from '../core/settings/settings';
 
 export type Parsed = { readonly ok: true; readonly value: number } | { readonly ok: false; readonly error: string };
 
@@ -23,7 +23,7 @@ export function parseBudgetCount(key: BudgetCount, text: string): Parsed {
 
 /**
  * A model setting as typed (`provider-id/model`, or a model name on the chat's provider): what it
- * will be read as when that may not be what was meant (src/core/settings.ts summaryTarget), else null.
+ * will be read as when that may not be what was meant (src/core/settings/settings.ts summaryTarget), else null.
  */
 export function modelRefNote(text: string, providerIds: readonly string[]): string | null {
   const value = text.trim();

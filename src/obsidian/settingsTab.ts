@@ -1,5 +1,5 @@
 import { PluginSettingTab, Setting, type App, type Plugin } from 'obsidian';
-import type { ProviderSettings, StrataSettings } from '../core/settings';
+import type { ProviderSettings, StrataSettings } from '../core/settings/settings';
 import { renderProvider } from './providerSettings';
 import { renderProjectSettings } from './projectSettings';
 import type { SemanticState } from './searchIndex';

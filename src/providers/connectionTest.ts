@@ -4,9 +4,9 @@
  * unreachable, model not found…).
  */
 import type { ChatProvider } from '../core/ports/chatModel';
-import type { ProviderSettings } from '../core/settings';
+import type { ProviderSettings } from '../core/settings/settings';
 import { isProviderError } from './errors';
-import { KEY_REQUIRED } from './factory';
+import { KEY_REQUIRED } from './createProvider';
 
 
 export type KeyStatus = 'set' | 'missing' | 'not-needed';

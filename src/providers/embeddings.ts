@@ -13,10 +13,10 @@ import { trimTrailingSlashes } from '../core/trim';
 import { OPENAI_BASE_URL } from './chatModels';
 import { buildError, classifyError, finalizeError, type FailureContext } from './classify';
 import { ProviderError } from './errors';
-import { KEY_REQUIRED, type ProviderDeps } from './factory';
+import { KEY_REQUIRED, type ProviderDeps } from './createProvider';
 import type { PriceOverrides } from './pricing';
 import { providerConfigOf } from './providerConfig';
-import type { ProviderSettings } from '../core/settings';
+import type { ProviderSettings } from '../core/settings/settings';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retry';
 import { DEFAULT_TIMERS, makeSleep } from '../core/timers';
 

@@ -1,4 +1,4 @@
-export { createProvider, type ProviderDeps } from './factory';
+export { createProvider, type ProviderDeps } from './createProvider';
 export { capabilitiesFor } from './capabilities';
 export { ProviderError, isProviderError, type ProviderErrorKind } from './errors';
 export { costOf, formatCost, priceOf, sumCosts, type Cost, type CostTotal, type ModelPrice, type PriceOverrides } from './pricing';

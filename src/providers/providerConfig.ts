@@ -1,6 +1,6 @@
 import { generationOptionsFor } from '../core/generation';
 import type { ProviderConfig } from '../core/ports/chatModel';
-import type { ProviderSettings } from '../core/settings';
+import type { ProviderSettings } from '../core/settings/settings';
 
 /** The provider config for a configured endpoint and model: empty fields left out, generation options resolved for the model. */
 export function providerConfigOf(provider: ProviderSettings, model: string): ProviderConfig {

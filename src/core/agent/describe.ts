@@ -1,4 +1,4 @@
-import type { CallRecord } from './loop';
+import type { CallRecord } from '../conversation/records/agent';
 
 /**
  * A tool call in one short line, for the step list: the tool and its main argument

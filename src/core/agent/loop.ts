@@ -5,7 +5,7 @@ import { tokenCounterFor } from '../tokens/tokenCounter';
 import { addUsage, ZERO_USAGE, type Usage } from '../usage';
 import type { AgentTool, ToolContext } from './tool';
 import { runToolCall, toolSpecs } from './toolbox';
-import type { AgentStep, ToolCall, ToolResult } from './types';
+import type { AgentStep, CallRecord, LoopStop, StepRecord, ToolCall, ToolResult } from '../conversation/records/agent';
 
 /** Steps (model calls that ask for tools) a turn may take before it must answer: the setting's default. */
 export const DEFAULT_MAX_STEPS = 8;
@@ -14,31 +14,7 @@ export const DEFAULT_MAX_STEPS = 8;
 export const STEP_LIMIT_NOTE =
   'You have reached the tool step limit for this message. Do not call any more tools: answer now from what the tools returned so far, and say what you could not find.';
 
-/** One tool call as the view and the chat note show it: what was asked, how big the answer was, how long it took. */
-export interface CallRecord {
-  readonly id: string;
-  readonly name: string;
-  readonly args: Readonly<Record<string, unknown>>;
-  /** Characters of the result. */
-  readonly chars: number;
-  readonly ms: number;
-  readonly isError: boolean;
-}
-
-/** One model call of the loop, measured: the cached share per step is the point of the byte-for-byte extension. */
-export interface StepRecord {
-  /** The model's text before its calls (empty for most). */
-  readonly text: string;
-  readonly calls: readonly CallRecord[];
-  readonly usage: Usage;
-  readonly usageReported: boolean;
-  /** Tokens of the request as Strata counted it (what the budget checked). */
-  readonly promptTokens: number;
-}
-
-export type LoopStop = 'answered' | 'step-limit';
-/** How a saved agent turn's loop ended: 'interrupted' when it failed or was stopped mid-loop. */
-export type AgentStop = LoopStop | 'interrupted';
+export type { AgentStop, CallRecord, LoopStop, StepRecord } from '../conversation/records/agent';
 
 /** A finished loop: the final reply, every step, and the usage of all its calls added up. */
 export interface LoopOutcome {

@@ -1,4 +1,4 @@
-import { splitFrontmatter } from '../conversation/frontmatter';
+import { splitFrontmatter } from '../markdown/frontmatter';
 
 /**
  * A note's lines and headings as the agent's readNote sees them. Lines are numbered from 1 over the

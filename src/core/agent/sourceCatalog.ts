@@ -1,4 +1,4 @@
-import type { SearchSource } from '../qa/record';
+import type { SearchSource } from '../conversation/records/search';
 
 /**
  * The numbered sources of one agent turn. Every localSearch of the turn numbers its sources

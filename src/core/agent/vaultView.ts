@@ -1,23 +1,12 @@
 import type { ToolHost } from '../ports/toolHost';
+import { insideFolder, normalizeFolder } from '../vaultFolders';
+
+export { insideFolder, normalizeFolder };
 
 /**
  * The vault as the agent's tools see it: inside the project scope, without the hidden folders (the
  * chat folder). Every tool goes through it, so no tool can show what another one refuses.
  */
-
-/** A folder path as the tools compare it: '/' separators, no leading, trailing or doubled slashes. */
-export function normalizeFolder(folder: string): string {
-  return folder
-    .replace(/\\/g, '/')
-    .split('/')
-    .filter((part) => part !== '' && part !== '.')
-    .join('/');
-}
-
-/** Is path the folder itself or inside it ('' = the vault root, which holds everything)? */
-export function insideFolder(path: string, folder: string): boolean {
-  return folder === '' || path === folder || path.startsWith(`${folder}/`);
-}
 
 export type Visibility = 'visible' | 'outside-scope' | 'hidden';
 

@@ -1,31 +1,14 @@
+import type { CompactionEvent, CompactionTrigger } from '../conversation/records/compaction';
 import type { Compaction, CompactionKind } from '../engine/compaction';
 import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/engine';
 import type { MaskingLimits } from '../engine/masking';
 import { tokenCounterFor } from '../tokens/tokenCounter';
-import type { Usage } from '../usage';
 import { budgetStatus, formatTokens, type BudgetSettings, type InputBudget } from './budget';
 import { MIN_CONDENSE_TOKENS, planCompaction, summaryReserve, type CompactionPlan } from './plan';
 import { omissionText, type Summarizer, type SummaryOutput } from './summarizer';
 
-export const COMPACTION_TRIGGERS = ['auto', 'manual'] as const;
-export type CompactionTrigger = (typeof COMPACTION_TRIGGERS)[number];
-
-/** One compaction as the chat records it (the inspector prints it; the chat note saves it). */
-export interface CompactionEvent {
-  readonly trigger: CompactionTrigger;
-  /** Turns 1..through are condensed; previous+1..through were dropped by this one. */
-  readonly through: number;
-  readonly previous: number;
-  readonly kind: CompactionKind;
-  readonly turnsDropped: number;
-  readonly outputsMasked: number;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  /** The summarizing calls, when a model wrote the summary. */
-  readonly summary: { readonly provider: string; readonly model: string; readonly usage: Usage; readonly calls: number } | null;
-  /** Why the turns were omitted instead of summarized (summaries off, the model failed…). */
-  readonly fallback?: string;
-}
+export { COMPACTION_TRIGGERS } from '../conversation/records/compaction';
+export type { CompactionEvent, CompactionTrigger } from '../conversation/records/compaction';
 
 /** The request cannot be made to fit: what to tell the user (their message is kept). */
 export class BudgetError extends Error {

@@ -3,7 +3,7 @@ import { ChipResolver } from '../context/resolver';
 import type { LiveChat } from '../conversation/liveChat';
 import { setMode as withMode, setModel as withModel, setTitle } from '../conversation/transitions';
 import { inputBudget } from '../budget/budget';
-import { budgetSettingsFor, type ChatMode } from '../settings';
+import { budgetSettingsFor, type ChatMode } from '../settings/settings';
 import { SummaryCache } from '../planning/summaryCache';
 import type { PlanOverride } from '../planning/types';
 import type { ChatActivity, ActivityChange } from './activity';

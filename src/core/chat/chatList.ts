@@ -1,11 +1,11 @@
-import type { ChatArchivePort, ChatSummary, SearchOptions } from '../ports/chatArchive';
+import type { ChatArchivePort, ChatListRow, SearchOptions } from '../ports/chatArchive';
 import type { ChatController } from './chatController';
 
 /** What the chat history offers: list, search, open, rename, delete. */
 export interface ChatListActions {
-  list(): Promise<ChatSummary[]>;
+  list(): Promise<ChatListRow[]>;
   /** Full-text search (titles and messages). */
-  search(query: string, options?: SearchOptions): Promise<ChatSummary[]>;
+  search(query: string, options?: SearchOptions): Promise<ChatListRow[]>;
   open(id: string): Promise<void>;
   rename(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;

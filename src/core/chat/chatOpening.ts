@@ -6,8 +6,8 @@ import { LiveChat } from '../conversation/liveChat';
 import { newConversation } from '../conversation/model';
 import { rehydrate } from '../conversation/rehydrate';
 import { interrupted, setMode } from '../conversation/transitions';
-import { rewriteCacheOf } from '../qa/queryRewrite';
-import { CHAT_MODES, type StrataSettings } from '../settings';
+import { rewriteCacheOf } from '../vaultQa/queryRewrite';
+import { CHAT_MODES, type StrataSettings } from '../settings/settings';
 import { findProject, projectModel } from '../projects/projects';
 
 /** How a chat comes to be shown: a new one, or a saved one brought back where it stopped. */

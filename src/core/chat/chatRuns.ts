@@ -4,7 +4,7 @@ import { withPageText, type UrlChip } from '../context/urlChip';
 import type { ToolHost } from '../ports/toolHost';
 import type { LiveChat } from '../conversation/liveChat';
 import type { CompactionEvent } from '../budget/condense';
-import type { StrataSettings } from '../settings';
+import type { StrataSettings } from '../settings/settings';
 import type { SummaryCache } from '../planning/summaryCache';
 import { EXPENSIVE_INPUT_PRICE } from '../planning/shouldPlan';
 import { chatFolders, findProject, projectScope } from '../projects/projects';

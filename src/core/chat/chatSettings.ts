@@ -1,6 +1,6 @@
 import type { LiveChat } from '../conversation/liveChat';
 import { setModel, setProject } from '../conversation/transitions';
-import { findProvider, type ChatMode, type StrataSettings } from '../settings';
+import { findProvider, type ChatMode, type StrataSettings } from '../settings/settings';
 import { findProject, projectLabel, projectModel } from '../projects/projects';
 import { modeUnavailable, TOOL_MODES } from './modes';
 import type { ProviderFactory } from './turnPipeline';

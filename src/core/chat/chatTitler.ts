@@ -1,6 +1,6 @@
 import type { LiveChat } from '../conversation/liveChat';
 import { setGeneratedTitle } from '../conversation/transitions';
-import type { StrataSettings } from '../settings';
+import type { StrataSettings } from '../settings/settings';
 import type { Usage } from '../usage';
 import type { ProviderFactory } from './turnPipeline';
 import { generateTitle, wantsTitle } from './titles';

@@ -1,7 +1,7 @@
 import type { VaultReader } from '../ports/vault';
 import type { ChatArchivePort } from '../ports/chatArchive';
 import type { ToolHost } from '../ports/toolHost';
-import type { StrataSettings } from '../settings';
+import type { StrataSettings } from '../settings/settings';
 import type { Usage } from '../usage';
 import type { VaultSearch } from '../search/types';
 import type { SummaryCache } from '../planning/summaryCache';

@@ -1,5 +1,5 @@
 import type { PromptFragment } from '../engine/types';
-import type { ChatMode } from '../settings';
+import type { ChatMode } from '../settings/settings';
 
 export interface ModeInfo {
   readonly id: ChatMode;
@@ -10,7 +10,7 @@ export interface ModeInfo {
 export const MODES: readonly ModeInfo[] = [
   { id: 'chat', label: 'Chat', description: 'Talk about anything; attached notes are context.' },
   { id: 'notes-only', label: 'Notes only', description: 'Answer only from the attached notes, and say when they do not contain the answer.' },
-  // Its guidance travels in each search's localSearch block (src/core/qa), not in a mode fragment.
+  // Its guidance travels in each search's localSearch block (src/core/vaultQa), not in a mode fragment.
   { id: 'vault-qa', label: 'Vault QA', description: 'Search the whole vault with each message and answer from what is found, citing the notes as [1], [2].' },
   {
     id: 'agent',

@@ -3,7 +3,7 @@ import type { ChipResolver } from '../context/resolver';
 import type { InputBudget } from '../budget/budget';
 import type { LiveChat } from '../conversation/liveChat';
 import type { SummaryCache } from '../planning/summaryCache';
-import type { ChatMode, StrataSettings } from '../settings';
+import type { ChatMode, StrataSettings } from '../settings/settings';
 import { contextUsageOf, type ContextUsage } from './contextUsage';
 import { previewTurn, type NextRequest } from './turnPipeline';
 

@@ -1,7 +1,7 @@
 import { inputBudget } from '../budget/budget';
 import { ProviderSummarizer, type Summarizer } from '../budget/summarizer';
-import { budgetSettingsFor, findProvider, summaryTarget, type StrataSettings } from '../settings';
-import type { ProviderFactory } from './providerFactory';
+import { budgetSettingsFor, findProvider, summaryTarget, type StrataSettings } from '../settings/settings';
+import type { ProviderFactory } from '../ports/providerFactory';
 
 /** How long a summary may take before the compaction omits the turns instead (the user's stop is separate). */
 export const SUMMARY_TIMEOUT_MS = 90_000;

@@ -1,7 +1,7 @@
 import type { Conversation, ChatTurn, TitleCall } from '../conversation/model';
 import type { ChatMessage } from '../engine/messages';
-import type { StrataSettings } from '../settings';
-import { excerpt, firstLine, sideCall, type SideCallDeps } from './sideCall';
+import type { StrataSettings } from '../settings/settings';
+import { excerpt, firstLine, sideCall, type SideCallDeps } from '../sideCall';
 
 /** How long a title may take; after that the first-message title simply stays. */
 export const TITLE_TIMEOUT_MS = 30_000;

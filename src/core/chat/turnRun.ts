@@ -4,7 +4,7 @@ import { advance } from '../compiler/messageCompiler';
 import type { CompactionEvent } from '../budget/condense';
 import type { LiveChat } from '../conversation/liveChat';
 import { failTurn, resendTurn, setSession } from '../conversation/transitions';
-import type { ChatMode, StrataSettings } from '../settings';
+import type { ChatMode, StrataSettings } from '../settings/settings';
 import type { ProviderFactory } from './turnPipeline';
 import type { ToolHost } from '../ports/toolHost';
 import type { VaultSearch } from '../search/types';

@@ -1,4 +1,4 @@
-import { normalizeChatFolder } from '../conversation/archive';
+import { normalizeChatFolder } from '../vaultFolders';
 import type { VaultReader } from '../ports/vault';
 import { extractTags, tagMatches } from './tags';
 

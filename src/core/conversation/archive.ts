@@ -1,13 +1,14 @@
-import type { ChatArchivePort, ChatSummary, LoadedChat, SaveResult, SearchOptions } from '../ports/chatArchive';
+import type { ChatArchivePort, ChatListRow, LoadedChat, SaveResult, SearchOptions } from '../ports/chatArchive';
 import { decodeChatNote, encodeChatNote } from './codec';
 import { noteFormat } from './lineEndings';
 import { mergeChatNote } from './merge';
-import { searchableText, summaryOfNote } from './summary';
+import { searchableText, chatListRowOf } from './chatListRow';
 import type { Clock } from '../ports/clock';
 import type { Conversation } from './model';
 import type { ChatNoteStore } from '../ports/chatNoteStore';
 import { isoFromEpoch } from './time';
 import { projectChatsFolder } from '../projects/folders';
+import { DEFAULT_CHAT_FOLDER, normalizeChatFolder } from '../vaultFolders';
 
 /** What the archive needs of a project: where its chats go (src/core/projects). */
 export interface ProjectFolder {
@@ -15,12 +16,7 @@ export interface ProjectFolder {
   readonly folder: string;
 }
 
-export const DEFAULT_CHAT_FOLDER = 'Strata/Chats';
-
-/** The chats folder as the archive uses it: the same shape Obsidian's normalizePath gives, so paths match the vault's. */
-export function normalizeChatFolder(folder: string): string {
-  return folder.replace(/\\/g, '/').replace(/\/+/g, '/').replace(/^\/+|\/+$/g, '').trim() || DEFAULT_CHAT_FOLDER;
-}
+export { DEFAULT_CHAT_FOLDER, normalizeChatFolder };
 
 /**
  * The chats folder: save (create, or update atomically, merging a concurrent edit), load, list,
@@ -140,8 +136,8 @@ export class ChatArchive implements ChatArchivePort {
   }
 
   /** Every chat in the chat folder and the projects' chats folders, most recently updated first: read from each note's properties, never decoded. */
-  async list(): Promise<ChatSummary[]> {
-    const out: ChatSummary[] = [];
+  async list(): Promise<ChatListRow[]> {
+    const out: ChatListRow[] = [];
     const ids = new Map<string, string>();
     // The chat folder's notes are all listed; in a project's chats folder, only chat notes.
     const paths = new Map<string, boolean>((await this.store.list(this.folder)).map((path) => [path, false]));
@@ -150,7 +146,7 @@ export class ChatArchive implements ChatArchivePort {
       const text = await this.store.read(path);
       if (text === null) continue;
       // In a project's chats folder, a note without a chat id (listed under '') is the user's, not a chat.
-      const summary = summaryOfNote(path, text, chatsOnly ? '' : idFromPath(path));
+      const summary = chatListRowOf(path, text, chatsOnly ? '' : idFromPath(path));
       if (summary.id === '') continue;
       // A note copied with "Make a copy" shares its id: the first path (sorted) keeps it.
       if (!ids.has(summary.id)) ids.set(summary.id, path);
@@ -166,11 +162,11 @@ export class ChatArchive implements ChatArchivePort {
    * bodies are read one by one (not decoded); `progress` hears how far it got, and a newer search
    * can stop this one through `signal`.
    */
-  async search(query: string, options: SearchOptions = {}): Promise<ChatSummary[]> {
+  async search(query: string, options: SearchOptions = {}): Promise<ChatListRow[]> {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     const all = await this.list();
     if (words.length === 0) return all;
-    const hits: ChatSummary[] = [];
+    const hits: ChatListRow[] = [];
     for (const [i, summary] of all.entries()) {
       if (options.signal?.aborted) break;
       const title = summary.title.toLowerCase();

@@ -1,17 +1,9 @@
 import type { TurnAssembly } from '../engine/engine';
 import { renderDynamic, renderUserText } from '../engine/render';
 import { blockHash, rememberTokenCounts, tokenCounterFor } from '../tokens/tokenCounter';
-import type { ChatTurn } from './model';
+import type { BlockTokens, ChatTurn } from './model';
 
-/**
- * Token counts of a turn's message blocks, saved with the turn, so the first request after the chat
- * is reopened does not tokenize its whole history again (at 1,000 turns, most of a second). Keyed by
- * the tokenizer's name, then by each block's content hash (blockHash): a block whose text changed, or
- * a chat continued with another tokenizer, simply finds no count and is counted, never miscounted.
- * Saved as one line of text, `<tokenizer> <hash>:<tokens> <hash>:<tokens>…` (one tokenizer per turn:
- * its model's), compact to keep and cheap to check on reading.
- */
-export type BlockTokens = string;
+export type { BlockTokens };
 
 /** Shorter blocks (a question, a reference list) cost less to count than their saved count costs bytes. */
 const MIN_SAVED_CHARS = 200;

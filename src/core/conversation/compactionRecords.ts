@@ -1,4 +1,4 @@
-import type { CompactionEvent } from '../budget/condense';
+import type { CompactionEvent } from './records/compaction';
 import { omissionText } from '../budget/summarizer';
 import type { Compaction } from '../engine/compaction';
 import { DEFAULT_MASKING } from '../engine/masking';

@@ -1,4 +1,4 @@
-import { stringifyYaml } from './frontmatter';
+import { stringifyYaml } from '../markdown/frontmatter';
 import { chatDataJoins, type ChatDataJoins } from './chatData';
 import { PrefixJoin } from './prefixJoin';
 import { madeOnce, RecentByKey } from '../memo';

@@ -2,13 +2,13 @@ import type { ContextChip } from '../context/items';
 import { LAYER_IDS, type ImageRef } from '../engine/types';
 import { sha256Hex } from '../hash';
 import { readLenient } from '../lenient';
-import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type TurnRecord as SchemaTurnRecord } from './metaSchema';
+import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type ParsedTurnRecord } from './metaSchema';
 import type { ChatTurn, CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
 import { isoFromEpoch } from './time';
 import { madeOnce } from '../memo';
 import { writePlanBook, writePlanRecord } from './planSchema';
-import type { TurnSearch } from '../qa/record';
-import type { AgentTurn } from '../agent/record';
+import type { TurnSearch } from './records/search';
+import type { AgentTurn } from './records/agent';
 
 /**
  * The chat's metadata as one record: readable properties at the top (title, times, model), the
@@ -34,7 +34,7 @@ export const OWNED_KEYS: readonly string[] = Object.keys(Frontmatter.shape);
  * What the frontmatter keeps of a turn, as read: its metadata (the text lives in the body) and the
  * hashes that tell a hand-edited message, with an unreadable time replaced by the chat's creation.
  */
-export type TurnRecord = Omit<SchemaTurnRecord, 'at'> & { readonly at: number };
+export type TurnRecord = Omit<ParsedTurnRecord, 'at'> & { readonly at: number };
 
 /** What the frontmatter keeps of a compaction: all but its text (the summary callout), and the text's hash. */
 export type CompactionMeta = Omit<CompactionRecord, 'text'> & { readonly textHash?: string };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PlanBookSchema, PlannedFormRecord, PlanRecordSchema } from './planSchema';
 import { ITEM_KINDS, type ContextChip } from '../context/items';
 import { PROBLEM_REASONS, type ResolutionProblem } from '../context/resolver';
-import { COMPACTION_TRIGGERS } from '../budget/condense';
+import { COMPACTION_TRIGGERS } from './records/compaction';
 import { COMPILE_MODES } from '../compiler/messageCompiler';
 import { ProviderSessionSchema } from '../compiler/session';
 import { COMPACTION_KINDS } from '../engine/compaction';
@@ -11,10 +11,10 @@ import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type ImageRef, type LayerId } from '../engine/types';
 import { Count, leftOut, NonBlank, orElse, required } from '../lenient';
 import type { Usage } from '../usage';
-import { REWRITE_STATUSES, type TurnSearch } from '../qa/record';
+import { REWRITE_STATUSES, type TurnSearch } from './records/search';
 import { DEFAULT_MODE, TITLE_SOURCES, TURN_STATUSES, type EnvelopeRecord, type ItemRef, type LayerRecord } from './model';
 import { epochFromIso } from './time';
-import type { AgentTurn } from '../agent/record';
+import type { AgentTurn } from './records/agent';
 
 /**
  * The chat note's frontmatter as read: what each field must be and what a bad one falls back to.
@@ -82,7 +82,7 @@ const EnvelopeRecordSchema = z.object({
   compile: leftOut(z.object({ mode: z.enum(COMPILE_MODES), reason: z.string() })).optional(),
 }) satisfies z.ZodType<EnvelopeRecord>;
 
-/** A Vault QA turn's search (src/core/qa/record.ts): a damaged one is left out (the view then lists no sources). */
+/** A Vault QA turn's search (src/core/conversation/records/search.ts): a damaged one is left out (the view then lists no sources). */
 const SearchRecord = z.object({
   query: z.string(),
   sources: z.array(z.object({ path: z.string(), heading: orElse(z.string(), '') })),
@@ -99,7 +99,7 @@ const SearchRecord = z.object({
   ).optional(),
 }) satisfies z.ZodType<TurnSearch>;
 
-/** An agent turn's loop (src/core/agent/record.ts): a damaged one is left out (the view then shows no steps). */
+/** An agent turn's loop (src/core/conversation/records/agent.ts): a damaged one is left out (the view then shows no steps). */
 const AgentRecordSchema = z.object({
   stop: orElse(z.enum(['answered', 'step-limit', 'interrupted']), 'answered'),
   steps: orElse(
@@ -134,8 +134,11 @@ const AgentRecordSchema = z.object({
   ),
 }) satisfies z.ZodType<AgentTurn>;
 
-/** One turn's record. `at` is null when unreadable: the reader puts the chat's creation time there. */
-const TurnRecord = z.object({
+/**
+ * One turn's record as the schema reads it. `at` is null when unreadable: the reader (meta.ts) puts the
+ * chat's creation time there, which makes it a TurnRecord.
+ */
+const TurnRecordSchema = z.object({
   status: required(z.enum(TURN_STATUSES), 'complete', 'read as complete if it has a reply'),
   at: orElse(Time.nullable(), null, "the chat's creation time is used"),
   replyAt: leftOut(Time).optional(),
@@ -158,8 +161,8 @@ const TurnRecord = z.object({
   tokens: leftOut(z.string(), 'its messages are counted again').optional(),
 });
 
-export type TurnRecord = z.infer<typeof TurnRecord>;
-const EMPTY_TURN: TurnRecord = { status: 'complete', at: null, referenced: [], problems: [] };
+export type ParsedTurnRecord = z.infer<typeof TurnRecordSchema>;
+const EMPTY_TURN: ParsedTurnRecord = { status: 'complete', at: null, referenced: [], problems: [] };
 
 const ItemRefRecord = z
   .object({
@@ -241,7 +244,7 @@ const StrataRecord = z.object({
     [],
     'no compaction records: summary callouts are read without them',
   ),
-  turns: orElse(z.array(required(TurnRecord, EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
+  turns: orElse(z.array(required(TurnRecordSchema, EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
   plan: leftOut(PlanBookSchema, 'the kept plan decisions are left out: items are decided again').optional(),
 });
 

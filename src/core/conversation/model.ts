@@ -1,6 +1,5 @@
-import type { PlanRecord } from '../planning/types';
-import type { PlanBook } from '../planning/book';
-import type { CompactionEvent } from '../budget/condense';
+import type { PlanBook, PlanRecord } from './records/plan';
+import type { CompactionEvent } from './records/compaction';
 import type { MaskingLimits } from '../engine/masking';
 import type { Clock } from '../ports/clock';
 import type { ContextChip } from '../context/items';
@@ -10,11 +9,20 @@ import type { FreshnessStatus, ImageRef, LayerId, LibraryItem, PrefixChange, Pro
 import type { ProviderSession } from '../compiler/session';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
-import type { TurnSearch } from '../qa/record';
-import type { AgentTurn } from '../agent/record';
-import type { BlockTokens } from './blockTokens';
+import type { TurnSearch } from './records/search';
+import type { AgentTurn } from './records/agent';
 
 export type { ProviderSession } from '../compiler/session';
+
+/**
+ * Token counts of a turn's message blocks, saved with the turn, so the first request after the chat
+ * is reopened does not tokenize its whole history again (at 1,000 turns, most of a second). Keyed by
+ * the tokenizer's name, then by each block's content hash (blockHash): a block whose text changed, or
+ * a chat continued with another tokenizer, simply finds no count and is counted, never miscounted.
+ * Saved as one line of text, `<tokenizer> <hash>:<tokens> <hash>:<tokens>…` (one tokenizer per turn:
+ * its model's), compact to keep and cheap to check on reading.
+ */
+export type BlockTokens = string;
 
 /**
  * A Context Library item version as a chat note records it: everything but the text. Notes,

@@ -1,4 +1,4 @@
-import { splitFrontmatter, parseYaml } from './frontmatter';
+import { splitFrontmatter, parseYaml } from '../markdown/frontmatter';
 import { readMeta, textHash, type TurnRecord } from './meta';
 import { extractChatData, readChatData, withChatData } from './chatData';
 import { FORMAT_VERSIONS } from './metaSchema';

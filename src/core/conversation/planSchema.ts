@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { leftOut, orElse } from '../lenient';
-import type { PlanBook } from '../planning/book';
-import { DECIDERS, SHOULD_PLAN_REASONS, STRATEGIES, type PlanRecord } from '../planning/types';
+import type { PlanBook } from './records/plan';
+import { DECIDERS, SHOULD_PLAN_REASONS, STRATEGIES, type PlanRecord } from './records/plan';
 import { ITEM_KINDS } from '../context/items';
 
 /**

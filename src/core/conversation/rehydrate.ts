@@ -10,7 +10,7 @@ import { renderItem } from '../engine/render';
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import type { Conversation, ItemRef } from './model';
 import { latestCompaction } from './compactionRecords';
-import { compactionOf } from './records';
+import { compactionOf } from './toRecords';
 import { turnRange } from './compactionCallout';
 import { rememberBlockTokens } from './blockTokens';
 

@@ -1,16 +1,16 @@
-import type { PlanRecord } from '../planning/types';
+import type { PlanRecord } from './records/plan';
 import { withDecisions, type KeptDecision } from '../planning/book';
 import type { ContextChip } from '../context/items';
 import type { EngineState, TurnAssembly } from '../engine/engine';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
-import type { TurnSearch } from '../qa/record';
-import { envelopeRecord, savedChip, toRef } from './records';
+import type { TurnSearch } from './records/search';
+import { envelopeRecord, savedChip, toRef } from './toRecords';
 import { blockTokensOf, type BlockTokens } from './blockTokens';
 import { sentTurnOf } from '../engine/completedTurn';
 import { imageRefOf } from '../engine/images';
 import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleCall, type TitleSource } from './model';
-import type { AgentTurn } from '../agent/record';
+import type { AgentTurn } from './records/agent';
 
 /**
  * Turn changes as pure transitions: Conversation in, Conversation out. LiveChat (liveChat.ts) applies

@@ -1,4 +1,4 @@
-import type { TurnAssembly } from './engine';
+import type { TurnAssembly } from './turnAssembly';
 import type { HistoryTurn } from './types';
 
 /** What a turn's user message carried as it was sent: everything history needs to replay it byte for byte. */

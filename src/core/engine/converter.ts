@@ -4,17 +4,9 @@ import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
 import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from './types';
 import type { HistoryRun, RenderedMessage } from './historyRun';
+import { RENDERINGS, type Rendering } from '../settings/engineChoices';
 
-/**
- * How layers become messages.
- * - transcript (default): system = static L1 + library instruction; each library item is rendered
- *   once, in the user message of the turn where it entered, and referenced by id afterwards; every
- *   request extends the previous one, so provider prefix caches keep hitting.
- * - seed: the seed document's rendering: system = L1 + L2 (the whole library), then raw L4, then
- *   one user message = tools + L3 + L5. Every new item is sent twice and history is resent when L2 grows.
- */
-export const RENDERINGS = ['transcript', 'seed'] as const;
-export type Rendering = (typeof RENDERINGS)[number];
+export { RENDERINGS, type Rendering };
 
 export type { RenderedMessage } from './historyRun';
 

@@ -23,7 +23,6 @@ import type {
   ItemSegment,
   LibraryItem,
   MessageSegment,
-  PrefixChange,
   ProblemSegment,
   PromptFragment,
   ReferenceSegment,
@@ -31,6 +30,7 @@ import type {
   ToolOutput,
   ToolSegment,
 } from './types';
+import type { TurnAssembly } from './turnAssembly';
 
 export interface EngineOptions {
   rendering?: Rendering;
@@ -59,18 +59,7 @@ export interface TurnInput {
   readonly images?: readonly ImagePart[];
 }
 
-/** One turn, assembled: the envelope, the messages a stateless provider gets, and the prefix verdict. */
-export interface TurnAssembly {
-  readonly envelope: Envelope;
-  readonly messages: ChatMessage[];
-  /** sha256 of each message's role and content. */
-  readonly messageHashes: readonly string[];
-  readonly promptTokens: number;
-  /** Hash of every message before the final user message: what a prefix cache can serve. */
-  readonly prefixHash: string;
-  /** Null when this request extends the previous one; otherwise the named reason. */
-  readonly prefixChange: PrefixChange | null;
-}
+export type { TurnAssembly } from './turnAssembly';
 
 /** A completed turn as the engine remembers it (everything needed to re-render it byte for byte). */
 export interface CompletedTurn extends HistoryTurn {

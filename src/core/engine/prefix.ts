@@ -16,7 +16,7 @@ export interface CommittedRequest {
   readonly libraryVersions: number;
 }
 
-/** The id of the project prompt's L1 fragment (src/core/prompts.ts). */
+/** The id of the project prompt's L1 fragment (src/core/systemPrompt.ts). */
 const PROJECT_FRAGMENT = 'project';
 
 /** Deliberate events since the last request, each a named reason for a prefix break. */

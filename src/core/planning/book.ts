@@ -1,30 +1,7 @@
-import type { ArtifactDecision, ArtifactType, Decider, PlanCall, PlanOverride, PlanRecord } from './types';
+import type { KeptDecision, PlanBook, PlanCall, PlanOverride, PlanRecord } from '../conversation/records/plan';
 import { addUsage, ZERO_USAGE, type Usage } from '../usage';
 
-/**
- * The chat's kept decisions (sticky, DESIGN "Planning decisions are sticky"): an item sent as a
- * summary or an extract is sent exactly so again while its text and the user's override do not
- * change, so the prefix that carries it stays byte for byte the same.
- */
-export interface KeptDecision extends ArtifactDecision {
-  readonly type: ArtifactType;
-  readonly title: string;
-  readonly by: Decider;
-  /** sha256 of the artifact's whole text when it was decided: another text is decided again. */
-  readonly sourceHash: string;
-  /** Tokens of the whole artifact, and of what is sent for it (0: excluded). */
-  readonly fullTokens: number;
-  readonly tokens: number;
-  /** Answered turn (1-based) in which it was decided. */
-  readonly turn: number;
-}
-
-export interface PlanBook {
-  /** By artifact id, in the order they were first decided. */
-  readonly decisions: readonly KeptDecision[];
-  /** The user's overrides (the library panel), by artifact id. */
-  readonly overrides: readonly { readonly id: string; readonly override: PlanOverride }[];
-}
+export type { KeptDecision, PlanBook } from '../conversation/records/plan';
 
 export const EMPTY_PLAN_BOOK: PlanBook = { decisions: [], overrides: [] };
 

@@ -1,6 +1,6 @@
-import type { ProviderFactory } from '../chat/providerFactory';
+import type { ProviderFactory } from '../ports/providerFactory';
 import type { ChatProvider } from '../ports/chatModel';
-import { findProvider, plannerTarget, type StrataSettings } from '../settings';
+import { findProvider, plannerTarget, type StrataSettings } from '../settings/settings';
 import type { Usage } from '../usage';
 import { PlanError } from './planError';
 import { plannerMessages } from './plannerPrompt';

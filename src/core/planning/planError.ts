@@ -1,4 +1,4 @@
-import type { PlanCall } from './types';
+import type { PlanCall } from '../conversation/records/plan';
 
 /** Why a planner's answer could not be used; the caller falls back to the deterministic plan. */
 export type PlanFailure = 'no-provider' | 'provider' | 'timeout' | 'invalid-json' | 'schema';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STRATEGIES } from './types';
+import { STRATEGIES } from '../conversation/records/plan';
 
 /**
  * The planner model's answer, snake_case as the model writes it. Kept within OpenAI's strict

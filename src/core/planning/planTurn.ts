@@ -3,7 +3,7 @@ import type { InputBudget } from '../budget/budget';
 import type { ContextItem } from '../context/items';
 import type { PromptContextEngine, TurnInput } from '../engine/engine';
 import type { ToolOutput } from '../engine/types';
-import type { ContextPlanning } from '../settings';
+import type { ContextPlanning } from '../settings/settings';
 import { tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter';
 import type { KeptDecision, PlanBook } from './book';
 import { executePlan, type Outcome } from './execute';

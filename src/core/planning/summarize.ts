@@ -1,6 +1,6 @@
 import { inputBudget } from '../budget/budget';
-import type { ProviderFactory } from '../chat/providerFactory';
-import { budgetSettingsFor, findProvider, summaryTarget, type StrataSettings } from '../settings';
+import type { ProviderFactory } from '../ports/providerFactory';
+import { budgetSettingsFor, findProvider, summaryTarget, type StrataSettings } from '../settings/settings';
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import type { Usage } from '../usage';
 import { extractOf } from './extract';

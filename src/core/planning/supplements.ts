@@ -3,7 +3,7 @@ import type { ToolOutput } from '../engine/types';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import { WRAPPER_TOKENS } from './execute';
 import { extractRanges, jointExtracts, type LineRange } from './extract';
-import type { ArtifactUsage } from './types';
+import type { ArtifactUsage } from '../conversation/records/plan';
 
 /** The tool name of a supplement block: sections of a planned item for this turn's question. */
 export const SUPPLEMENT_TOOL = 'planExtract';

@@ -1,7 +1,7 @@
 import type { Conversation } from '../conversation/model';
 
 /** One row of the chat list. */
-export interface ChatSummary {
+export interface ChatListRow {
   readonly path: string;
   readonly id: string;
   readonly title: string;
@@ -31,7 +31,7 @@ export interface LoadedChat {
 
 export interface SearchOptions {
   /** How far a search over many chats got: notes read so far, of how many, and the hits so far. */
-  readonly progress?: (done: number, total: number, hits: readonly ChatSummary[]) => void;
+  readonly progress?: (done: number, total: number, hits: readonly ChatListRow[]) => void;
   /** A newer search stops this one. */
   readonly signal?: AbortSignal;
 }
@@ -43,9 +43,9 @@ export interface SearchOptions {
 export interface ChatArchivePort {
   save(conversation: Conversation): Promise<SaveResult>;
   load(id: string): Promise<LoadedChat>;
-  list(): Promise<ChatSummary[]>;
+  list(): Promise<ChatListRow[]>;
   /** Chats whose title or messages contain every word of the query. */
-  search(query: string, options?: SearchOptions): Promise<ChatSummary[]>;
+  search(query: string, options?: SearchOptions): Promise<ChatListRow[]>;
   rename(id: string, title: string): Promise<void>;
   delete(id: string): Promise<void>;
 }

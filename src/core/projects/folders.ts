@@ -1,4 +1,4 @@
-import { insideFolder, normalizeFolder } from '../agent/vaultView';
+import { insideFolder, normalizeFolder } from '../vaultFolders';
 
 export { insideFolder, normalizeFolder };
 

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { normalizeChatFolder } from '../conversation/archive';
-import { leftOut, NonBlank, orElse } from '../lenient';
+import { normalizeChatFolder } from '../vaultFolders';
+import { PROJECT_ID, ProjectSchema, type ProjectSettings } from '../settings/projectSettings';
 import { normalizeFolder, projectChatsFolder } from './folders';
 
 /**
@@ -10,35 +9,11 @@ import { normalizeFolder, projectChatsFolder } from './folders';
  * in the project's `Chats` folder (./folders.ts).
  */
 
-const PROJECT_ID = /^[a-z0-9][a-z0-9-]*$/;
-
 export function isValidProjectId(id: string): boolean {
   return PROJECT_ID.test(id);
 }
 
-/** One project as data.json holds it. A damaged one is left out of the settings with a warning (settings.ts). */
-export const ProjectSchema = z
-  .object({
-    /** Stable id (lowercase letters, digits, dashes): chats remember it, so renaming keeps them in the project. */
-    id: z.string().regex(PROJECT_ID, { error: 'expected lowercase letters, digits and dashes' }),
-    name: leftOut(NonBlank, 'the id is used').optional(),
-    /** Vault-relative folder ('' while unset: the whole vault, chats in the chat folder). */
-    folder: orElse(z.string(), ''),
-    prompt: orElse(z.string(), ''),
-    /** Notes attached to a new chat of the project. */
-    notes: orElse(z.array(leftOut(NonBlank)), [], 'no notes are attached'),
-    /** Default model of its new chats: a provider id and a model (both, or the chat defaults are used). */
-    provider: leftOut(NonBlank).optional(),
-    model: leftOut(NonBlank).optional(),
-  })
-  .transform(({ name, folder, notes, ...project }) => ({
-    ...project,
-    name: name?.trim() ?? project.id,
-    folder: normalizeFolder(folder),
-    notes: [...new Set(notes.map((n) => n.trim()))],
-  }));
-
-export type ProjectSettings = z.infer<typeof ProjectSchema>;
+export { ProjectSchema, type ProjectSettings };
 
 interface WithProjects {
   readonly projects: readonly ProjectSettings[];

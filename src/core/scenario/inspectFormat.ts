@@ -1,8 +1,8 @@
 import { formatTokens, type InputBudget } from '../budget/budget';
-import type { CompactionEvent } from '../budget/condense';
+import type { CompactionEvent } from '../conversation/records/compaction';
 import { LAYER_IDS as LAYERS, type LayerId } from '../engine/types';
 import type { ReplayedTurn } from './replay';
-import type { PlanRecord } from '../planning/types';
+import type { PlanRecord } from '../conversation/records/plan';
 import { sumCalls } from '../planning/book';
 import type { ExpectationResult } from './expect';
 

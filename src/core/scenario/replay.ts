@@ -9,18 +9,18 @@ import { withDecisions, type PlanBook } from '../planning/book';
 import type { SummaryCache } from '../planning/summaryCache';
 import type { ArtifactSummarizer } from '../planning/summarize';
 import type { Planner, PlanRecord } from '../planning/types';
-import type { ContextPlanning } from '../settings';
+import type { ContextPlanning } from '../settings/settings';
 import { checkExpectations, type ExpectationResult } from './expect';
 import { reReadLibraryNotes } from '../context/libraryNotes';
 import type { PromptFragment } from '../engine/types';
-import { promptFragments } from '../prompts';
+import { promptFragments } from '../systemPrompt';
 import type { VaultReader } from '../ports/vault';
 import { OverlayVault } from './overlayVault';
 import { placeholderReply, ScenarioError, type Scenario } from './scenario';
-import { localSearchBlock } from '../qa/localSearchBlock';
-import { VAULT_QA_PER_NOTE, VAULT_QA_RESULTS } from '../qa/vaultQa';
+import { localSearchBlock } from '../vaultQa/localSearchBlock';
+import { VAULT_QA_PER_NOTE, VAULT_QA_RESULTS } from '../vaultQa/vaultQa';
 import type { VaultSearch } from '../search/types';
-import { insideFolder, normalizeFolder } from '../projects/folders';
+import { insideFolder, normalizeFolder } from '../vaultFolders';
 
 export interface ReplayOptions extends EngineOptions {
   model?: string;

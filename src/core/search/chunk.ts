@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { splitFrontmatter } from '../conversation/frontmatter';
+import { splitFrontmatter } from '../markdown/frontmatter';
 import { extractTags } from '../context/tags';
 
 /**

@@ -1,4 +1,4 @@
-import { findProvider, type ProviderSettings, type StrataSettings } from '../settings';
+import { findProvider, type ProviderSettings, type StrataSettings } from '../settings/settings';
 
 /** What semantic search embeds with, or why it cannot run. */
 export type EmbeddingTarget =

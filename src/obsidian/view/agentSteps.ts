@@ -1,7 +1,7 @@
 import { setIcon } from 'obsidian';
 import { callFigures, callLabel } from '../../core/agent/describe';
 import type { LiveCall } from '../../core/agent/progress';
-import type { AgentTurn } from '../../core/agent/record';
+import type { AgentTurn } from '../../core/conversation/records/agent';
 import type { ToolOutput } from '../../core/engine/types';
 
 /** One line per tool call: what the view lists, for a finished turn or a running one. */

@@ -2,7 +2,7 @@ import { setIcon, type Component } from 'obsidian';
 import type { ChatController } from '../../core/chat/chatController';
 import type { ChatState } from '../../core/chat/chatState';
 import { MODES } from '../../core/chat/modes';
-import type { ChatMode, StrataSettings } from '../../core/settings';
+import type { ChatMode, StrataSettings } from '../../core/settings/settings';
 import { fillModelPicker } from './modelPicker';
 
 export interface ChatHeaderHost {

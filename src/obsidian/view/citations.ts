@@ -1,6 +1,6 @@
-import { citationParts, hasCitation, sourceLink, sourceTitle } from '../../core/qa/citations';
-import { sourceLabel } from '../../core/qa/localSearchBlock';
-import type { TurnSearch } from '../../core/qa/record';
+import { citationParts, hasCitation, sourceLink, sourceTitle } from '../../core/vaultQa/citations';
+import { sourceLabel } from '../../core/vaultQa/localSearchBlock';
+import type { TurnSearch } from '../../core/conversation/records/search';
 import { formatUsd } from './format';
 
 export const UNVERIFIED =

@@ -8,7 +8,7 @@ import { MessageChips } from './messageChips';
 import type { FetchedPage } from '../../core/ports/toolHost';
 import { shortUrl, urlMentionAt, type UrlChip } from '../../core/context/urlChip';
 import { insertExpansion, SlashPicker, type PromptSource } from './slashPicker';
-import type { PromptExpansion } from '../../core/prompts/expand';
+import type { PromptExpansion } from '../../core/slashPrompts/expand';
 
 export interface ComposerHost {
   readonly app: App;

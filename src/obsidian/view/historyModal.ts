@@ -1,7 +1,7 @@
 import { Modal, Notice, setIcon, type App } from 'obsidian';
 import type { ChatListActions } from '../../core/chat/chatList';
-import { fuzzyFilter } from '../../core/chat/fuzzy';
-import type { ChatSummary } from '../../core/ports/chatArchive';
+import { fuzzyFilter } from '../../core/fuzzy';
+import type { ChatListRow } from '../../core/ports/chatArchive';
 
 let modalCount = 0;
 
@@ -21,9 +21,9 @@ const INSTRUCTIONS: readonly [string, string][] = [
  * turns into a rename field or a delete confirmation in place, and message search reports progress.
  */
 export class HistoryModal extends Modal {
-  private entries: ChatSummary[] = [];
+  private entries: ChatListRow[] = [];
   /** Full-text hits for the current query (null: filter titles locally). */
-  private hits: ChatSummary[] | null = null;
+  private hits: ChatListRow[] | null = null;
   private searching: AbortController | null = null;
   /** While a search reads message bodies: how far it got. */
   private progress: string | null = null;
@@ -33,7 +33,7 @@ export class HistoryModal extends Modal {
   private renaming: string | null = null;
   private deleting: string | null = null;
   /** The rows shown, in order, and the selected one (kept by id across re-renders). */
-  private shown: ChatSummary[] = [];
+  private shown: ChatListRow[] = [];
   private selectedId: string | null = null;
   private readonly idPrefix = `strata-history-${++modalCount}`;
 
@@ -82,7 +82,7 @@ export class HistoryModal extends Modal {
    * A list key acts on the selected row, unless focus is in a rename field or on a button (their
    * own Enter and arrows win). Returning false makes the keymap prevent the default.
    */
-  private onListKey(evt: KeyboardEvent, act: (entry: ChatSummary) => void): boolean {
+  private onListKey(evt: KeyboardEvent, act: (entry: ChatListRow) => void): boolean {
     const target = evt.target;
     const elsewhere = target instanceof HTMLElement && target !== this.searchEl && (target.tagName === 'INPUT' || target.tagName === 'BUTTON' || target.tagName === 'TEXTAREA');
     if (elsewhere || this.renaming !== null) return true;
@@ -91,7 +91,7 @@ export class HistoryModal extends Modal {
     return false;
   }
 
-  private selected(): ChatSummary | undefined {
+  private selected(): ChatListRow | undefined {
     return this.shown.find((e) => e.id === this.selectedId);
   }
 
@@ -119,7 +119,7 @@ export class HistoryModal extends Modal {
     }
   }
 
-  private openEntry(entry: ChatSummary): void {
+  private openEntry(entry: ChatListRow): void {
     // Closed at once: the chat view says the chat is opening (its composer waits) until it is shown.
     this.close();
     void this.actions.open(entry.id).catch((error: unknown) => new Notice(`Could not open the chat: ${error instanceof Error ? error.message : String(error)}`));
@@ -204,7 +204,7 @@ export class HistoryModal extends Modal {
     else this.searchEl.removeAttribute('aria-activedescendant');
   }
 
-  private renderEntry(entry: ChatSummary, index: number): void {
+  private renderEntry(entry: ChatListRow, index: number): void {
     const row = this.listEl.createDiv({
       cls: 'strata-history-item',
       attr: { 'data-id': entry.id, id: `${this.idPrefix}-${index}`, role: 'option', 'aria-selected': 'false' },

@@ -1,6 +1,6 @@
 import { setIcon, type Component } from 'obsidian';
 import type { ChatState } from '../../core/chat/chatState';
-import type { PlanOverride } from '../../core/planning/types';
+import type { PlanOverride } from '../../core/conversation/records/plan';
 import { formatTokens } from './format';
 import { libraryRows, type LibraryRow } from './libraryRows';
 import { overrideBadge, sentText, strategyBadge } from './planLabels';

@@ -1,5 +1,5 @@
 import type { ChatState } from '../../core/chat/chatState';
-import type { ArtifactType, PlanOverride, Strategy } from '../../core/planning/types';
+import type { ArtifactType, PlanOverride, Strategy } from '../../core/conversation/records/plan';
 import { basename } from './format';
 
 /**

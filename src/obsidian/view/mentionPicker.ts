@@ -1,6 +1,6 @@
 import { setIcon, type App } from 'obsidian';
 import type { ContextChip } from '../../core/context/items';
-import type { Candidate } from '../../core/chat/fuzzy';
+import type { Candidate } from '../../core/fuzzy';
 import { urlMentionAt } from '../../core/context/urlChip';
 import { chipIcon, chipKey } from './format';
 import { matchMentions, urlMention, vaultMentions, type Mention } from './mentionSource';

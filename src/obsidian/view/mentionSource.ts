@@ -1,6 +1,6 @@
 import { getAllTags, TFolder, type App } from 'obsidian';
 import type { ContextChip } from '../../core/context/items';
-import { fuzzyFilter, type Candidate } from '../../core/chat/fuzzy';
+import { fuzzyFilter, type Candidate } from '../../core/fuzzy';
 
 export interface Mention {
   readonly chip: ContextChip;

@@ -1,4 +1,4 @@
-import type { ProviderSettings } from '../../core/settings';
+import type { ProviderSettings } from '../../core/settings/settings';
 
 /**
  * The model picker's options: one group per provider (its name), the models under it. The chosen

@@ -1,6 +1,6 @@
 import { setIcon } from 'obsidian';
 import { sumCalls } from '../../core/planning/book';
-import type { ArtifactUsage, PlanCall, PlanRecord, Strategy } from '../../core/planning/types';
+import type { ArtifactUsage, PlanCall, PlanRecord, Strategy } from '../../core/conversation/records/plan';
 import { formatUsd } from './format';
 import { planCostText, sentText, strategyBadge } from './planLabels';
 

@@ -1,5 +1,5 @@
 import type { Usage } from '../../core/usage';
-import type { PlanOverride, Strategy } from '../../core/planning/types';
+import type { PlanOverride, Strategy } from '../../core/conversation/records/plan';
 import { formatTokens, formatUsd } from './format';
 
 /**

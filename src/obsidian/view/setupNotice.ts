@@ -1,5 +1,5 @@
 import { setIcon, type App } from 'obsidian';
-import type { StrataSettings } from '../../core/settings';
+import type { StrataSettings } from '../../core/settings/settings';
 import { keyStatus } from '../../providers/connectionTest';
 
 /**

@@ -1,9 +1,9 @@
 import { Notice, setIcon } from 'obsidian';
 import type { ContextChip } from '../../core/context/items';
-import type { PromptExpansion } from '../../core/prompts/expand';
-import type { PromptLibrary } from '../../core/prompts/library';
-import { matchProblems, matchSlash, slashQuery, type SlashMatch } from '../../core/prompts/match';
-import type { CustomPrompt, PromptProblem } from '../../core/prompts/promptNote';
+import type { PromptExpansion } from '../../core/slashPrompts/expand';
+import type { PromptLibrary } from '../../core/slashPrompts/library';
+import { matchProblems, matchSlash, slashQuery, type SlashMatch } from '../../core/slashPrompts/match';
+import type { CustomPrompt, PromptProblem } from '../../core/slashPrompts/promptNote';
 
 /** The custom prompts, as the composer sees them. */
 export interface PromptSource {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { localSearchBlock } from '../../qa/localSearchBlock';
-import { VAULT_QA_PER_NOTE } from '../../qa/vaultQa';
+import { localSearchBlock } from '../../vaultQa/localSearchBlock';
+import { VAULT_QA_PER_NOTE } from '../../vaultQa/vaultQa';
 import { defineTool, errorText, throwIfAborted } from '../tool';
 import { VaultView } from '../vaultView';
 

@@ -1,6 +1,6 @@
 import { Platform, requestUrl, type App } from 'obsidian';
 import type { ProviderFactory } from '../core/chat/turnPipeline';
-import type { StrataSettings } from '../core/settings';
+import type { StrataSettings } from '../core/settings/settings';
 import { createProvider, requestUrlFetch, type ProviderDeps } from '../providers';
 import { providerConfigOf } from '../providers/providerConfig';
 import type { SpawnFn } from '../providers/claudeCode/index';

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from './budget/budget';
-import { FRESHNESS_POLICIES } from './engine/freshness';
-import { RENDERINGS } from './engine/converter';
-import { generationOptionsFor, TEMPERATURE_RANGE } from './generation';
-import { leftOut, NonBlank, orElse, readLenient } from './lenient';
-import { PROVIDER_KINDS, type ProviderKind } from './ports/chatModel';
-import { ProjectSchema } from './projects/projects';
+import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from './budgetSettings';
+import { FRESHNESS_POLICIES, RENDERINGS } from './engineChoices';
+import { generationOptionsFor, TEMPERATURE_RANGE } from '../generation';
+import { leftOut, NonBlank, orElse, readLenient } from '../lenient';
+import { PROVIDER_KINDS, type ProviderKind } from '../ports/chatModel';
+import { ProjectSchema } from './projectSettings';
 
 /** Chat modes: what the assistant is asked to do with the context (a dynamic prompt fragment, never a prefix break). */
 export const CHAT_MODES = ['chat', 'notes-only', 'vault-qa', 'agent'] as const;

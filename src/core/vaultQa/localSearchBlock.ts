@@ -1,6 +1,6 @@
 import type { ToolOutput } from '../engine/types';
 import type { SearchHit } from '../search/types';
-import type { SearchSource } from './record';
+import type { SearchSource } from '../conversation/records/search';
 import type { SourceCatalog } from '../agent/sourceCatalog';
 
 /** The tool name of a Vault QA search: the block is a tool output like any other (`<tool_output tool="localSearch">`). */

@@ -1,6 +1,6 @@
-import type { ChatSummary } from '../ports/chatArchive';
+import type { ChatListRow } from '../ports/chatArchive';
 import { bodyWithoutChatData } from './chatData';
-import { parseYaml, splitFrontmatter } from './frontmatter';
+import { parseYaml, splitFrontmatter } from '../markdown/frontmatter';
 import { toLf } from './lineEndings';
 import { isStructureLine } from './textBlock';
 
@@ -11,7 +11,7 @@ import { isStructureLine } from './textBlock';
  * whose head does not read that way (keys reordered by hand) falls back to parsing the whole
  * frontmatter; one without a chat id is listed under the id its path gives.
  */
-export function summaryOfNote(path: string, text: string, fallbackId: string): ChatSummary {
+export function chatListRowOf(path: string, text: string, fallbackId: string): ChatListRow {
   const lf = text.includes('\r') ? toLf(text) : text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const open = /^---[ \t]*\n/.exec(lf);
   // The usual note: the head alone gives the row, and the body starts at the closing fence.

@@ -1,7 +1,7 @@
-import type { ChatMessage } from '../engine/messages';
-import { findProvider, summaryTarget, type StrataSettings } from '../settings';
-import type { Usage } from '../usage';
-import type { ProviderFactory } from './providerFactory';
+import type { ChatMessage } from './engine/messages';
+import { findProvider, summaryTarget, type StrataSettings } from './settings/settings';
+import type { Usage } from './usage';
+import type { ProviderFactory } from './ports/providerFactory';
 
 /**
  * A small request beside the chat on the summary model (the chat's own when none is set): a

@@ -1,4 +1,4 @@
-import { fuzzyFilter } from '../chat/fuzzy';
+import { fuzzyFilter } from '../fuzzy';
 import type { CustomPrompt, PromptProblem } from './promptNote';
 
 /** A prompt offered by the `/` picker, with the words typed after its name (its `{input}`). */

@@ -1,4 +1,6 @@
-import type { Usage } from '../usage';
+import type { Usage } from '../../usage';
+
+/* A Vault QA turn's search as the chat keeps it, beside the chat model which holds it; src/core/vaultQa makes it. */
 
 /** One numbered source of a localSearch block: what a citation `[n]` points to (n = index + 1). */
 export interface SearchSource {

@@ -1,11 +1,11 @@
 import type { ToolOutput } from '../engine/types';
-import type { StrataSettings } from '../settings';
+import type { StrataSettings } from '../settings/settings';
 import { chatFolders } from '../projects/projects';
-import { insideFolder, normalizeFolder } from '../projects/folders';
+import { insideFolder, normalizeFolder } from '../vaultFolders';
 import type { VaultSearch } from '../search/types';
 import { localSearchBlock } from './localSearchBlock';
 import { searchQuery, type PriorTurn, type RewriteCache, type RewriteDeps } from './queryRewrite';
-import type { TurnSearch } from './record';
+import type { TurnSearch } from '../conversation/records/search';
 
 /** The chat mode that searches the vault every turn. */
 export const VAULT_QA_MODE = 'vault-qa';

@@ -1,8 +1,8 @@
 import type { ChatMessage } from '../engine/messages';
 import { sha256Hex } from '../hash';
-import type { StrataSettings } from '../settings';
-import { excerpt, firstLine, sideCall, SideCallError, type SideCallDeps } from '../chat/sideCall';
-import type { QueryRewrite, TurnSearch } from './record';
+import type { StrataSettings } from '../settings/settings';
+import { excerpt, firstLine, sideCall, SideCallError, type SideCallDeps } from '../sideCall';
+import type { QueryRewrite, TurnSearch } from '../conversation/records/search';
 
 /** How long a rewrite may take before the message is searched as it is. */
 export const REWRITE_TIMEOUT_MS = 20_000;

@@ -1,4 +1,4 @@
-import type { SearchSource } from './record';
+import type { SearchSource } from '../conversation/records/search';
 
 /** A piece of an answer's text: plain text, or one citation number (known: among the sources given). */
 export type CitationPart = { readonly text: string } | { readonly n: number; readonly source: SearchSource | null; readonly text: string };

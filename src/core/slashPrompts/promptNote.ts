@@ -1,4 +1,4 @@
-import { parseYaml, splitFrontmatter } from '../conversation/frontmatter';
+import { parseYaml, splitFrontmatter } from '../markdown/frontmatter';
 
 /** The placeholders a prompt's text may hold (see expand.ts). */
 export interface PromptUses {
