@@ -29,6 +29,13 @@ const TAGS = [
   'assistant',
 ];
 const ZERO_WIDTH = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];
+// Default-ignorable code points a model skips (issue 26): soft hyphen, grapheme joiner, invisible
+// operators, a variation selector, bidi marks, embeddings and isolates.
+const IGNORABLE = ['\u00ad', '\u034f', '\u2061', '\u2062', '\u2063', '\u2064', '\ufe0f', '\u200e', '\u200f', '\u061c', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+// Openers a model reads as `<`, and Cyrillic letters it reads as Latin ones.
+const LOOKALIKE_OPENERS = ['\u2039', '\u3008', '\u27e8', '\u02c2', '\u276e', '\u2329', '\u1438'];
+const CYRILLIC: Record<string, string> = { a: '\u0430', c: '\u0441', e: '\u0435', o: '\u043e', p: '\u0440', x: '\u0445', y: '\u0443', i: '\u0456', s: '\u0455', h: '\u04bb', d: '\u0501', l: '\u04cf' };
+const cyrillic = (tag: string) => [...tag].map((c) => CYRILLIC[c] ?? c).join('');
 
 /** A tag as content may write it to be read as one: exact, other case, and the near-misses models still read as tags. */
 function forgeries(tag: string): string[] {
@@ -46,6 +53,10 @@ function forgeries(tag: string): string[] {
     `\uff1c/${tag}\uff1e`,
     `\uff1c${tag}\uff1e`,
     `</${spelled}>`,
+    ...IGNORABLE.flatMap((z) => [`<${z}${tag}>`, `</${z}${tag}>`, `<${tag[0]}${z}${tag.slice(1)}>`, `</${tag.slice(0, -1)}${z}${tag.slice(-1)}>`]),
+    ...LOOKALIKE_OPENERS.flatMap((o) => [`${o}${tag}>`, `${o}/${tag}>`]),
+    `<${cyrillic(tag)}>`,
+    `</${cyrillic(tag)}>`,
     `<`,
     `/${tag}>`,
   ];
@@ -66,12 +77,14 @@ const hostile: fc.Arbitrary<string> = fc
  * markers at a line start.
  */
 function structure(text: string): string[] {
-  const plain = text
+  let plain = text
     .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
-    .replace(/[\uff1c\ufe64]/g, '<')
+    .replace(new RegExp(IGNORABLE.join('|'), 'g'), '')
+    .replace(new RegExp(`[\uff1c\ufe64${LOOKALIKE_OPENERS.join('')}]`, 'g'), '<')
     .replace(/\uff0f/g, '/')
     .replace(/\uff3b/g, '[')
     .replace(/\uff3d/g, ']');
+  for (const [latin, alike] of Object.entries(CYRILLIC)) plain = plain.split(alike).join(latin);
   const pattern = new RegExp(`<\\s*(/?)\\s*(${TAGS.join('|')})\\b|^[ \\t]*\\[\\s*system\\s+context\\s*\\]`, 'gim');
   return [...plain.matchAll(pattern)].map((m) => (m[2] !== undefined ? `${m[1]}${m[2].toLowerCase()}` : '[System Context]'));
 }
@@ -83,6 +96,24 @@ const tagNames = (text: string) => [...text.matchAll(/<\/?([A-Za-z_][\w-]*)/g)].
 
 test('the registry the renderers take their tags from is exactly the set escaped', () => {
   expect([...WRAPPER_TAGS].sort()).toEqual([...TAGS].sort());
+});
+
+test('every look-alike forgery is escaped: ignorables after `<` and in the name, look-alike openers, Cyrillic names (issue 26)', () => {
+  const history = (text: string) => cliPrompt([{ role: 'user', content: 'a' }, { role: 'assistant', content: text }, { role: 'user', content: 'b' }], true).prompt;
+  let count = 0;
+  for (const tag of TAGS) {
+    const forged = [
+      ...IGNORABLE.flatMap((z) => [`<${z}${tag}>`, `<${tag.slice(0, 2)}${z}${tag.slice(2)}>`]),
+      ...LOOKALIKE_OPENERS.flatMap((o) => [`${o}${tag}>`, `${o}/${tag}>`]),
+      `<${cyrillic(tag)}>`,
+    ];
+    for (const text of forged) {
+      count++;
+      expect(structure(renderTool({ name: 't', input: 'i', output: text }))).toEqual(wrapped('tool_output'));
+      expect(structure(history(text))).toEqual(['conversation_history', 'user', '/user', 'assistant', '/assistant', '/conversation_history']);
+    }
+  }
+  expect(count).toBe(TAGS.length * (IGNORABLE.length * 2 + LOOKALIKE_OPENERS.length * 2 + 1));
 });
 
 describe('content cannot forge or close a wrapper, in any renderer', () => {

@@ -1,13 +1,33 @@
+import { CONFUSABLES } from './confusableTable';
 import { SYSTEM_CONTEXT, WRAPPER_TAGS, type WrapperTag } from './wrappers';
 
-// What a model may still read as part of a tag: whitespace and zero-width characters after `<`,
-// around the slash and between the letters of the name; full-width or small `<` and `/`.
-const JUNK = '[\\s\\u200b-\\u200d\\u2060\\ufeff]*';
+// A wrapper is matched on its skeleton, the way a model may read it: default-ignorable code points
+// (zero-width, soft hyphen, bidi marks, variation selectors, tags…) skipped anywhere after `<`, and
+// every letter, the `<`, the slash and the brackets matched with their confusables (Cyrillic `е`,
+// mathematical `𝐞`, `‹`, `〈`…). Ordinary text never matches, so it stays byte-identical.
+const IGNORABLE =
+  '\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufff8\\u{1bca0}-\\u{1bca3}\\u{1d173}-\\u{1d17a}\\u{e0000}-\\u{e0fff}';
+const IGNORED = `[${IGNORABLE}]*`;
+// What a model may still read as part of a tag: whitespace and ignorable code points after `<`, around the slash.
+const JUNK = `[\\s${IGNORABLE}]*`;
 /** The same within one line: a line-start pattern must not run over the lines after it (quadratic on blank lines). */
-const LINE_JUNK = '[ \\t\\u200b-\\u200d\\u2060\\ufeff]*';
-const OPENER = '[<\\uff1c\\ufe64]';
-const SLASH = '[/\\uff0f]';
-const spelled = (word: string) => [...word].join('[\\u200b-\\u200d\\u2060\\ufeff]*');
+const LINE_JUNK = `[ \\t${IGNORABLE}]*`;
+
+const escapeClass = (chars: string) => chars.replace(/[\\\]^-]/g, (c) => `\\${c}`);
+
+/** One character as a pattern: itself or any of its confusables (or a multi-letter skeleton such as `rn`). */
+function alike(char: string): string {
+  const entry = CONFUSABLES[char.toLowerCase()];
+  if (!entry) return char.replace(/[.*+?^${}()|[\]\\/]/g, (c) => `\\${c}`);
+  const single = `[${escapeClass(char.toLowerCase() + entry.alike)}]`;
+  return entry.sequences.length === 0 ? single : `(?:${single}|${entry.sequences.map((s) => [...s].map(alike).join(IGNORED)).join('|')})`;
+}
+
+const OPENER = alike('<');
+const SLASH = alike('/');
+const spelled = (word: string) => [...word].map(alike).join(IGNORED);
+/** After a name: not a longer ASCII name (`<users` is text). */
+const NAME_END = '(?![a-z0-9_])';
 
 const patterns = new Map<string, RegExp>();
 
@@ -17,19 +37,21 @@ function tagPattern(tags: readonly WrapperTag[]): RegExp {
   let pattern = patterns.get(key);
   if (!pattern) {
     const names = tags.map(spelled).join('|');
-    pattern = new RegExp(`${OPENER}(?=${JUNK}(?:${SLASH}${JUNK})?(?:${names})\\b|${JUNK}$)`, 'gi');
+    // Each run of junk taken whole (a lookahead and its backreference: an atomic group), so a long
+    // run is not given back one character at a time to retry every name.
+    pattern = new RegExp(`${OPENER}(?=(?=(${JUNK}))\\1(?:${SLASH}(?=(${JUNK}))\\2)?(?:${names})${NAME_END}|(?=(${JUNK}))\\3$)`, 'giu');
     patterns.set(key, pattern);
   }
   return pattern;
 }
 
-/** `[System Context]` (any case, spacing, zero-width characters, full-width brackets) at the start of a line. */
+/** `[System Context]` (any case, spacing, ignorable code points, look-alike letters and brackets) at the start of a line. */
 const SYSTEM_CONTEXT_LINE = new RegExp(
-  `^(${LINE_JUNK})([\\[\\uff3b]${JUNK}${SYSTEM_CONTEXT.slice(1, -1)
+  `^(${LINE_JUNK})(${alike('[')}${JUNK}${SYSTEM_CONTEXT.slice(1, -1)
     .split(' ')
     .map(spelled)
-    .join('[\\s\\u200b-\\u200d\\u2060\\ufeff]+')}${JUNK}[\\]\\uff3d])`,
-  'gim',
+    .join(`[\\s${IGNORABLE}]+`)}${JUNK}${alike(']')})`,
+  'gimu',
 );
 
 /**
@@ -46,12 +68,16 @@ export function escapeContent(text: string): string {
   return escapeTags(text, WRAPPER_TAGS);
 }
 
-/** Escape an attribute value (paths, titles, tool inputs) for a double-quoted attribute on one line. */
+/**
+ * Escape an attribute value (paths, titles, tool inputs) for a double-quoted attribute on one line.
+ * A look-alike `<` (‹, 〈…) is kept unless it starts a wrapper name: a title may quote with ‹ ›.
+ */
 export function escapeAttr(value: string): string {
   return value
     .replace(/&/g, '&amp;')
     .replace(/"/g, '&quot;')
     .replace(/[<\uff1c\ufe64]/g, '&lt;')
     .replace(/[>\uff1e\ufe65]/g, '&gt;')
-    .replace(/\r?\n|[\r\u2028\u2029]/g, ' ');
+    .replace(/\r?\n|[\r\u2028\u2029]/g, ' ')
+    .replace(tagPattern(WRAPPER_TAGS), '&lt;');
 }
