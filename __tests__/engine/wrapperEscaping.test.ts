@@ -7,6 +7,7 @@ import { PromptContextEngine, type TurnAssembly } from '../../src/core/engine/en
 import { renderDynamic, renderItem, renderProblems, renderReferences, renderTool } from '../../src/core/engine/render';
 import type { LibraryItem, PromptFragment, ToolOutput } from '../../src/core/engine/types';
 import { WRAPPER_TAGS } from '../../src/core/engine/wrappers';
+import { escapeAttr, escapeContent } from '../../src/core/engine/escape';
 import { COMPACTION_KINDS, renderCompaction } from '../../src/core/engine/compaction';
 import { DEFAULT_MASKING } from '../../src/core/engine/masking';
 import { cliPrompt } from '../../src/providers/claudeCode/prompt';
@@ -114,6 +115,13 @@ test('every look-alike forgery is escaped: ignorables after `<` and in the name,
     }
   }
   expect(count).toBe(TAGS.length * (IGNORABLE.length * 2 + LOOKALIKE_OPENERS.length * 2 + 1));
+});
+
+test('ordinary text with look-alikes, ignorables and Cyrillic is left as it is', () => {
+  for (const text of ['行く', 'Chapter ‹1› and «2»', '〈注〉 see ⟨a, b⟩', 'привет мир, user и assistant', 'soft\u00adhyphen and \u200eLTR mark', '<usage> <users> <tool_outputs>', 'ᐸ and く in words', 'a ‹b› c']) {
+    expect(escapeContent(text)).toBe(text);
+    if (!/[<>&"]/.test(text)) expect(escapeAttr(text)).toBe(text);
+  }
 });
 
 describe('content cannot forge or close a wrapper, in any renderer', () => {

@@ -31,15 +31,20 @@ const NAME_END = '(?![a-z0-9_])';
 
 const patterns = new Map<string, RegExp>();
 
-/** One `<` (or look-alike) that starts one of `tags`, opening or closing; and one at the very end (the next piece of text could complete it). */
-function tagPattern(tags: readonly WrapperTag[]): RegExp {
-  const key = tags.join('|');
+/**
+ * One `<` (or look-alike) that starts one of `tags`, opening or closing; and, unless `complete`, one
+ * at the very end (the next piece of text could complete it), letters excepted: look-alikes such as
+ * `く` end ordinary words, so only a following name makes them an opener.
+ */
+function tagPattern(tags: readonly WrapperTag[], complete = false): RegExp {
+  const key = `${complete ? 'complete:' : ''}${tags.join('|')}`;
   let pattern = patterns.get(key);
   if (!pattern) {
     const names = tags.map(spelled).join('|');
     // Each run of junk taken whole (a lookahead and its backreference: an atomic group), so a long
     // run is not given back one character at a time to retry every name.
-    pattern = new RegExp(`${OPENER}(?=(?=(${JUNK}))\\1(?:${SLASH}(?=(${JUNK}))\\2)?(?:${names})${NAME_END}|(?=(${JUNK}))\\3$)`, 'giu');
+    const named = `${OPENER}(?=(?=(${JUNK}))\\1(?:${SLASH}(?=(${JUNK}))\\2)?(?:${names})${NAME_END})`;
+    pattern = new RegExp(complete ? named : `${named}|(?!\\p{L})${OPENER}(?=(?=(${JUNK}))\\3$)`, 'giu');
     patterns.set(key, pattern);
   }
   return pattern;
@@ -79,5 +84,5 @@ export function escapeAttr(value: string): string {
     .replace(/[<\uff1c\ufe64]/g, '&lt;')
     .replace(/[>\uff1e\ufe65]/g, '&gt;')
     .replace(/\r?\n|[\r\u2028\u2029]/g, ' ')
-    .replace(tagPattern(WRAPPER_TAGS), '&lt;');
+    .replace(tagPattern(WRAPPER_TAGS, true), '&lt;');
 }
