@@ -27,27 +27,46 @@ const OPENER = alike('<');
 const SLASH = alike('/');
 const spelled = (word: string) => [...word].map(alike).join(IGNORED);
 /** After a name: not a longer ASCII name (`<users` is text). */
-const NAME_END = '(?![a-z0-9_])';
+const NAME_END = '(?![A-Za-z0-9_])';
 
 const patterns = new Map<string, RegExp>();
 
-/**
- * One `<` (or look-alike) that starts one of `tags`, opening or closing; and, unless `complete`, one
- * at the very end (the next piece of text could complete it), letters excepted: look-alikes such as
- * `く` end ordinary words, so only a following name makes them an opener.
- */
-function tagPattern(tags: readonly WrapperTag[], complete = false): RegExp {
-  const key = `${complete ? 'complete:' : ''}${tags.join('|')}`;
+/** One `<` (or look-alike) that starts one of `tags`, opening or closing. */
+function tagPattern(tags: readonly WrapperTag[]): RegExp {
+  const key = tags.join('|');
   let pattern = patterns.get(key);
   if (!pattern) {
     const names = tags.map(spelled).join('|');
+    // What may follow an opener at all (junk, a slash, a name's first letter): one class tried
+    // first, so a run of openers fails once per character rather than once per name.
+    const firsts = escapeClass([...new Set(tags.map((t) => t[0]))].map((c) => c + (CONFUSABLES[c]?.alike ?? '') + (CONFUSABLES[c]?.sequences ?? []).map((q) => q[0]).join('')).join(''));
+    const next = `(?=[\\s${IGNORABLE}${escapeClass('/' + CONFUSABLES['/'].alike)}${firsts}])`;
     // Each run of junk taken whole (a lookahead and its backreference: an atomic group), so a long
     // run is not given back one character at a time to retry every name.
-    const named = `${OPENER}(?=(?=(${JUNK}))\\1(?:${SLASH}(?=(${JUNK}))\\2)?(?:${names})${NAME_END})`;
-    pattern = new RegExp(complete ? named : `${named}|(?!\\p{L})${OPENER}(?=(?=(${JUNK}))\\3$)`, 'giu');
+    pattern = new RegExp(`${OPENER}(?=${next}(?=(${JUNK}))\\1(?:${SLASH}(?=(${JUNK}))\\2)?(?=[${firsts}])(?:${names})${NAME_END})`, 'gu');
     patterns.set(key, pattern);
   }
   return pattern;
+}
+
+const JUNK_CHAR = new RegExp(`^[\\s${IGNORABLE}]$`, 'u');
+/** An opener that is not a letter (`く` ends ordinary words; `‹` and `<` do not). */
+const SYMBOL_OPENER = new RegExp(`^(?!\\p{L})${OPENER}$`, 'u');
+
+/**
+ * An opener at the very end of a text, junk after it allowed, escaped: the next piece of text
+ * (another fragment, the next message) could complete it. Scanned from the end, so linear.
+ */
+function escapeTrailingOpener(text: string): string {
+  let end = text.length;
+  for (;;) {
+    const code = text.codePointAt(end - 1) ?? 0;
+    const size = end >= 2 && code >= 0xdc00 && code <= 0xdfff ? 2 : 1;
+    const char = String.fromCodePoint(text.codePointAt(end - size) ?? 0);
+    if (end === 0) return text;
+    if (!JUNK_CHAR.test(char)) return SYMBOL_OPENER.test(char) ? `${text.slice(0, end - size)}&lt;${text.slice(end)}` : text;
+    end -= size;
+  }
 }
 
 /** `[System Context]` (any case, spacing, ignorable code points, look-alike letters and brackets) at the start of a line. */
@@ -65,7 +84,7 @@ const SYSTEM_CONTEXT_LINE = new RegExp(
  * and ordinary text is left as it is.
  */
 export function escapeTags(text: string, tags: readonly WrapperTag[]): string {
-  return text.replace(tagPattern(tags), '&lt;').replace(SYSTEM_CONTEXT_LINE, '$1\\$2');
+  return escapeTrailingOpener(text.replace(tagPattern(tags), '&lt;')).replace(SYSTEM_CONTEXT_LINE, '$1\\$2');
 }
 
 /** Escape content placed inside a wrapper: `<note_context` becomes `&lt;note_context`, for every registered wrapper. */
@@ -84,5 +103,5 @@ export function escapeAttr(value: string): string {
     .replace(/[<\uff1c\ufe64]/g, '&lt;')
     .replace(/[>\uff1e\ufe65]/g, '&gt;')
     .replace(/\r?\n|[\r\u2028\u2029]/g, ' ')
-    .replace(tagPattern(WRAPPER_TAGS, true), '&lt;');
+    .replace(tagPattern(WRAPPER_TAGS), '&lt;');
 }
