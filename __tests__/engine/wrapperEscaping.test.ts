@@ -124,6 +124,16 @@ test('ordinary text with look-alikes, ignorables and Cyrillic is left as it is',
   }
 });
 
+test('linear on hostile runs: 1 MB of look-alike openers, ignorables and near-names', () => {
+  const MB = 1 << 20;
+  for (const piece of ['\u2039', '\u2039u', '\u3008/', '<\u00ad', `<${IGNORABLE.join('')}`, '\u304f', `\u2039${cyrillic('conversation_histor')}`, '\u00ad'.repeat(50) + '<']) {
+    const text = piece.repeat(Math.ceil(MB / piece.length)).slice(0, MB);
+    const start = performance.now();
+    escapeContent(text);
+    expect([piece.slice(0, 8), performance.now() - start < 2000]).toEqual([piece.slice(0, 8), true]);
+  }
+});
+
 describe('content cannot forge or close a wrapper, in any renderer', () => {
   test('renderItem: note text, titles and ids', () => {
     const kinds: ItemKind[] = ['note', 'url', 'selection', 'folder', 'tag'];

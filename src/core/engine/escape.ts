@@ -5,8 +5,13 @@ import { SYSTEM_CONTEXT, WRAPPER_TAGS, type WrapperTag } from './wrappers';
 // (zero-width, soft hyphen, bidi marks, variation selectors, tags…) skipped anywhere after `<`, and
 // every letter, the `<`, the slash and the brackets matched with their confusables (Cyrillic `е`,
 // mathematical `𝐞`, `‹`, `〈`…). Ordinary text never matches, so it stays byte-identical.
-const IGNORABLE =
-  '\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufff8\\u{1bca0}-\\u{1bca3}\\u{1d173}-\\u{1d17a}\\u{e0000}-\\u{e0fff}';
+const IGNORABLE_RANGES: readonly (readonly [number, number])[] = [
+  [0xad, 0xad], [0x34f, 0x34f], [0x61c, 0x61c], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180f], [0x200b, 0x200f], [0x202a, 0x202e],
+  [0x2060, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0], [0xfff0, 0xfff8], [0x1bca0, 0x1bca3],
+  [0x1d173, 0x1d17a], [0xe0000, 0xe0fff],
+];
+const hex = (n: number) => `\\u{${n.toString(16)}}`;
+const IGNORABLE = IGNORABLE_RANGES.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('');
 const IGNORED = `[${IGNORABLE}]*`;
 // What a model may still read as part of a tag: whitespace and ignorable code points after `<`, around the slash.
 const JUNK = `[\\s${IGNORABLE}]*`;
@@ -43,13 +48,17 @@ function tagPattern(tags: readonly WrapperTag[]): RegExp {
     const next = `(?=[\\s${IGNORABLE}${escapeClass('/' + CONFUSABLES['/'].alike)}${firsts}])`;
     // Each run of junk taken whole (a lookahead and its backreference: an atomic group), so a long
     // run is not given back one character at a time to retry every name.
-    pattern = new RegExp(`${OPENER}(?=${next}(?=(${JUNK}))\\1(?:${SLASH}(?=(${JUNK}))\\2)?(?=[${firsts}])(?:${names})${NAME_END})`, 'gu');
+    pattern = new RegExp(`${OPENER}(?=${next}(?=(${JUNK}))\\1(?:${SLASH}(?=(${JUNK}))\\2)?(?=[${firsts}])(?:${names})${NAME_END})`, 'giu');
     patterns.set(key, pattern);
   }
   return pattern;
 }
 
-const JUNK_CHAR = new RegExp(`^[\\s${IGNORABLE}]$`, 'u');
+/** One character of JUNK. */
+function isJunk(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return /^\s$/u.test(char) || IGNORABLE_RANGES.some(([a, b]) => code >= a && code <= b);
+}
 /** An opener that is not a letter (`く` ends ordinary words; `‹` and `<` do not). */
 const SYMBOL_OPENER = new RegExp(`^(?!\\p{L})${OPENER}$`, 'u');
 
@@ -64,7 +73,7 @@ function escapeTrailingOpener(text: string): string {
     const size = end >= 2 && code >= 0xdc00 && code <= 0xdfff ? 2 : 1;
     const char = String.fromCodePoint(text.codePointAt(end - size) ?? 0);
     if (end === 0) return text;
-    if (!JUNK_CHAR.test(char)) return SYMBOL_OPENER.test(char) ? `${text.slice(0, end - size)}&lt;${text.slice(end)}` : text;
+    if (!isJunk(char)) return SYMBOL_OPENER.test(char) ? `${text.slice(0, end - size)}&lt;${text.slice(end)}` : text;
     end -= size;
   }
 }
