@@ -199,6 +199,7 @@ export default class StrataPlugin extends Plugin {
           search: () => this.vaultSearch(),
           vault: this.contextVault(),
           hidden: chatFolders(this.config),
+          allowLocalAddresses: () => this.config.agentAllowLocalAddresses,
         }),
     });
   }

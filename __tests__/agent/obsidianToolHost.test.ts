@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { App } from 'obsidian';
 import { FsVault } from '../../src/node/fsVault';
-import { obsidianToolHost } from '../../src/obsidian/toolHost';
+import { fetchPage, obsidianToolHost } from '../../src/obsidian/toolHost';
+import { FETCH_MAX_BYTES } from '../../src/core/agent/webPage';
 import { SourceCatalog } from '../../src/core/agent/sourceCatalog';
 import { AGENT_TOOLS, runToolCall } from '../../src/core/agent/toolbox';
 import type { ToolHost } from '../../src/core/ports/toolHost';
@@ -80,6 +81,10 @@ describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
       if (req.url === '/page') {
         res.writeHead(200, { 'Content-Type': 'text/html' });
         res.end('<html><head><title>Pruning</title><script>x()</script></head><body><h1>Pruning</h1><p>Pinch the side shoots.</p></body></html>');
+      } else if (req.url === '/huge') {
+        // A declared length over the limit (the body is sent too: requestUrl reads it whole anyway).
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(FETCH_MAX_BYTES + 1) });
+        res.end('x'.repeat(FETCH_MAX_BYTES + 1));
       } else if (req.url === '/file.bin') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         res.end(Buffer.from([0, 1, 2]));
@@ -96,10 +101,28 @@ describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
   });
 
   test('a page, a 404 and a binary', async () => {
-    const host = obsidianToolHost(await shimApp(null), { search: () => null });
+    // The test server is local: the setting lets the agent read it.
+    const host = obsidianToolHost(await shimApp(null), { search: () => null, allowLocalAddresses: () => true });
     // The Node shim's htmlToMarkdown is text only (as the page shim's); Obsidian's keeps the markdown.
     expect((await run(host, 'fetchUrl', { url: `${base}/page` })).content).toBe(`# Pruning\nSource: ${base}/page\n\nPruning\n\nPinch the side shoots.`);
     expect(await run(host, 'fetchUrl', { url: `${base}/gone` })).toMatchObject({ isError: true, content: `Error: fetching ${base}/gone failed: the server answered HTTP 404.` });
     expect((await run(host, 'fetchUrl', { url: `${base}/file.bin` })).content).toMatch(/^Error: could not fetch .*content type application\/octet-stream/);
+  });
+
+  test("the agent cannot read a local address by default (issue 26); a page attached with @ (fetchPage) is the user's choice", async () => {
+    const host = obsidianToolHost(await shimApp(null), { search: () => null });
+    const port = new URL(base).port;
+    for (const url of [`${base}/page`, `http://localhost:${port}/page`, `http://2130706433:${port}/page`, `http://0x7f.1:${port}/page`, `http://[::ffff:127.0.0.1]:${port}/page`]) {
+      const result = await run(host, 'fetchUrl', { url });
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(/refused: .* is (a loopback address|a local name \(\.localhost\)); the agent fetches only public web addresses/);
+    }
+    // The host itself refuses too (a caller other than the tool).
+    await expect(host.fetchUrl?.(`${base}/page`, new AbortController().signal)).rejects.toThrow(/refused: .* is a loopback address/);
+    expect((await fetchPage(`${base}/page`, new AbortController().signal)).markdown).toBe('Pruning\n\nPinch the side shoots.');
+  });
+
+  test('a body whose content-length is over the limit is refused before it is read', async () => {
+    await expect(fetchPage(`${base}/huge`, new AbortController().signal)).rejects.toThrow(`the page is too large (${FETCH_MAX_BYTES + 1} bytes; at most ${FETCH_MAX_BYTES} are read)`);
   });
 });

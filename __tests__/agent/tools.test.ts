@@ -29,8 +29,9 @@ beforeAll(async () => {
   await index.build({ pause: noPause });
 });
 
+// The loopback test server stands for the web here: local addresses allowed (the refusal: ssrf.test.ts).
 function host(options: Partial<FsToolHostOptions> = {}): ToolHost {
-  return fsToolHost({ vault: new FsVault(VAULT), search: index, hidden: ['Strata'], ...options });
+  return fsToolHost({ vault: new FsVault(VAULT), search: index, hidden: ['Strata'], allowLocalAddresses: true, ...options });
 }
 
 function context(h: ToolHost = host(), signal: AbortSignal = new AbortController().signal, sources = new SourceCatalog()): ToolContext {

@@ -7,6 +7,7 @@ import { PromptContextEngine, type TurnAssembly } from '../../src/core/engine/en
 import { renderDynamic, renderItem, renderProblems, renderReferences, renderTool } from '../../src/core/engine/render';
 import type { LibraryItem, PromptFragment, ToolOutput } from '../../src/core/engine/types';
 import { WRAPPER_TAGS } from '../../src/core/engine/wrappers';
+import { escapeAttr, escapeContent } from '../../src/core/engine/escape';
 import { COMPACTION_KINDS, renderCompaction } from '../../src/core/engine/compaction';
 import { DEFAULT_MASKING } from '../../src/core/engine/masking';
 import { cliPrompt } from '../../src/providers/claudeCode/prompt';
@@ -29,6 +30,13 @@ const TAGS = [
   'assistant',
 ];
 const ZERO_WIDTH = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];
+// Default-ignorable code points a model skips (issue 26): soft hyphen, grapheme joiner, invisible
+// operators, a variation selector, bidi marks, embeddings and isolates.
+const IGNORABLE = ['\u00ad', '\u034f', '\u2061', '\u2062', '\u2063', '\u2064', '\ufe0f', '\u200e', '\u200f', '\u061c', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+// Openers a model reads as `<`, and Cyrillic letters it reads as Latin ones.
+const LOOKALIKE_OPENERS = ['\u2039', '\u3008', '\u27e8', '\u02c2', '\u276e', '\u2329', '\u1438'];
+const CYRILLIC: Record<string, string> = { a: '\u0430', c: '\u0441', e: '\u0435', o: '\u043e', p: '\u0440', x: '\u0445', y: '\u0443', i: '\u0456', s: '\u0455', h: '\u04bb', d: '\u0501', l: '\u04cf' };
+const cyrillic = (tag: string) => [...tag].map((c) => CYRILLIC[c] ?? c).join('');
 
 /** A tag as content may write it to be read as one: exact, other case, and the near-misses models still read as tags. */
 function forgeries(tag: string): string[] {
@@ -46,6 +54,10 @@ function forgeries(tag: string): string[] {
     `\uff1c/${tag}\uff1e`,
     `\uff1c${tag}\uff1e`,
     `</${spelled}>`,
+    ...IGNORABLE.flatMap((z) => [`<${z}${tag}>`, `</${z}${tag}>`, `<${tag[0]}${z}${tag.slice(1)}>`, `</${tag.slice(0, -1)}${z}${tag.slice(-1)}>`]),
+    ...LOOKALIKE_OPENERS.flatMap((o) => [`${o}${tag}>`, `${o}/${tag}>`]),
+    `<${cyrillic(tag)}>`,
+    `</${cyrillic(tag)}>`,
     `<`,
     `/${tag}>`,
   ];
@@ -66,12 +78,14 @@ const hostile: fc.Arbitrary<string> = fc
  * markers at a line start.
  */
 function structure(text: string): string[] {
-  const plain = text
+  let plain = text
     .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
-    .replace(/[\uff1c\ufe64]/g, '<')
+    .replace(new RegExp(IGNORABLE.join('|'), 'g'), '')
+    .replace(new RegExp(`[\uff1c\ufe64${LOOKALIKE_OPENERS.join('')}]`, 'g'), '<')
     .replace(/\uff0f/g, '/')
     .replace(/\uff3b/g, '[')
     .replace(/\uff3d/g, ']');
+  for (const [latin, alike] of Object.entries(CYRILLIC)) plain = plain.split(alike).join(latin);
   const pattern = new RegExp(`<\\s*(/?)\\s*(${TAGS.join('|')})\\b|^[ \\t]*\\[\\s*system\\s+context\\s*\\]`, 'gim');
   return [...plain.matchAll(pattern)].map((m) => (m[2] !== undefined ? `${m[1]}${m[2].toLowerCase()}` : '[System Context]'));
 }
@@ -83,6 +97,41 @@ const tagNames = (text: string) => [...text.matchAll(/<\/?([A-Za-z_][\w-]*)/g)].
 
 test('the registry the renderers take their tags from is exactly the set escaped', () => {
   expect([...WRAPPER_TAGS].sort()).toEqual([...TAGS].sort());
+});
+
+test('every look-alike forgery is escaped: ignorables after `<` and in the name, look-alike openers, Cyrillic names (issue 26)', () => {
+  const history = (text: string) => cliPrompt([{ role: 'user', content: 'a' }, { role: 'assistant', content: text }, { role: 'user', content: 'b' }], true).prompt;
+  let count = 0;
+  for (const tag of TAGS) {
+    const forged = [
+      ...IGNORABLE.flatMap((z) => [`<${z}${tag}>`, `<${tag.slice(0, 2)}${z}${tag.slice(2)}>`]),
+      ...LOOKALIKE_OPENERS.flatMap((o) => [`${o}${tag}>`, `${o}/${tag}>`]),
+      `<${cyrillic(tag)}>`,
+    ];
+    for (const text of forged) {
+      count++;
+      expect(structure(renderTool({ name: 't', input: 'i', output: text }))).toEqual(wrapped('tool_output'));
+      expect(structure(history(text))).toEqual(['conversation_history', 'user', '/user', 'assistant', '/assistant', '/conversation_history']);
+    }
+  }
+  expect(count).toBe(TAGS.length * (IGNORABLE.length * 2 + LOOKALIKE_OPENERS.length * 2 + 1));
+});
+
+test('ordinary text with look-alikes, ignorables and Cyrillic is left as it is', () => {
+  for (const text of ['行く', 'Chapter ‹1› and «2»', '〈注〉 see ⟨a, b⟩', 'привет мир, user и assistant', 'soft\u00adhyphen and \u200eLTR mark', '<usage> <users> <tool_outputs>', 'ᐸ and く in words', 'a ‹b› c']) {
+    expect(escapeContent(text)).toBe(text);
+    if (!/[<>&"]/.test(text)) expect(escapeAttr(text)).toBe(text);
+  }
+});
+
+test('linear on hostile runs: 1 MB of look-alike openers, ignorables and near-names', () => {
+  const MB = 1 << 20;
+  for (const piece of ['\u2039', '\u2039u', '\u3008/', '<\u00ad', `<${IGNORABLE.join('')}`, '\u304f', `\u2039${cyrillic('conversation_histor')}`, '\u00ad'.repeat(50) + '<']) {
+    const text = piece.repeat(Math.ceil(MB / piece.length)).slice(0, MB);
+    const start = performance.now();
+    escapeContent(text);
+    expect([piece.slice(0, 8), performance.now() - start < 2000]).toEqual([piece.slice(0, 8), true]);
+  }
 });
 
 describe('content cannot forge or close a wrapper, in any renderer', () => {

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import TurndownService from 'turndown';
 import type { FetchedPage, ToolHost } from '../core/ports/toolHost';
 import type { VaultReader } from '../core/ports/vault';
@@ -5,7 +6,8 @@ import type { VaultSearch } from '../core/search/types';
 import { UnreadableNoteError } from '../core/context/vaultReader';
 import { backlinkMap } from '../core/agent/links';
 import { messageOf } from '../core/agent/tool';
-import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
+import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, PageError, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
+import { assertPublicUrl, LocalAddressError, localAddressReason, parseIPv4 } from '../core/net/localAddress';
 
 export interface FsToolHostOptions {
   readonly vault: VaultReader;
@@ -19,6 +21,17 @@ export interface FsToolHostOptions {
   readonly fetch?: typeof fetch;
   /** Give up on a page after this long (ms, default 30 s). */
   readonly fetchTimeoutMs?: number;
+  /** Let the agent fetch local addresses (the setting; default false). */
+  readonly allowLocalAddresses?: boolean | (() => boolean);
+  /** Every address a host name resolves to (tests inject one); default dns.lookup with all: true. */
+  readonly resolveHost?: (hostname: string) => Promise<readonly string[]>;
+}
+
+/** Redirects followed (each hop checked) before a fetch gives up. */
+export const MAX_REDIRECTS = 5;
+
+async function lookupAll(hostname: string): Promise<readonly string[]> {
+  return (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 }
 
 /**
@@ -32,6 +45,9 @@ export function fsToolHost(options: FsToolHostOptions): ToolHost {
   const active = options.activeNote;
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.fetchTimeoutMs ?? 30_000;
+  const allow = options.allowLocalAddresses ?? false;
+  const allowLocal = () => (typeof allow === 'function' ? allow() : allow);
+  const policy: FetchPolicy = { allowLocal, resolve: options.resolveHost ?? lookupAll };
   return {
     vault,
     search: () => (typeof search === 'function' ? search() : search),
@@ -39,7 +55,8 @@ export function fsToolHost(options: FsToolHostOptions): ToolHost {
     ...(options.hidden !== undefined ? { hidden: options.hidden } : {}),
     ...(active !== undefined ? { activeNote: () => (typeof active === 'function' ? active() : Promise.resolve(active)) } : {}),
     backlinks: (path) => links.of(path),
-    fetchUrl: (url, signal) => fetchPage(fetchImpl, url, signal, timeoutMs),
+    fetchUrl: (url, signal) => fetchPage(fetchImpl, url, signal, timeoutMs, policy),
+    allowLocalAddresses: allowLocal,
   };
 }
 
@@ -96,21 +113,62 @@ export function htmlToMarkdownNode(html: string, baseUrl: string): string {
   return tidyMarkdown(turndown.turndown(cleanHtml(html, baseUrl)));
 }
 
-async function fetchPage(fetchImpl: typeof fetch, url: string, signal: AbortSignal, timeoutMs: number): Promise<FetchedPage> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  let res: Response;
+interface FetchPolicy {
+  readonly allowLocal: () => boolean;
+  readonly resolve: (hostname: string) => Promise<readonly string[]>;
+}
+
+/**
+ * Refuse a local address (issue 26): the host as written (every spelling the URL parser folds), then
+ * every address its name resolves to. A name that does not resolve is left to fetch to report.
+ */
+async function checkHop(url: URL, policy: FetchPolicy): Promise<void> {
+  if (policy.allowLocal()) return;
+  assertPublicUrl(url);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (parseIPv4(host) || host.includes(':')) return;
+  let addresses: readonly string[];
   try {
-    res = await fetchImpl(url, {
-      signal: AbortSignal.any([signal, timeout]),
-      redirect: 'follow',
-      headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5', 'user-agent': 'Mozilla/5.0 (compatible; Strata)' },
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    if (timeout.aborted) throw pageTimeout(timeoutMs);
-    throw new Error(networkMessage(error));
+    addresses = await policy.resolve(host);
+  } catch {
+    return;
   }
-  const finalUrl = res.url || url;
+  for (const address of addresses) {
+    const reason = localAddressReason(address);
+    if (reason !== null) throw new LocalAddressError(url.href, `a name that resolves to ${address}, ${reason}`);
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+async function fetchPage(fetchImpl: typeof fetch, url: string, signal: AbortSignal, timeoutMs: number, policy: FetchPolicy): Promise<FetchedPage> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let res: Response | undefined;
+  let current = new URL(url);
+  // Redirects are followed here, not by fetch, so that every hop is checked before it is requested.
+  for (let hop = 0; ; hop++) {
+    await checkHop(current, policy);
+    try {
+      res = await fetchImpl(current.href, {
+        signal: AbortSignal.any([signal, timeout]),
+        redirect: 'manual',
+        headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5', 'user-agent': 'Mozilla/5.0 (compatible; Strata)' },
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (timeout.aborted) throw pageTimeout(timeoutMs);
+      throw new Error(networkMessage(error));
+    }
+    const location = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
+    if (location === null) break;
+    await res.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) throw new PageError(`more than ${MAX_REDIRECTS} redirects`, 'Too many redirects');
+    const next = new URL(location, current);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new PageError(`a redirect to ${next.protocol} (only http and https are followed)`, 'Redirect refused');
+    current = next;
+  }
+  url = current.href;
+  const finalUrl = url; // The last hop: redirects were followed above.
   if (res.status >= 400) {
     await res.body?.cancel().catch(() => undefined);
     return { url: finalUrl, markdown: '', status: res.status };

@@ -16,4 +16,15 @@ export function renderAgentSettings(containerEl: HTMLElement, settings: StrataSe
           save();
         }),
     );
+  new Setting(containerEl)
+    .setName('Let the agent fetch local addresses')
+    .setDesc(
+      'Off: the agent cannot read this computer or your network (localhost, home and office networks, .local names, cloud metadata addresses), so text in a note or a page cannot steer it to a router or a local service. Pages you attach with @ are always fetched.',
+    )
+    .addToggle((toggle) =>
+      toggle.setValue(settings.agentAllowLocalAddresses).onChange((value) => {
+        settings.agentAllowLocalAddresses = value;
+        save();
+      }),
+    );
 }

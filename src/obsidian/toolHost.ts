@@ -3,6 +3,7 @@ import type { FetchedPage, ToolHost } from '../core/ports/toolHost';
 import type { VaultReader } from '../core/ports/vault';
 import type { VaultSearch } from '../core/search/types';
 import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
+import { assertPublicUrl } from '../core/net/localAddress';
 import { ObsidianVaultReader } from './obsidianVault';
 
 export interface ObsidianToolHostOptions {
@@ -15,6 +16,8 @@ export interface ObsidianToolHostOptions {
   readonly hidden?: readonly string[];
   /** Give up on a page after this long (ms, default 30 s). */
   readonly fetchTimeoutMs?: number;
+  /** The setting that lets the agent fetch local addresses (default: never). */
+  readonly allowLocalAddresses?: () => boolean;
 }
 
 /**
@@ -24,6 +27,7 @@ export interface ObsidianToolHostOptions {
  */
 export function obsidianToolHost(app: App, options: ObsidianToolHostOptions): ToolHost {
   const timeoutMs = options.fetchTimeoutMs ?? 30_000;
+  const allowLocal = options.allowLocalAddresses ?? (() => false);
   return {
     vault: options.vault ?? new ObsidianVaultReader(app),
     search: options.search,
@@ -34,7 +38,13 @@ export function obsidianToolHost(app: App, options: ObsidianToolHostOptions): To
       return Promise.resolve(file && file.extension === 'md' ? file.path : null);
     },
     backlinks: (path) => Promise.resolve(backlinksOf(app, path)),
-    fetchUrl: (url, signal) => fetchPage(url, signal, timeoutMs),
+    // The agent's fetches refuse local hosts as written. requestUrl resolves names and follows
+    // redirects out of sight, so neither can be checked here (the README's Network use says so).
+    fetchUrl: async (url, signal) => {
+      if (!allowLocal()) assertPublicUrl(new URL(url));
+      return fetchPage(url, signal, timeoutMs);
+    },
+    allowLocalAddresses: allowLocal,
   };
 }
 
@@ -72,6 +82,10 @@ export async function fetchPage(url: string, signal: AbortSignal, timeoutMs = 30
     const res = await Promise.race([request, stopped]);
     if (res.status >= 400) return { url, markdown: '', status: res.status };
     const contentType = header(res.headers, 'content-type');
+    // requestUrl has already downloaded the body (it cannot stream or be cancelled): a declared
+    // length over the limit is refused before the body is read or decoded.
+    const declared = Number(header(res.headers, 'content-length') ?? '0');
+    if (declared > FETCH_MAX_BYTES) throw pageTooLarge(declared);
     const bytes = new Uint8Array(res.arrayBuffer);
     if (bytes.length > FETCH_MAX_BYTES) throw pageTooLarge(bytes.length);
     const body = new TextDecoder('utf-8', { fatal: false }).decode(bytes);

@@ -1,3 +1,4 @@
+import { redactText } from '../core/security/redact';
 import type { ProviderKind } from '../core/ports/chatModel';
 
 /** Why a provider call failed, in terms of what the user can do about it. */
@@ -96,19 +97,11 @@ export function providerLabel(kind: ProviderKind, id: string): string {
   return `${KIND_LABELS[kind]} (${id})`;
 }
 
-const REDACTED = '[redacted]';
-
 /**
- * Removes secrets from text that may reach the user or a log: the given keys verbatim, and
- * anything shaped like a bearer token or a well-known key prefix, in case a server echoed a key we
- * were not told about.
+ * Removes secrets from text that may reach the user or a log: the given keys verbatim, and every
+ * secret shape of core/security/secretRules.ts (bearer tokens, provider key prefixes, AWS, GitHub,
+ * Google, Slack keys, JWTs, PEM private keys…), in case a server echoed a key we were not told about.
  */
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
-  }
-  return out
-    .replace(/\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1${REDACTED}`)
-    .replace(/\b(sk-(?:ant-|proj-|or-)?[A-Za-z0-9_-]{6,})/g, REDACTED);
+  return redactText(text, secrets);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactText } from '../security/redact';
 import type { ToolCall, ToolResult, ToolSpec } from './types';
 import { abortError, ERROR_PREFIX, errorText, messageOf, type AgentTool, type ToolContext } from './tool';
 import { localSearch } from './tools/localSearch';
@@ -49,7 +50,11 @@ function withoutSafeIntegerBounds(schema: Record<string, unknown>): Record<strin
  * turn is stopped (ctx.signal aborted): then it rejects with an AbortError so the loop stops.
  */
 export async function runToolCall(call: ToolCall, tools: readonly AgentTool[], ctx: ToolContext): Promise<ToolResult> {
-  const answer = (content: string): ToolResult => ({ callId: call.id, name: call.name, content, isError: content.startsWith(ERROR_PREFIX) });
+  // Secrets are redacted from every output (issue 26): it is shown, saved in the chat note and sent on.
+  const answer = (text: string): ToolResult => {
+    const content = redactText(text);
+    return { callId: call.id, name: call.name, content, isError: content.startsWith(ERROR_PREFIX) };
+  };
   if (ctx.signal.aborted) throw abortError();
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) return answer(errorText(`unknown tool "${call.name}". Available tools: ${tools.map((t) => t.name).join(', ')}.`));

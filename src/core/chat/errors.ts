@@ -1,8 +1,15 @@
+import { redactText } from '../security/redact';
+
 /**
  * A clear, user-facing message for anything a turn can throw. Provider errors (ProviderError) carry
  * their own message naming provider, status and what to do; anything else gets its message as is.
+ * Secrets are redacted (issue 26): the message is shown, saved in the chat note and may be logged.
  */
 export function userFacingError(error: unknown): string {
+  return redactText(rawMessage(error));
+}
+
+function rawMessage(error: unknown): string {
   if (error && typeof error === 'object') {
     const e = error as { userMessage?: unknown; message?: unknown };
     if (typeof e.userMessage === 'string' && e.userMessage) return e.userMessage;

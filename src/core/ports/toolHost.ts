@@ -31,6 +31,12 @@ export interface ToolHost {
   activeNote?(): Promise<string | null>;
   /** Notes linking to path, sorted by code point; null = unknown. Absent: the host cannot tell. */
   backlinks?(path: string): Promise<string[] | null>;
-  /** GET an http(s) page and convert it to markdown. Absent: the host cannot fetch. */
+  /**
+   * GET an http(s) page and convert it to markdown. Absent: the host cannot fetch. The agent's
+   * fetches: unless allowLocalAddresses() says so, the host refuses local addresses (its names
+   * resolved where it can, every redirect hop where it sees them) with a LocalAddressError.
+   */
   fetchUrl?(url: string, signal: AbortSignal): Promise<FetchedPage>;
+  /** Whether the agent may fetch local addresses (the setting, off by default). Absent: never. */
+  allowLocalAddresses?(): boolean;
 }

@@ -134,6 +134,8 @@ const SettingsSchema = z.object({
   embeddingBatchSize: orElse(z.int().min(1).max(2048), 64, 'the default is used'),
   /** Agent mode: model calls that ask for tools before the model must answer (src/core/agent/loop.ts). */
   agentMaxSteps: orElse(z.int().min(1).max(50), 8, 'the default is used'),
+  /** Agent mode: fetchUrl may read local addresses (loopback, private, link-local, .local names). Off: the agent cannot reach local services (issue 26). */
+  agentAllowLocalAddresses: orElse(z.boolean(), false),
   /** Projects: a folder scope, a project prompt (static L1), default notes and model (src/core/projects/projects.ts). */
   projects: orElse(z.array(leftOut(ProjectSchema, 'the project is left out')), [], 'no projects'),
 });

@@ -48,6 +48,7 @@
  *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
  */
 import { debounce, ItemView, MarkdownView, Notice, setIcon, TFile, type WorkspaceLeaf } from 'obsidian';
+import { redactText } from '../../core/security/redact';
 import type { ChatController } from '../../core/chat/chatController';
 import { chatListActions } from '../../core/chat/chatList';
 import { ComposerDrafts } from '../../core/chat/composerDrafts';
@@ -392,6 +393,7 @@ export class ChatView extends ItemView {
   }
 }
 
+/** An error for a notice: its message, secrets redacted (issue 26). */
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return redactText(error instanceof Error ? error.message : String(error));
 }

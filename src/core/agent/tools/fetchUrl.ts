@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, errorText, messageOf, throwIfAborted } from '../tool';
 import { capPageText, FETCH_LIMIT_CHARS } from '../webPage';
+import { LocalAddressError, localHostReason } from '../../net/localAddress';
 
 /** The most characters of page markdown one call returns. */
 export { FETCH_LIMIT_CHARS } from '../webPage';
@@ -23,6 +24,9 @@ export const fetchUrl = defineTool({
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return errorText(`only http and https addresses can be fetched, not ${parsed.protocol}`);
     if (!ctx.host.fetchUrl) return errorText('this app cannot fetch web pages.');
+    // Checked here for every host; a host that can also resolves names and re-checks redirects.
+    const local = ctx.host.allowLocalAddresses?.() === true ? null : localHostReason(parsed.hostname);
+    if (local !== null) return errorText(`could not fetch ${parsed.href}: ${new LocalAddressError(parsed.href, local).message}`);
     let page;
     try {
       page = await ctx.host.fetchUrl(parsed.href, ctx.signal);
