@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_BUDGET_SETTINGS, inputBudget } from '../../src/core/budget/budget';
 import { ExtractiveSummarizer } from '../../src/core/budget/summarizer';
-import type { CompletedTurn } from '../../src/core/engine/engine';
+import type { CompletedTurn } from '../../src/core/engine/completedTurn';
 import { renderItem } from '../../src/core/engine/render';
 import { replayWithEngine, type ReplayedTurn } from '../../src/core/scenario/replay';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';

@@ -3,7 +3,7 @@ import { summaryReserve } from '../../src/core/budget/plan';
 import type { Summarizer } from '../../src/core/budget/summarizer';
 import { renderCompaction } from '../../src/core/engine/compaction';
 import { DEFAULT_MASKING } from '../../src/core/engine/masking';
-import type { CompletedTurn } from '../../src/core/engine/engine';
+import type { CompletedTurn } from '../../src/core/engine/completedTurn';
 import type { ChatMessage } from '../../src/core/engine/messages';
 import { renderItem } from '../../src/core/engine/render';
 import type { LibraryItem } from '../../src/core/engine/types';

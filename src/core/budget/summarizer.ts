@@ -1,4 +1,4 @@
-import type { CompletedTurn } from '../engine/engine';
+import type { CompletedTurn } from '../engine/completedTurn';
 import { maskLines } from '../engine/masking';
 import type { ChatMessage } from '../engine/messages';
 import type { ChatProvider } from '../ports/chatModel';

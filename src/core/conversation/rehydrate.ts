@@ -1,7 +1,8 @@
 import { basename } from '../context/items';
 import { ChipResolver } from '../context/resolver';
 import type { VaultReader } from '../ports/vault';
-import { PromptContextEngine, type CompletedTurn, type EngineOptions, type EngineState } from '../engine/engine';
+import { PromptContextEngine, type EngineOptions, type EngineState } from '../engine/engine';
+import type { CompletedTurn } from '../engine/completedTurn';
 import type { ImagePart, ImageRef, LibraryItem } from '../engine/types';
 import { sha256BytesHex, sha256Hex } from '../hash';
 import { imageRefOf } from '../engine/images';

@@ -1,15 +1,19 @@
 import type { TurnAssembly } from './turnAssembly';
 import type { HistoryTurn } from './types';
 
-/** What a turn's user message carried as it was sent: everything history needs to replay it byte for byte. */
-export interface SentTurn extends Omit<HistoryTurn, 'turn'> {
-  readonly turn: number;
+/**
+ * A turn the model answered, as the engine remembers it: everything history needs to render it
+ * again byte for byte. The chat's own record of it (ChatTurn, conversation/model.ts) holds the same
+ * parts; both are read off the one assembly that was sent (sentTurnOf), so they cannot differ.
+ */
+export interface CompletedTurn extends HistoryTurn {
   readonly userText: string;
+  readonly reply: string;
   readonly model: string;
 }
 
-/** Read off an assembly: the L5 text, the dynamic L1 fragments, the tool outputs, references, problems and images. */
-export function sentTurnOf(assembly: TurnAssembly): SentTurn {
+/** What a turn's request carried, read off its assembly: the L5 text, the dynamic L1 fragments, the tool outputs, references, problems and images. */
+export function sentTurnOf(assembly: TurnAssembly): Omit<CompletedTurn, 'reply'> {
   const { envelope } = assembly;
   return {
     turn: envelope.turn,

@@ -8,7 +8,7 @@ import { HistoryRun, type RenderedMessage } from './historyRun';
 import { madeOnce } from '../memo';
 import { decideItems } from './decide';
 import type { FreshnessPolicy } from './freshness';
-import { sentTurnOf } from './completedTurn';
+import { sentTurnOf, type CompletedTurn } from './completedTurn';
 import { ContextLibrary } from './library';
 import { imageTokens, itemSegment, layer, Measure, segment, toLibraryItem } from './measure';
 import type { ChatMessage } from './messages';
@@ -60,13 +60,6 @@ export interface TurnInput {
 }
 
 export type { TurnAssembly } from './turnAssembly';
-
-/** A completed turn as the engine remembers it (everything needed to re-render it byte for byte). */
-export interface CompletedTurn extends HistoryTurn {
-  readonly userText: string;
-  readonly reply: string;
-  readonly model: string;
-}
 
 /** Serializable engine state (library contents included): what a saved chat must restore. */
 export interface EngineState {
