@@ -82,7 +82,7 @@ export default defineConfig([
   {
     // Node-side code (tests, scripts, benchmarks, the filesystem adapter and local servers, this
     // config) is not plugin code: Node modules and Node globals are its job.
-    files: ['__tests__/**', 'scripts/**', 'bench/**', 'src/node/**', 'workbench/**', 'eslint.config.mjs'],
+    files: ['__tests__/**', 'testing/**', 'scripts/**', 'bench/**', 'src/node/**', 'workbench/**', 'eslint.config.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.jest } },
     rules: {
       'obsidianmd/no-nodejs-modules': 'off',

@@ -17,7 +17,7 @@ import { DEFAULT_BUDGET_SETTINGS, inputBudget } from '../src/core/budget/budget'
 import { ExtractiveSummarizer } from '../src/core/budget/summarizer';
 import { SummaryCache } from '../src/core/planning/summaryCache';
 import { cachedShare } from '../src/core/usage';
-import { startProviderServer, type ProviderServer } from '../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../testing/providerServer';
 import { liveReplay, type LiveTurn } from '../src/node/liveReplay';
 import { FsVault } from '../src/node/fsVault';
 import { loadScenarioFile } from '../src/node/scenarioFiles';

@@ -4,7 +4,7 @@
  * Prints the URL; Ctrl-C closes it.
  */
 import { writeFileSync } from 'node:fs';
-import { startProviderServer } from '../src/node/providerServer';
+import { startProviderServer } from '../testing/providerServer';
 import { parseArgs } from './args';
 
 async function main(): Promise<void> {

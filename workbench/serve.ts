@@ -4,7 +4,7 @@
  * Starts the local provider server and the workbench server over a copy of examples/vault (or over
  * --vault DIR itself: the plugin writes to it), then prints the URL to open in a browser.
  */
-import { startProviderServer, type ProviderServer } from '../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../testing/providerServer';
 import { buildPage, buildPlugin, type BundleResult } from './build';
 
 /** A command-line tool talks on stdout. */

@@ -15,7 +15,7 @@ import type { ToolHost } from '../../src/core/ports/toolHost';
 import { VaultIndex } from '../../src/core/search/vaultIndex';
 import { FsVault } from '../../src/node/fsVault';
 import { fsToolHost } from '../../src/node/toolHost';
-import type { ProviderServer, RecordedRequest } from '../../src/node/providerServer';
+import type { ProviderServer, RecordedRequest } from '../../testing/providerServer';
 import { useLocalServer } from '../providers/helpers';
 import { makeController, settingsFor, VAULT, VENT } from '../chat/controllerHarness';
 

@@ -3,7 +3,7 @@ import { renderItem } from '../../src/core/engine/render';
 import { replayScenario, type ReplayedTurn } from '../../src/core/scenario/replay';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import { FsVault } from '../../src/node/fsVault';
-import { encodePrompt, roleMarker } from '../../src/node/providerServer/prompt';
+import { encodePrompt, roleMarker } from '../../testing/providerServer/prompt';
 import { loadScenarioFile } from '../../src/node/scenarioFiles';
 import { RequestEncoder } from '../../bench/cache/encode';
 import { appendOnlyRequests, lowerBound, naiveRequests } from '../../bench/cache/layouts';

@@ -4,7 +4,7 @@
  * (LangChain clients) over real HTTP to the local provider server where the provider matters, the
  * in-memory chat model where only the chat does.
  */
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import type { StrataSettings } from '../../src/core/settings/settings';
 import { KEY, makeController, memoryProviders, NoteFiles, PLAN, settingsFor, VENT } from './controllerHarness';

@@ -5,7 +5,7 @@
  */
 import { SUMMARY_INSTRUCTIONS } from '../../src/core/budget/summarizer';
 import type { StrataSettings } from '../../src/core/settings/settings';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { makeController, PLAN, settingsFor } from './controllerHarness';
 
 let server: ProviderServer;

@@ -3,7 +3,7 @@
  * note, under the message it did not answer: reopening the chat shows the same thing, Retry still
  * sends the message as it was, and the partial text never reaches the model.
  */
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import type { ProviderFactory } from '../../src/core/ports/providerFactory';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import type { Conversation } from '../../src/core/conversation/model';

@@ -4,7 +4,7 @@
  * (attempt, of, wait, why) while it waits, and Stop (the status line's Cancel) during a wait ends
  * the send at once, the message kept as not answered.
  */
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import type { ProviderFactory } from '../../src/core/ports/providerFactory';
 import type { RetryNotice } from '../../src/core/ports/chatModel';
 import { retryStatusText, secondsUntil } from '../../src/core/chat/retryStatus';

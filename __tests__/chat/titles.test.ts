@@ -7,7 +7,7 @@
 import { cleanTitle, generateTitle, TITLE_INSTRUCTIONS, TITLE_MAX_CHARS, titleMessages } from '../../src/core/chat/titles';
 import { decodeChatNote } from '../../src/core/conversation/codec';
 import type { StrataSettings } from '../../src/core/settings/settings';
-import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../testing/providerServer';
 import { httpProviders, makeController, settingsFor } from './controllerHarness';
 
 let server: ProviderServer;

@@ -4,7 +4,7 @@
  * chat note keeps the text once, with the library item), so a retry after a failure, a
  * regeneration and a chat reopened from its note still have the page's text.
  */
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { useLocalServer } from '../providers/helpers';
 import { withPageText, type UrlChip } from '../../src/core/context/urlChip';
 import type { StrataSettings } from '../../src/core/settings/settings';

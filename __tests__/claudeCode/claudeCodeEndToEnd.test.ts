@@ -1,7 +1,7 @@
 /* global describe, test, expect, beforeAll, afterAll -- jest globals: the lint config declares no jest environment */
 import type { CompiledRequest } from '../../src/core/compiler/messageCompiler';
 import { DEFAULT_SYSTEM_PROMPT } from '../../src/core/systemPrompt';
-import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../src/node/providerServer/index';
+import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../testing/providerServer/index';
 import { isProviderError } from '../../src/providers/errors';
 import { createClaudeCodeProvider } from '../../src/providers/claudeCode';
 import type { ChatProvider, ChatResult } from '../../src/core/ports/chatModel';

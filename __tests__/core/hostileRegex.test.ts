@@ -5,7 +5,7 @@ import { escapeContent } from '../../src/core/engine/escape';
 import { parseWindows } from '../../src/core/tokens/modelWindows';
 import { trimTrailingSlashes } from '../../src/core/trim';
 import { chooseEncoding, decodeText } from '../../src/core/conversation/textBlock';
-import { questionOf, replyChunks, seenContextIds } from '../../src/node/providerServer/reply';
+import { questionOf, replyChunks, seenContextIds } from '../../testing/providerServer/reply';
 
 // Every regex in src/ was checked for super-linear backtracking (recheck); these are the inputs that
 // made the vulnerable ones quadratic or cubic (seconds to hours at this size), now run on the fixed

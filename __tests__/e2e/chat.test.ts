@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { ProviderServer, RecordedRequest } from '../../src/node/providerServer';
+import type { ProviderServer, RecordedRequest } from '../../testing/providerServer';
 import { startWorkbench, type Workbench } from './harness';
 
 const PLAN = 'Projects/Greenhouse/Plan.md';

@@ -5,7 +5,7 @@
  * contrast for the usage line and the picker's details.
  */
 import type { Page } from 'playwright-core';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { startWorkbench, type Workbench, type WorkbenchWindow } from './harness';
 
 const PLAN = 'Projects/Greenhouse/Plan.md';

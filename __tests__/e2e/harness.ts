@@ -61,7 +61,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { buildPage, buildPlugin, PROJECT_ROOT, type BundleResult } from '../../workbench/build';
 import { CHROMIUM_ARGS, chromiumPath } from '../../workbench/chromium';
 import { startWorkbenchServer, type WorkbenchServer } from '../../workbench/server';

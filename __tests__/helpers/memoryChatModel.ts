@@ -1,5 +1,5 @@
 import type { ChatProvider, ChatRequest, ChatResult, Capabilities, ProviderConfig } from '../../src/core/ports/chatModel';
-import { deterministicReply, replyChunks } from '../../src/node/providerServer/reply';
+import { deterministicReply, replyChunks } from '../../testing/providerServer/reply';
 
 /** What the next send does instead of answering. */
 export type MemoryFault = { kind: 'fail'; message: string } | { kind: 'hang' };

@@ -10,7 +10,7 @@ import { PLANNER_MARKER } from '../../src/core/planning/plannerPrompt';
 import { PLAN_ANSWER_NAME } from '../../src/core/planning/planSchema';
 import type { ChatProvider } from '../../src/core/ports/chatModel';
 import { loadSettings, type StrataSettings } from '../../src/core/settings/settings';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { createProvider } from '../../src/providers/createProvider';
 import { costOf } from '../../src/providers/pricing';
 import { providerConfigOf } from '../../src/providers/providerConfig';

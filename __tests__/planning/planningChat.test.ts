@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FsVault } from '../../src/node/fsVault';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import type { StrataSettings } from '../../src/core/settings/settings';
 import { makeController, settingsFor } from '../chat/controllerHarness';
 import { useLocalServer } from '../providers/helpers';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SummaryCache, type SummaryStore } from '../../src/core/planning/summaryCache';
 import { fileSummaryStore } from '../../src/node/fileSummaryStore';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { FsVault } from '../../src/node/fsVault';
 import type { StrataSettings } from '../../src/core/settings/settings';
 import { makeController, settingsFor } from '../chat/controllerHarness';

@@ -17,7 +17,7 @@ import { ChipResolver } from '../../src/core/context/resolver';
 import { FsVault } from '../../src/node/fsVault';
 import type { StrataSettings } from '../../src/core/settings/settings';
 import { projectLabel } from '../../src/core/projects/projects';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { useLocalServer } from '../providers/helpers';
 import { breakNoteOf } from '../../src/obsidian/view/breakNotes';
 import { makeController, NoteFiles, PLAN, settingsFor, VAULT } from '../chat/controllerHarness';

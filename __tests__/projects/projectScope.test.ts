@@ -16,7 +16,7 @@ import { VaultIndex } from '../../src/core/search/vaultIndex';
 import type { StrataSettings } from '../../src/core/settings/settings';
 import { FsVault } from '../../src/node/fsVault';
 import { fsToolHost } from '../../src/node/toolHost';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { TermOverlapSearch } from '../helpers/termSearch';
 import { makeController, settingsFor, VAULT } from '../chat/controllerHarness';
 

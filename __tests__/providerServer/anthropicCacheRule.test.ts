@@ -5,7 +5,7 @@ import {
   anthropicMinCacheableTokens,
   planAnthropicCache,
   type CacheBoundary,
-} from '../../src/node/providerServer/anthropicCacheRule';
+} from '../../testing/providerServer/anthropicCacheRule';
 
 /** Boundaries for blocks of the given sizes; keys name the prefix ("b0", "b0|b1", ...) so equal prefixes share keys. */
 function boundaries(sizes: readonly number[], breakpoints: readonly number[], names?: readonly string[]): CacheBoundary[] {

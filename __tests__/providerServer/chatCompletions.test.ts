@@ -1,6 +1,6 @@
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
-import { openaiCachedTokens, sharedPrefixLength } from '../../src/node/providerServer/openaiCacheRule';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
+import { openaiCachedTokens, sharedPrefixLength } from '../../testing/providerServer/openaiCacheRule';
 import { filler, payloads, postJson, readSse } from './helpers';
 
 const MODEL = 'gpt-4o';

@@ -1,5 +1,5 @@
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
-import { deterministicEmbedding } from '../../src/node/providerServer/embeddingVector';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
+import { deterministicEmbedding } from '../../testing/providerServer/embeddingVector';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 
 // POST /v1/embeddings on the local provider server, over real HTTP.

@@ -1,4 +1,4 @@
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { payloads, postJson, readSse } from './helpers';
 
 let server: ProviderServer;

@@ -1,5 +1,5 @@
 /** Plain-fetch helpers for the provider server tests. */
-import type { WireJson } from '../../src/node/providerServer';
+import type { WireJson } from '../../testing/providerServer';
 
 export interface SseEvent {
   readonly event?: string;

@@ -1,5 +1,5 @@
-import { startProviderServer, type ProviderServer, type WireJson } from '../../src/node/providerServer';
-import { countTokens, IMAGE_BASE_TOKENS, imageTokens } from '../../src/node/providerServer/prompt';
+import { startProviderServer, type ProviderServer, type WireJson } from '../../testing/providerServer';
+import { countTokens, IMAGE_BASE_TOKENS, imageTokens } from '../../testing/providerServer/prompt';
 import { postJson } from './helpers';
 
 /** 1500 bytes of image data: counted 85 + 2 tokens. */

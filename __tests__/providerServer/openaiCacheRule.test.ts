@@ -4,7 +4,7 @@ import {
   OpenAIPromptCache,
   openaiCachedTokens,
   sharedPrefixLength,
-} from '../../src/node/providerServer/openaiCacheRule';
+} from '../../testing/providerServer/openaiCacheRule';
 
 const seq = (n: number, start = 0): number[] => Array.from({ length: n }, (_, i) => start + i);
 

@@ -5,10 +5,10 @@
  * schema format, plain), streamed or not, with usage; other requests untouched.
  */
 import { plannerMessages } from '../../src/core/planning/plannerPrompt';
-import { startProviderServer, type ProviderServer, type WireJson } from '../../src/node/providerServer';
-import { MALFORMED_PLAN, defaultPlan, plannerArtifacts, plannerQuestion } from '../../src/node/providerServer/plannerScript';
-import { planDirectives } from '../../src/node/providerServer/planDirectives';
-import { stripDirectives } from '../../src/node/providerServer/toolScript';
+import { startProviderServer, type ProviderServer, type WireJson } from '../../testing/providerServer';
+import { MALFORMED_PLAN, defaultPlan, plannerArtifacts, plannerQuestion } from '../../testing/providerServer/plannerScript';
+import { planDirectives } from '../../testing/providerServer/planDirectives';
+import { stripDirectives } from '../../testing/providerServer/toolScript';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import { LONG, PLAN, noteArtifact, plannerInput, textArtifact } from '../planning/plannerFixtures';
 import { payloads, postJson, readSse } from './helpers';

@@ -1,4 +1,4 @@
-import { deterministicReply, questionOf, replyChunks, seenContextIds } from '../../src/node/providerServer/reply';
+import { deterministicReply, questionOf, replyChunks, seenContextIds } from '../../testing/providerServer/reply';
 
 describe('seenContextIds', () => {
   it('lists item ids and references in order of first appearance, once each', () => {

@@ -1,5 +1,5 @@
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { filler, payloads, postJson, readSse } from './helpers';
 
 const MODEL = 'gpt-4.1-mini';

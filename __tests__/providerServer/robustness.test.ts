@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { postJson } from './helpers';
 
 let server: ProviderServer;

@@ -3,8 +3,8 @@ import { AIMessage, HumanMessage, ToolMessage, type AIMessageChunk, type BaseMes
 import { concat } from '@langchain/core/utils/stream';
 import { ChatOpenAI } from '@langchain/openai';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
-import { startProviderServer, type ProviderServer, type WireJson } from '../../src/node/providerServer';
-import { openaiCachedTokens } from '../../src/node/providerServer/openaiCacheRule';
+import { startProviderServer, type ProviderServer, type WireJson } from '../../testing/providerServer';
+import { openaiCachedTokens } from '../../testing/providerServer/openaiCacheRule';
 import { filler, payloads, postJson, readSse } from './helpers';
 import { anthropicDriver, chatDriver, readResponses, responsesDriver, responsesStepItems, ANTHROPIC_HEADERS, type Driver, type Step } from './toolWire';
 

@@ -1,4 +1,4 @@
-import { argumentPieces, parseScript, scriptedReply, stripDirectives, type ToolConversation } from '../../src/node/providerServer/toolScript';
+import { argumentPieces, parseScript, scriptedReply, stripDirectives, type ToolConversation } from '../../testing/providerServer/toolScript';
 
 const declared = new Set(['readNote', 'localSearch']);
 

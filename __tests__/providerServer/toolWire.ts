@@ -3,7 +3,7 @@
  * the steps taken so far (calls and their results), and read the reply (JSON or SSE) back into
  * one shape, reassembling streamed arguments the way clients do.
  */
-import type { WireJson } from '../../src/node/providerServer';
+import type { WireJson } from '../../testing/providerServer';
 import { payloads, postJson, readSse } from './helpers';
 
 export interface Call {

@@ -1,6 +1,6 @@
 import { placeCacheBreakpoints } from '../../src/core/compiler/cacheBreakpoints';
 import type { ChatMessage } from '../../src/core/engine/messages';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { costOf } from '../../src/providers/pricing';
 import type { ChatResult } from '../../src/core/ports/chatModel';
 import { API_KEY, NOTE_PATH, SECOND_NOTE_PATH, firstTurn, providerFor, secondTurn, useLocalServer } from './helpers';

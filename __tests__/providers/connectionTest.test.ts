@@ -4,7 +4,7 @@
  * unreachable, model not found).
  */
 import { loadSettings, type ProviderSettings } from '../../src/core/settings/settings';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { testConnection, keyStatus, type ConnectionTestDeps } from '../../src/providers/connectionTest';
 import { createProvider } from '../../src/providers/createProvider';
 import { providerConfigOf } from '../../src/providers/providerConfig';

@@ -1,4 +1,4 @@
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import { createEmbedder, embeddingCost, embeddingPrice, type EmbedderDeps } from '../../src/providers/embeddings';
 import { ProviderError } from '../../src/providers/errors';
@@ -102,7 +102,7 @@ test('401 is not retried; no key for OpenAI fails before any request', async () 
 });
 
 async function startKeyed(): Promise<ProviderServer> {
-  const { startProviderServer } = await import('../../src/node/providerServer');
+  const { startProviderServer } = await import('../../testing/providerServer');
   return startProviderServer({ apiKey: 'right' });
 }
 

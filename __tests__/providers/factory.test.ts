@@ -1,4 +1,4 @@
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/createProvider';
 import { configFor, firstTurn, useLocalServer } from './helpers';

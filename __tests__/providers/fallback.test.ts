@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { requestUrlFetch, type RequestUrlLike, type RequestUrlLikeParams } from '../../src/providers/requestUrlFetch';
 import { API_KEY, NOTE_PATH, firstTurn, providerFor, recordingSleep, useLocalServer } from './helpers';

@@ -7,7 +7,7 @@
 import { inputBudget } from '../../src/core/budget/budget';
 import { formatModelOptions, generationOptionsFor, parseMaxOutput, parseModelOptions, parseTemperature } from '../../src/core/generation';
 import { budgetSettingsFor, loadSettings, type StrataSettings } from '../../src/core/settings/settings';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { createProvider } from '../../src/providers/createProvider';
 import { providerConfigOf } from '../../src/providers/providerConfig';
 import type { ProviderFactory } from '../../src/core/ports/providerFactory';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../src/core/engine/messages';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { createProvider, type ProviderDeps } from '../../src/providers/createProvider';
 import type { ChatProvider, ProviderConfig, ProviderKind } from '../../src/core/ports/chatModel';
 import { VAULT } from '../helpers/paths';

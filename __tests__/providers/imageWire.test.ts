@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ContextChip } from '../../src/core/context/items';
 import { loadSettings, type StrataSettings } from '../../src/core/settings/settings';
-import type { ProviderServer, RecordedRequest } from '../../src/node/providerServer';
+import type { ProviderServer, RecordedRequest } from '../../testing/providerServer';
 import { FsVault } from '../../src/node/fsVault';
 import { makeController, NoteFiles, settingsFor } from '../chat/controllerHarness';
 import { useLocalServer } from './helpers';

@@ -4,7 +4,7 @@
  * plugin uses; chat models only, sorted; a refresh keeps the user's own entries.
  */
 import { requestUrl } from 'obsidian';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { chatModelsOnly, listModels, mergeModels, ModelListError } from '../../src/providers/modelList';
 import { requestUrlFetch } from '../../src/providers/requestUrlFetch';
 import { API_KEY } from './helpers';

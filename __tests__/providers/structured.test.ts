@@ -6,10 +6,10 @@
  */
 import { plannerMessages } from '../../src/core/planning/plannerPrompt';
 import { PLAN_ANSWER_NAME, PlanAnswerSchema } from '../../src/core/planning/planSchema';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/createProvider';
-import { defaultPlan } from '../../src/node/providerServer/plannerScript';
+import { defaultPlan } from '../../testing/providerServer/plannerScript';
 import { LONG, PLAN, noteArtifact, plannerInput } from '../planning/plannerFixtures';
 import { providerFor, recordingSleep, useLocalServer } from './helpers';
 

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { requestUrl } from 'obsidian';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { createProvider } from '../../src/providers/createProvider';
 import { requestUrlFetch } from '../../src/providers/requestUrlFetch';
 import type { ProviderFactory } from '../../src/core/ports/providerFactory';

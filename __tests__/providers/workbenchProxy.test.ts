@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { startWorkbenchServer, type WorkbenchServer } from '../../workbench/server';
 
 let provider: ProviderServer;

@@ -16,7 +16,7 @@ import type { ChatRequest } from '../../src/core/ports/chatModel';
 import type { StrataSettings } from '../../src/core/settings/settings';
 import type { VaultSearch } from '../../src/core/search/types';
 import { FsVault } from '../../src/node/fsVault';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { MemoryChatModel } from '../helpers/memoryChatModel';
 import { TermOverlapSearch } from '../helpers/termSearch';
 import { httpProviders, makeController, NoteFiles, settingsFor, VAULT } from '../chat/controllerHarness';

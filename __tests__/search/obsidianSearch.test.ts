@@ -2,7 +2,7 @@ import { TFile, type EventRef, type FileManager, type Vault } from 'obsidian';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ObsidianVaultSearch, type SearchHost, type SemanticChoice } from '../../src/obsidian/searchIndex';
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { createEmbedder } from '../../src/providers/embeddings';
 import { recordingSleep, useLocalServer } from '../providers/helpers';
 import { pluginId } from '../../workbench/vaultCopy';

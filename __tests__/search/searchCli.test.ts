@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { useLocalServer } from '../providers/helpers';
 
 const ROOT = path.join(__dirname, '..', '..');

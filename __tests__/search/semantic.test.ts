@@ -1,4 +1,4 @@
-import type { ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { formatSpend, type Embedder } from '../../src/core/search/embedder';
 import { reciprocalRankFusion } from '../../src/core/search/fusion';
 import { ChunkVectors } from '../../src/core/search/semantic';

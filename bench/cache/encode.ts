@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../../src/core/engine/messages';
 import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
-import type { CacheBoundary } from '../../src/node/providerServer/anthropicCacheRule';
-import { roleMarker } from '../../src/node/providerServer/prompt';
+import type { CacheBoundary } from '../../testing/providerServer/anthropicCacheRule';
+import { roleMarker } from '../../testing/providerServer/prompt';
 
 /** One request as a provider cache sees it: one token sequence, one block per message. */
 export interface EncodedRequest {

@@ -1,7 +1,7 @@
 import { placeCacheBreakpoints } from '../../src/core/compiler/cacheBreakpoints';
 import type { ChatMessage } from '../../src/core/engine/messages';
-import { AnthropicPromptCache, anthropicMinCacheableTokens } from '../../src/node/providerServer/anthropicCacheRule';
-import { OpenAIPromptCache } from '../../src/node/providerServer/openaiCacheRule';
+import { AnthropicPromptCache, anthropicMinCacheableTokens } from '../../testing/providerServer/anthropicCacheRule';
+import { OpenAIPromptCache } from '../../testing/providerServer/openaiCacheRule';
 import type { RequestEncoder } from './encode';
 
 /** What the provider caches make of one request of a conversation. */

@@ -55,7 +55,7 @@ function cacheSection(results: readonly ScenarioEfficiency[]): string {
   out.push(
     'Each scenario is replayed through the engine; every request is serialised into one token sequence ' +
       '(per message: role marker + content, the scenario model\'s tokenizer) and fed, in order, to the same pure cache rules ' +
-      'the local provider server uses (`src/node/providerServer/*CacheRule.ts`); turns are one minute apart. ' +
+      'the local provider server uses (`testing/providerServer/*CacheRule.ts`); turns are one minute apart. ' +
       'Figures are **uncached prompt tokens summed over the conversation** (lower is better). ' +
       'Lower bound: every distinct system prompt, item version, user message, tool output and carried reply counted once.',
     '',

@@ -14,7 +14,7 @@ import { VaultIndex } from '../core/search/vaultIndex';
 import { cachedShare } from '../core/usage';
 import { createProvider } from '../providers';
 import { FsVault } from './fsVault';
-import { startProviderServer } from './providerServer';
+import { startProviderServer } from '../../testing/providerServer';
 import { fsToolHost } from './toolHost';
 
 export const AGENT_APIS = ['openai', 'openai-responses', 'anthropic'] as const;

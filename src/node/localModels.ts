@@ -3,7 +3,7 @@ import { loadSettings, type StrataSettings } from '../core/settings/settings';
 import type { Usage } from '../core/usage';
 import { createProvider } from '../providers';
 import { costOf } from '../providers/pricing';
-import { startProviderServer, type ProviderServer } from './providerServer';
+import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 
 /** Real LangChain clients over HTTP to an in-process local provider server (the inspector's and the bench's model calls). */
 export interface LocalModels {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { encodingForModel, type EncodingName } from '../../core/tokens/encodings';
-import { tokenCounterFor } from '../../core/tokens/tokenCounter';
+import { encodingForModel, type EncodingName } from '../../src/core/tokens/encodings';
+import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import type { CacheBoundary } from './anthropicCacheRule';
 import { RequestError } from './errors';
 

@@ -5,7 +5,7 @@
  * `[[plan …]]` directive (./planDirectives.ts), else a default computed from the artifact blocks of
  * the prompt. The per-API reading of a request is in ./plannerTurns.ts.
  */
-import { ARTIFACT_HEADER, ARTIFACT_META, PLANNER_MARKER, QUESTION_HEADING } from '../../core/planning/plannerPrompt';
+import { ARTIFACT_HEADER, ARTIFACT_META, PLANNER_MARKER, QUESTION_HEADING } from '../../src/core/planning/plannerPrompt';
 import type { Exchange } from './context';
 import { RequestError } from './errors';
 import { planDirectives, type PlanDirective } from './planDirectives';

@@ -18,7 +18,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { trimTrailingSlashes } from '../../core/trim';
+import { trimTrailingSlashes } from '../../src/core/trim';
 import { AnthropicPromptCache } from './anthropicCacheRule';
 import { handleCountTokens, handleMessages } from './anthropicMessages';
 import { asRecord, type Exchange, type ServerState, type StoredResponse } from './context';

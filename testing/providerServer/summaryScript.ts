@@ -5,7 +5,7 @@
  * heading with the first sentence under it, as a list, within the word limit the request gives.
  * Deterministic, so the planner's summaries can be tested and measured offline.
  */
-import { SUMMARY_MARKER } from '../../core/planning/summarize';
+import { SUMMARY_MARKER } from '../../src/core/planning/summarize';
 import type { ScriptedReply } from './toolScript';
 
 const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/;
