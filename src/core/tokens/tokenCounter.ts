@@ -3,6 +3,7 @@ import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
 type RanksModule = TiktokenBPE | { default: TiktokenBPE };
 import { sha256Hex } from '../hash';
 import { encodingForModel, type EncodingName } from './encodings';
+import { internalsOf, LinearEncoder } from './linearBpe';
 
 /** Counts tokens for one model's tokenizer. */
 export interface TokenCounter {
@@ -97,16 +98,37 @@ class MemoTokenCounter implements TokenCounter {
   }
 }
 
+const linearEncoders = new Map<Tiktoken, LinearEncoder | null>();
+
 /**
- * A run the tokenizer's pre-split keeps as one piece (letters only, or marks and punctuation only).
- * js-tiktoken merges a piece in time quadratic in its length: 2,000 × "x" takes 0.6 s, 16,000 × "x"
- * 40 s, so one such line in a note would stall the chat. Such runs are encoded 64 characters at a
- * time: at most one token more per cut, on text that is never prose (words are shorter).
+ * Encoded in time linear in the text whatever it holds (see linearBpe.ts), exactly as js-tiktoken
+ * encodes it. Should a js-tiktoken release lack the internals that needs, the older guard runs.
  */
-const LONG_PIECE = /\p{L}{256,}|[^\s\p{L}\p{N}]{256,}/gu;
+function encodeGuarded(tokenizer: Tiktoken, text: string): number[] {
+  let linear = linearEncoders.get(tokenizer);
+  if (linear === undefined) {
+    const internals = internalsOf(tokenizer);
+    linear = internals ? new LinearEncoder(internals) : null;
+    linearEncoders.set(tokenizer, linear);
+  }
+  return linear ? linear.encode(text) : encodeChunked(tokenizer, text);
+}
+
+/** The linear encoder of an encoding, for the async counting path and the tests. */
+export function linearEncoderFor(encoding: Exclude<EncodingName, 'estimate'>): LinearEncoder | null {
+  const tokenizer = loadTokenizer(encoding);
+  encodeGuarded(tokenizer, '');
+  return linearEncoders.get(tokenizer) ?? null;
+}
+
+/**
+ * Fallback only: a run the tokenizer's pre-split keeps as one piece (letters only, or marks and
+ * punctuation only) encoded 64 characters at a time (at most one token more per cut).
+ */
+const LONG_PIECE = /\p{L}{256,}|[^\s\p{L}\p{N}]{256,}|\s{256,}/gu;
 const PIECE_CHUNK = 64;
 
-function encodeGuarded(tokenizer: Tiktoken, text: string): number[] {
+function encodeChunked(tokenizer: Tiktoken, text: string): number[] {
   // Special-token strings in a note ("<|endoftext|>") are plain text here, not control tokens.
   const plain = (part: string) => tokenizer.encode(part, [], []);
   LONG_PIECE.lastIndex = 0;
