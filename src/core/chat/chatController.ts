@@ -1,3 +1,4 @@
+import { warmTokenCounts } from '../tokens/tokenCounter';
 import type { ContextChip } from '../context/items';
 import { ChipResolver } from '../context/resolver';
 import { withPageText, type UrlChip } from '../context/urlChip';
@@ -754,6 +755,8 @@ export class ChatController {
       await this.settling.get(id);
       if (this.saves.has(id)) await this.saves.flush();
       const loaded = await this.deps.archive.load(id);
+      // Long messages are counted in slices between frames before the engine counts its history at once.
+      await warmTokenCounts(loaded.conversation.model, loaded.conversation.turns.flatMap((t) => [t.text, t.reply ?? '']));
       const settings = this.deps.settings();
       const restored = await rehydrate(loaded.conversation, this.deps.vault, this.engineOptions(settings), this.resolver);
       if (switchNo !== this.switches) return;
