@@ -9,13 +9,13 @@ const FILE = 'artifact-summaries.json';
  * note, so the adapter is the right API. An unreadable, damaged or too big file is an empty cache
  * (with a notice); nothing is lost but the summaries, which are written again when needed.
  */
-export function pluginSummaryStore(plugin: Plugin): SummaryStore {
+export function pluginSummaryStore(plugin: Pick<Plugin, 'app' | 'manifest'>, notify: (message: string) => void = (message) => new Notice(message)): SummaryStore {
   const path = normalizePath(`${plugin.manifest.dir ?? `${plugin.app.vault.configDir}/plugins/${plugin.manifest.id}`}/${FILE}`);
   const adapter = plugin.app.vault.adapter;
   return {
     async load() {
       const read = await readPluginJson(FILE, { size: async () => (await adapter.stat(path))?.size ?? null, read: () => adapter.read(path) });
-      if (read.problem !== null) new Notice(`Strata: ${read.problem}; the artifact summaries start over.`);
+      if (read.problem !== null) notify(`Strata: ${read.problem}; the artifact summaries start over.`);
       return summariesIn(read.value);
     },
     async save(entries) {
