@@ -5,7 +5,11 @@
  * string or list of the chat data, or a property the plugin reads, is made huge; the note must read
  * with a warning, without the huge value, with every message and every other chat data line as it was.
  */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
+import { inspectChatNote } from '../../src/node/chatNoteTool';
 import { decodeChatNote, encodeChatNote } from '../../src/core/conversation/codec';
 import type { Conversation } from '../../src/core/conversation/model';
 import { STORED_LIMITS } from '../../src/core/storedLimits';
@@ -89,6 +93,39 @@ describe('huge values in a chat note are cut off with a warning, nothing else is
     expect(decoded.warnings.some((w) => w.startsWith(key))).toBe(true);
     expect(messages(decoded.conversation)).toEqual(messages(c));
     expect(JSON.stringify(decoded.conversation).length).toBeLessThan(note.length - HUGE + 10_000);
+  });
+
+  test('the save path (chat-note --resave, on disk): 25 notes, each with one huge value and the user\'s own properties, are written back without it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-huge-'));
+    try {
+      const cases = fc.sample(caseArb, { numRuns: 60, seed: 20261128 });
+      let written = 0;
+      for (const [n, k] of cases.entries()) {
+        if (written >= 25) break;
+        const note = encodeChatNote(k.c).replace(/^---\n/, '---\ntags: [kept]\n');
+        const lines = note.split('\n');
+        const data = dataLines(lines);
+        const at = data[k.line % data.length];
+        const value = JSON.parse(lines[at].slice(2)) as unknown;
+        const paths = leaves(value).filter((p) => p.length > 1 && !ENUM_KEYS.has(String(p[p.length - 1])));
+        if (paths.length === 0) continue;
+        const leaf = paths[k.leaf % paths.length];
+        lines[at] = `> ${JSON.stringify(setAt(value, leaf, k.unit.repeat(Math.ceil(HUGE / k.unit.length))))}`;
+        const file = path.join(dir, `chat ${n}.md`);
+        writeFileSync(file, lines.join('\n'), 'utf8');
+        const report = await inspectChatNote(file, { resave: true });
+        const where = `${JSON.stringify(leaf)}`;
+        expect({ where, warned: report.warnings.length > 0, changed: report.resaved?.changed }).toEqual({ where, warned: true, changed: true });
+        expect(statSync(file).size).toBeLessThan(Buffer.byteLength(note) + 10_000);
+        const after = decodeChatNote(readFileSync(file, 'utf8'), fallback);
+        expect(messages(after.conversation)).toEqual(messages(k.c));
+        expect(after.conversation.extra?.tags).toEqual(['kept']);
+        written++;
+      }
+      expect(written).toBe(25);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('fuzz: any one string or list of any chat data line made huge', () => {
