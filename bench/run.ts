@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn] [-- --no-profile]
+ * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn,tokens] [-- --no-profile]
  * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step,
  * artifact planning over more than the window, whole turns through the controller, in one run: a markdown report on stdout, the same figures as JSON in bench-results/. Progress goes to stderr.
  * With --only, latest.json keeps the other sections' figures from the run before (named in `carriedOver`).
@@ -21,8 +21,9 @@ import { measureSearch } from './search/section';
 import { measureAgent } from './agent/section';
 import { measureWholeTurn } from './wholeTurn/section';
 import { measurePlanning } from './planning/section';
+import { measureTokens } from './tokens/section';
 
-const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent', 'planning', 'wholeTurn'] as const;
+const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent', 'planning', 'wholeTurn', 'tokens'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -162,6 +163,12 @@ async function main(): Promise<void> {
     wholeTurn = figures.rows;
     wholeTurnRuns = figures.runs;
   }
+  let tokens: BenchResults['tokens'] = null;
+  if (args.only.has('tokens')) {
+    progress('token counting: long runs, ordinary text, a pasted note of long runs through the controller…');
+    tokens = await measureTokens(root);
+  }
+
   // The figures from before issue 16's changes (the same worker run on commit 863d8c4), shown next to this run's.
   const beforeFile = path.join(root, 'bench', 'wholeTurn', 'before.json');
   const wholeTurnBefore = wholeTurn && existsSync(beforeFile) ? ((JSON.parse(readFileSync(beforeFile, 'utf8')) as Partial<BenchResults>).wholeTurn ?? null) : null;
@@ -181,6 +188,7 @@ async function main(): Promise<void> {
     planning,
     wholeTurn,
     wholeTurnRuns,
+    tokens,
     ...(wholeTurnBefore ? { wholeTurnBefore } : {}),
   };
   mkdirSync(outDir, { recursive: true });

@@ -1,4 +1,5 @@
-import { Notice, Plugin, type WorkspaceLeaf } from 'obsidian';
+import { normalizePath, Notice, Plugin, type WorkspaceLeaf } from 'obsidian';
+import { DAMAGED_SETTINGS_COPY, readSettingsFile } from './core/pluginFiles';
 import { ChatController } from './core/chat/chatController';
 import type { ChatArchivePort } from './core/ports/chatArchive';
 import { adoptProvider, loadSettings, type StrataSettings } from './core/settings/settings';
@@ -57,7 +58,7 @@ export default class StrataPlugin extends Plugin {
   };
 
   async onload(): Promise<void> {
-    const { settings, warnings } = loadSettings(await this.loadData());
+    const { settings, warnings } = loadSettings(await this.readSettingsData());
     this.config = settings;
     if (warnings.length > 0) {
       new Notice(`Strata: some settings were invalid and reset to defaults:\n${warnings.join('\n')}`);
@@ -171,6 +172,35 @@ export default class StrataPlugin extends Plugin {
   /** Strata's tab in the settings window (where Obsidian allows it; otherwise the user is told where). */
   openSettingsTab(): void {
     if (!openPluginSettings(this.app, this.manifest.id)) new Notice('To add a provider and its API key, open the settings tab of this plugin.');
+  }
+
+  /**
+   * data.json as far as it can be read (src/core/pluginFiles.ts), never a reason not to load: too
+   * big, unreadable or damaged, the user is told, a damaged one is copied to data.damaged.json
+   * before the plugin writes its settings again, and every setting still readable is kept.
+   */
+  private async readSettingsData(): Promise<unknown> {
+    const adapter = this.app.vault.adapter;
+    const dir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    const path = normalizePath(`${dir}/data.json`);
+    const { value, problem, text } = await readSettingsFile({
+      size: async () => (await adapter.stat(path))?.size ?? null,
+      read: () => adapter.read(path),
+    });
+    if (problem === null) return value;
+    // Kept aside before the plugin next saves its settings over it (a copy, so nothing is lost).
+    let kept = '';
+    const copy = normalizePath(`${dir}/${DAMAGED_SETTINGS_COPY}`);
+    try {
+      if (await adapter.exists(copy)) await adapter.remove(copy);
+      if (text !== null) await adapter.write(copy, text);
+      else await adapter.copy(path, copy);
+      kept = ` The file as it was is kept in ${DAMAGED_SETTINGS_COPY}.`;
+    } catch {
+      // The notice still says what happened.
+    }
+    new Notice(`Strata: ${problem}.${kept}`);
+    return value;
   }
 
   async saveSettings(): Promise<void> {

@@ -3,6 +3,7 @@ import { LAYOUT_LABELS, LAYOUTS, RULES, uncached, type Rule, type ScenarioEffici
 import type { ChatListFigures } from '../chats/section';
 import type { NoteSize } from '../frontmatter/chat';
 import { frontmatterSection } from '../frontmatter/section';
+import { tokensSection, type TokenBench } from '../tokens/section';
 import type { GrowthSummary } from '../growth/section';
 import type { MachineInfo } from '../lib/machine';
 import type { PluginCost } from '../plugin/section';
@@ -41,6 +42,8 @@ export interface BenchResults {
   readonly wholeTurnRuns: WholeTurnFigures['runs'] | null;
   /** The whole-turn rows from before issue 16's changes (bench/wholeTurn/before.json: the same worker on commit 863d8c4). */
   readonly wholeTurnBefore?: readonly WholeTurnRow[] | null;
+  /** Token counting: long runs, ordinary text, the pasted note of issue 26. */
+  readonly tokens?: TokenBench | null;
   /** Sections not run this time, kept from an earlier latest.json (`npm run bench -- --only …`). */
   readonly carriedOver?: { readonly sections: readonly string[]; readonly from: string };
 }
@@ -321,6 +324,7 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.growth) out.push(growthSection(r.growth));
   if (r.chats) out.push(chatListSection(r.chats));
   if (r.frontmatter) out.push(frontmatterSection(r.frontmatter));
+  if (r.tokens) out.push(tokensSection(r.tokens));
   if (r.plugin) out.push(pluginSection(r.plugin));
   if (r.search) out.push(searchSection(r.search));
   if (r.agent) out.push(agentSection(r.agent));

@@ -7,7 +7,7 @@ import { z } from 'zod';
  * note's records have dozens of points each: a 1,000-turn note took ~90 ms to validate warm and
  * several times that on first use; this reads it in a few. Only what the stored-data schemas use is
  * read natively (objects, arrays, records, optional, nullable, unions, pipes into transforms, strings,
- * numbers with bounds, enums, literals); any other schema, or one with checks of its own (a refine),
+ * numbers with bounds, strings and lists with length bounds, enums, literals); any other schema, or one with checks of its own (a refine),
  * is handed to zod as it is, so an unknown construct is slower, never wrong.
  */
 
@@ -71,12 +71,15 @@ function build(schema: z.ZodType): Field {
     return { absent: 'fallback', fallback: whenMissing, read: (input) => (input === undefined ? whenMissing() : inner.read(input)) };
   }
   const def = schema.def as { type: string; checks?: unknown[] };
-  if (def.checks?.length && def.type !== 'number') return viaZod(schema);
+  // Length bounds (the size limits of stored data, storedLimits.ts) are read here; other checks by zod.
+  const lengths = def.type === 'string' || def.type === 'array' ? lengthBounds(def.checks ?? []) : null;
+  if (def.checks?.length && def.type !== 'number' && !lengths) return viaZod(schema);
   if (schema instanceof z.ZodObject) return objectField(schema);
   if (schema instanceof z.ZodArray) {
     const element = fieldOf(schema.element as z.ZodType).read;
+    const [min, max] = lengths ?? [0, Infinity];
     return required((input) => {
-      if (!Array.isArray(input)) return FAILED;
+      if (!Array.isArray(input) || input.length < min || input.length > max) return FAILED;
       const out: unknown[] = new Array(input.length);
       for (let i = 0; i < input.length; i++) {
         const value = element(input[i]);
@@ -106,7 +109,24 @@ function build(schema: z.ZodType): Field {
     });
   }
   if (schema instanceof z.ZodPipe) return pipeField(schema);
+  if (schema instanceof z.ZodString && lengths) {
+    const [min, max] = lengths;
+    return required((input) => (typeof input === 'string' && input.length >= min && input.length <= max ? input : FAILED));
+  }
   return leafField(schema) ?? viaZod(schema);
+}
+
+/** [min, max] of checks that are all length bounds, or null when any is something else. */
+function lengthBounds(checks: readonly unknown[]): [number, number] | null {
+  let min = 0;
+  let max = Infinity;
+  for (const check of checks) {
+    const c = (check as { _zod?: { def?: { check?: string; minimum?: unknown; maximum?: unknown } } })._zod?.def;
+    if (c?.check === 'min_length' && typeof c.minimum === 'number') min = Math.max(min, c.minimum);
+    else if (c?.check === 'max_length' && typeof c.maximum === 'number') max = Math.min(max, c.maximum);
+    else return null;
+  }
+  return [min, max];
 }
 
 function objectField(schema: z.ZodObject): Field {

@@ -1,4 +1,5 @@
 import { normalizePath, TFile, type Plugin, type TAbstractFile } from 'obsidian';
+import { readPluginText } from '../core/pluginFiles';
 import { DEFAULT_TIMERS } from '../core/timers';
 import type { Embedder } from '../core/search/embedder';
 import { ChunkVectors, type SemanticStatus } from '../core/search/semantic';
@@ -298,9 +299,14 @@ export class ObsidianVaultSearch implements VaultSearch {
 
   private async restoreAndBuild(): Promise<void> {
     const saved = await this.readSaved();
-    const restored = saved !== null && this.index.restore(saved);
-    const report = await this.build();
-    if (!restored || report.indexed > 0 || report.removed > 0 || report.skipped > 0) await this.save();
+    const report = saved === null ? null : this.index.restoreReport(saved);
+    const restored = report === 'restored';
+    // Damaged or another version's: rebuilt from the notes, said once (other settings are the user's change: no notice).
+    if (report === 'damaged' || report === 'other-version') {
+      this.tell(`Strata search: the saved index (${INDEX_FILE}) was ${report === 'damaged' ? 'damaged' : 'written by another version'}; it is rebuilt from your notes.`);
+    }
+    const built = await this.build();
+    if (!restored || built.indexed > 0 || built.removed > 0 || built.skipped > 0) await this.save();
   }
 
   private async build(): Promise<BuildReport> {
@@ -324,24 +330,34 @@ export class ObsidianVaultSearch implements VaultSearch {
     return normalizePath(`${this.plugin.manifest.dir ?? `${this.plugin.app.vault.configDir}/plugins/${this.plugin.manifest.id}`}/${name}`);
   }
 
-  private async readSaved(name = INDEX_FILE): Promise<string | null> {
+  /** A plugin file's text; null when missing, unreadable or too big to read (said once), see src/core/pluginFiles.ts. */
+  private async readSaved(name: typeof INDEX_FILE | typeof VECTORS_FILE = INDEX_FILE): Promise<string | null> {
     const adapter = this.plugin.app.vault.adapter;
     const path = this.pluginFile(name);
-    try {
-      return (await adapter.exists(path)) ? await adapter.read(path) : null;
-    } catch {
-      return null; // Unreadable: the build reads every note instead.
-    }
+    const read = await readPluginText(name, {
+      size: async () => (await adapter.stat(path))?.size ?? null,
+      read: () => adapter.read(path),
+    });
+    if (read.problem !== null) this.tell(`Strata search: ${read.problem}; it is made again from your notes.`);
+    return read.text;
   }
 
-  private async readJson(name: string): Promise<unknown> {
+  private async readJson(name: typeof VECTORS_FILE): Promise<unknown> {
     const text = await this.readSaved(name);
     if (text === null) return null;
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      return null; // Damaged: started over.
+      this.tell(`Strata semantic search: ${name} was damaged; the notes are embedded again.`);
+      return null;
     }
+  }
+
+  /** A notice for a damaged plugin file, once per message. */
+  private tell(message: string): void {
+    if (this.announced.has(message)) return;
+    this.announced.add(message);
+    this.notify(message);
   }
 
   private async save(): Promise<void> {

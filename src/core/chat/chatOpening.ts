@@ -7,6 +7,7 @@ import { newConversation } from '../conversation/model';
 import { rehydrate } from '../conversation/rehydrate';
 import { interrupted, setMode } from '../conversation/transitions';
 import { rewriteCacheOf } from '../vaultQa/queryRewrite';
+import { warmTokenCounts } from '../tokens/tokenCounter';
 import { CHAT_MODES, type StrataSettings } from '../settings/settings';
 import { findProject, projectModel } from '../projects/projects';
 
@@ -42,6 +43,8 @@ export async function openSavedChat(
   deps: { archive: ChatArchivePort; vault: VaultReader; resolver: ChipResolver; settings: StrataSettings },
 ): Promise<OpenedChat> {
   const loaded = await deps.archive.load(id);
+  // Long messages are counted in slices between frames before the engine counts its history at once.
+  await warmTokenCounts(loaded.conversation.model, loaded.conversation.turns.flatMap((t) => [t.text, t.reply ?? '']));
   const restored = await rehydrate(loaded.conversation, deps.vault, engineOptions(deps.settings), deps.resolver);
   // A mode this version does not know (a hand edit, a newer version) reads as the plain chat mode.
   const known = (CHAT_MODES as readonly string[]).includes(loaded.conversation.mode);

@@ -1,3 +1,4 @@
+import { warmTokenCounts } from '../tokens/tokenCounter';
 import type { ContextChip } from '../context/items';
 import { reReadLibraryNotes } from '../context/libraryNotes';
 import { imageTarget, withTurnImages } from '../context/images';
@@ -307,6 +308,8 @@ export async function turnInput(
   reRead: boolean,
 ): Promise<TurnInput> {
   const { items, problems } = await resolver.resolve(request.chips);
+  // Long notes (and a long pasted message) are counted here, in slices between frames, before the engine counts them at once (tokenCounter.ts).
+  await warmTokenCounts(request.model, [request.userText, ...items.map((item) => item.content)]);
   const current = reRead ? await reReadLibraryNotes(resolver, engine.libraryNotes(), items) : undefined;
   const projectPrompt = findProject(settings, request.project)?.prompt ?? '';
   const fragments = [...promptFragments({ systemPrompt: settings.systemPrompt, memory: settings.memory, projectPrompt }), ...modeFragments(request.mode)];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Count, leftOut, readLenient } from '../lenient';
+import { Name, PathText } from '../storedLimits';
 
 /**
  * What a conversation remembers about its provider session (stored in the chat note by the
@@ -7,19 +8,19 @@ import { Count, leftOut, readLenient } from '../lenient';
  * left out (the session stays usable); a bad providerId or model makes it unreadable.
  */
 export const ProviderSessionSchema = z.object({
-  providerId: z.string(),
-  model: z.string(),
+  providerId: Name,
+  model: Name,
   /** Claude Code session id, OpenAI Responses previous_response_id. Absent: no session to resume. */
-  sessionId: leftOut(z.string()).optional(),
+  sessionId: leftOut(Name).optional(),
   /**
    * Index, in the stateless message list, of the last message the provider has seen (its own
    * reply of the last successful turn). Messages after it are what a resumed call must send.
    */
   cursor: leftOut(Count).optional(),
   /** combineHashes of the stateless messages 0..cursor as the provider saw them (detects edited history). */
-  seenHash: leftOut(z.string()).optional(),
+  seenHash: leftOut(Name).optional(),
   /** Claude Code working directory the session lives in (its sessions are stored per directory). */
-  cwd: leftOut(z.string()).optional(),
+  cwd: leftOut(PathText).optional(),
 });
 
 export type ProviderSession = Readonly<z.infer<typeof ProviderSessionSchema>>;

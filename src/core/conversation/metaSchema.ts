@@ -9,7 +9,8 @@ import { COMPACTION_KINDS } from '../engine/compaction';
 import { RENDERINGS } from '../engine/converter';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type ImageRef, type LayerId } from '../engine/types';
-import { Count, leftOut, NonBlank, orElse, required } from '../lenient';
+import { Count, leftOut, orElse, required } from '../lenient';
+import { Content, jsonAtMost, listOf, Name, nonBlank, PathText, STORED_LIMITS, Text } from '../storedLimits';
 import type { Usage } from '../usage';
 import { REWRITE_STATUSES, type TurnSearch } from './records/search';
 import { DEFAULT_MODE, TITLE_SOURCES, TURN_STATUSES, type EnvelopeRecord, type ItemRef, type LayerRecord } from './model';
@@ -34,8 +35,11 @@ export const FORMAT_VERSIONS = [1, 2] as const;
  * whole epoch ms, as the writer can write them back.
  */
 const Time = z.unknown().transform((value, ctx): number => {
+  // An ISO time is a few dozen characters: a longer text is not read (a huge one would be parsed at every read).
   const ms =
-    typeof value === 'number' ? value : value instanceof Date ? value.getTime() : typeof value === 'string' ? epochFromIso(value) : null;
+    typeof value === 'string' && value.length > 64
+      ? null
+      : typeof value === 'number' ? value : value instanceof Date ? value.getTime() : typeof value === 'string' ? epochFromIso(value) : null;
   if (ms === null || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
     ctx.issues.push({ code: 'custom', input: value, message: 'expected a date and time (ISO 8601)' });
     return 0;
@@ -44,23 +48,23 @@ const Time = z.unknown().transform((value, ctx): number => {
 });
 
 const ChipRecord = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('note'), path: z.string(), active: leftOut(z.literal(true)).optional() }),
-  z.object({ kind: z.literal('folder'), path: z.string() }),
-  z.object({ kind: z.literal('tag'), tag: z.string() }),
-  z.object({ kind: z.literal('url'), url: z.string(), title: leftOut(z.string()).optional() }),
-  z.object({ kind: z.literal('selection'), path: z.string(), fromLine: Count, toLine: Count }),
+  z.object({ kind: z.literal('note'), path: PathText, active: leftOut(z.literal(true)).optional() }),
+  z.object({ kind: z.literal('folder'), path: PathText }),
+  z.object({ kind: z.literal('tag'), tag: PathText }),
+  z.object({ kind: z.literal('url'), url: PathText, title: leftOut(PathText).optional() }),
+  z.object({ kind: z.literal('selection'), path: PathText, fromLine: Count, toLine: Count }),
 ]) satisfies z.ZodType<ContextChip>;
 
-const ProblemRecord = z.object({ chipId: z.string(), reason: z.enum(PROBLEM_REASONS), detail: z.string() }) satisfies z.ZodType<ResolutionProblem>;
+const ProblemRecord = z.object({ chipId: PathText, reason: z.enum(PROBLEM_REASONS), detail: Text }) satisfies z.ZodType<ResolutionProblem>;
 
 /** An image a turn sent (src/core/engine/types.ts ImageRef): no bytes, they are read again from the vault. */
 const ImageRefRecord = z.object({
-  path: z.string(),
-  mediaType: z.string(),
+  path: PathText,
+  mediaType: Name,
   width: Count,
   height: Count,
   bytes: Count,
-  hash: z.string(),
+  hash: Name,
   tokens: Count,
 }) satisfies z.ZodType<ImageRef>;
 
@@ -72,27 +76,27 @@ const LayerRecordSchema = z.object({ tokens: Count }) satisfies z.ZodType<LayerR
 const EnvelopeRecordSchema = z.object({
   layers: z.object(Object.fromEntries(LAYER_IDS.map((id) => [id, LayerRecordSchema])) as Record<LayerId, typeof LayerRecordSchema>),
   promptTokens: orElse(Count, 0),
-  prefixChange: orElse(z.object({ reason: z.enum(PREFIX_CHANGE_REASONS), detail: z.string() }).nullable(), null, 'read as no change'),
-  full: orElse(z.array(z.string()), []),
+  prefixChange: orElse(z.object({ reason: z.enum(PREFIX_CHANGE_REASONS), detail: Text }).nullable(), null, 'read as no change'),
+  full: orElse(listOf(PathText), []),
   freshness: orElse(
-    z.array(leftOut(z.object({ id: z.string(), status: z.enum(FRESHNESS_STATUSES), fromVersion: Count, toVersion: leftOut(Count).optional() }), 'left out')),
+    listOf(leftOut(z.object({ id: PathText, status: z.enum(FRESHNESS_STATUSES), fromVersion: Count, toVersion: leftOut(Count).optional() }), 'left out')),
     [],
   ),
-  removed: orElse(z.array(z.string()), []),
-  compile: leftOut(z.object({ mode: z.enum(COMPILE_MODES), reason: z.string() })).optional(),
+  removed: orElse(listOf(PathText), []),
+  compile: leftOut(z.object({ mode: z.enum(COMPILE_MODES), reason: Text })).optional(),
 }) satisfies z.ZodType<EnvelopeRecord>;
 
 /** A Vault QA turn's search (src/core/conversation/records/search.ts): a damaged one is left out (the view then lists no sources). */
 const SearchRecord = z.object({
-  query: z.string(),
-  sources: z.array(z.object({ path: z.string(), heading: orElse(z.string(), '') })),
+  query: Text,
+  sources: listOf(z.object({ path: PathText, heading: orElse(PathText, '') })),
   rewrite: leftOut(
     z.object({
       status: z.enum(REWRITE_STATUSES),
-      key: orElse(z.string(), ''),
-      detail: leftOut(z.string()).optional(),
-      provider: leftOut(z.string()).optional(),
-      model: leftOut(z.string()).optional(),
+      key: orElse(Text, ''),
+      detail: leftOut(Text).optional(),
+      provider: leftOut(Name).optional(),
+      model: leftOut(Name).optional(),
       usage: leftOut(UsageRecord).optional(),
       cost: leftOut(z.number().nullable()).optional(),
     }),
@@ -103,17 +107,17 @@ const SearchRecord = z.object({
 const AgentRecordSchema = z.object({
   stop: orElse(z.enum(['answered', 'step-limit', 'interrupted']), 'answered'),
   steps: orElse(
-    z.array(
+    listOf(
       leftOut(
         z.object({
-          text: orElse(z.string(), ''),
+          text: orElse(Content, ''),
           calls: orElse(
-            z.array(
+            listOf(
               leftOut(
                 z.object({
-                  id: z.string(),
-                  name: z.string(),
-                  args: orElse(z.record(z.string(), z.unknown()), {}),
+                  id: Name,
+                  name: Name,
+                  args: orElse(jsonAtMost(STORED_LIMITS.json, z.record(z.string(), z.unknown())), {}),
                   chars: orElse(Count, 0),
                   ms: orElse(Count, 0),
                   isError: orElse(z.boolean(), false),
@@ -142,23 +146,23 @@ const TurnRecordSchema = z.object({
   status: required(z.enum(TURN_STATUSES), 'complete', 'read as complete if it has a reply'),
   at: orElse(Time.nullable(), null, "the chat's creation time is used"),
   replyAt: leftOut(Time).optional(),
-  provider: leftOut(z.string()).optional(),
-  model: leftOut(z.string()).optional(),
-  textHash: leftOut(z.string()).optional(),
-  replyHash: leftOut(z.string()).optional(),
-  chips: leftOut(z.array(leftOut(ChipRecord, 'left out'))).optional(),
-  referenced: orElse(z.array(z.string()), []),
-  problems: orElse(z.array(leftOut(ProblemRecord, 'left out')), []),
-  images: leftOut(z.array(leftOut(ImageRefRecord, 'left out: history sends a marker for it')), 'left out').optional(),
+  provider: leftOut(Name).optional(),
+  model: leftOut(Name).optional(),
+  textHash: leftOut(Name).optional(),
+  replyHash: leftOut(Name).optional(),
+  chips: leftOut(listOf(leftOut(ChipRecord, 'left out'))).optional(),
+  referenced: orElse(listOf(PathText), []),
+  problems: orElse(listOf(leftOut(ProblemRecord, 'left out')), []),
+  images: leftOut(listOf(leftOut(ImageRefRecord, 'left out: history sends a marker for it')), 'left out').optional(),
   search: leftOut(SearchRecord, 'the search record is left out').optional(),
   agent: leftOut(AgentRecordSchema, 'the agent steps are left out').optional(),
   plan: leftOut(PlanRecordSchema, 'the context plan is left out').optional(),
   envelope: leftOut(EnvelopeRecordSchema, 'the envelope record is left out').optional(),
   usage: leftOut(UsageRecord.nullable()).optional(),
   cost: leftOut(z.number().nullable()).optional(),
-  error: leftOut(z.string()).optional(),
+  error: leftOut(Text).optional(),
   /** Token counts of its message blocks, by tokenizer and block hash (blockTokens.ts). */
-  tokens: leftOut(z.string(), 'its messages are counted again').optional(),
+  tokens: leftOut(Text, 'its messages are counted again').optional(),
 });
 
 export type ParsedTurnRecord = z.infer<typeof TurnRecordSchema>;
@@ -166,33 +170,33 @@ const EMPTY_TURN: ParsedTurnRecord = { status: 'complete', at: null, referenced:
 
 const ItemRefRecord = z
   .object({
-    id: z.string(),
+    id: PathText,
     kind: z.enum(ITEM_KINDS),
-    title: leftOut(z.string(), 'the id is used').optional(),
-    source: z.string(),
-    via: leftOut(z.string()).optional(),
+    title: leftOut(PathText, 'the id is used').optional(),
+    source: PathText,
+    via: leftOut(PathText).optional(),
     version: z.int().min(1),
-    hash: orElse(z.string(), ''),
+    hash: orElse(Name, ''),
     tokens: orElse(Count, 0),
     enteredTurn: z.int().min(1),
     /** A planned item: its summary or extract, as sent (kept so a reopened chat sends the same bytes). */
     planned: leftOut(PlannedFormRecord, 'read as the whole text').optional(),
-    content: leftOut(z.string()).optional(),
+    content: leftOut(Content).optional(),
   })
   .transform(({ title, ...ref }) => ({ ...ref, title: title ?? ref.id })) satisfies z.ZodType<ItemRef>;
 
 const PendingEventRecord = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('removed'), id: z.string() }),
+  z.object({ type: z.literal('removed'), id: PathText }),
   z.object({ type: z.literal('condensed'), through: Count, kind: z.enum(COMPACTION_KINDS) }),
   z.object({ type: z.literal('truncated'), turns: Count }),
   z.object({ type: z.literal('rendering'), rendering: z.enum(RENDERINGS) }),
-  z.object({ type: z.literal('edited'), ids: z.array(z.string()) }),
-  z.object({ type: z.literal('image-changed'), paths: z.array(z.string()) }),
-  z.object({ type: z.literal('project'), from: z.string(), to: z.string() }),
-  z.object({ type: z.literal('replanned'), ids: z.array(z.string()), detail: z.string() }),
+  z.object({ type: z.literal('edited'), ids: listOf(PathText) }),
+  z.object({ type: z.literal('image-changed'), paths: listOf(PathText) }),
+  z.object({ type: z.literal('project'), from: Name, to: Name }),
+  z.object({ type: z.literal('replanned'), ids: listOf(PathText), detail: Text }),
 ]) satisfies z.ZodType<PendingEvent>;
 
-const SummaryCallsRecord = z.object({ provider: z.string(), model: z.string(), usage: UsageRecord, calls: Count });
+const SummaryCallsRecord = z.object({ provider: Name, model: Name, usage: UsageRecord, calls: Count });
 
 /**
  * One compaction (its text is the summary callout in the body, `textHash` tells a hand edit). What
@@ -209,35 +213,35 @@ const CompactionRecordSchema = z.object({
   tokensBefore: orElse(Count, 0),
   tokensAfter: orElse(Count, 0),
   summary: orElse(SummaryCallsRecord.nullable(), null, 'read as no summarizing calls'),
-  fallback: leftOut(z.string()).optional(),
+  fallback: leftOut(Text).optional(),
   maskedThrough: Count,
   masking: z.object({ maxOutputLines: Count, maxCodeLines: Count }),
   at: orElse(Time.nullable(), null, "the chat's creation time is used"),
   cost: orElse(z.number().nullable(), null, 'read as unknown'),
-  textHash: leftOut(z.string()).optional(),
+  textHash: leftOut(Name).optional(),
 });
 
 export type CompactionMetaRecord = z.infer<typeof CompactionRecordSchema>;
 
 const CommittedRequestRecord = z.object({
   count: Count,
-  combined: z.string(),
-  model: z.string(),
-  staticFragments: z.array(z.string()),
+  combined: Name,
+  model: Name,
+  staticFragments: listOf(PathText),
   libraryVersions: Count,
 }) satisfies z.ZodType<CommittedRequest>;
 
 /** The machine state under `strata`. Null id and library mean unreadable: the reader rebuilds them. */
 const StrataRecord = z.object({
   format: orElse(z.literal(FORMAT_VERSIONS), FORMAT_VERSION, `read as format ${FORMAT_VERSION}`),
-  id: orElse(z.string().min(1).nullable(), null, 'a new id is used'),
+  id: orElse(z.string().min(1).max(STORED_LIMITS.name).nullable(), null, 'a new id is used'),
   titleSource: orElse(z.enum(TITLE_SOURCES), 'first-message'),
   /** The chat's project id (src/core/projects): kept even when no project has it any more (the chat shows it missing). */
-  project: leftOut(NonBlank, 'the chat is read without a project').optional(),
-  titleCall: leftOut(z.object({ provider: z.string(), model: z.string(), usage: UsageRecord, cost: orElse(z.number().nullable(), null, 'read as unknown') }), 'its cost is left out').optional(),
+  project: leftOut(nonBlank(STORED_LIMITS.name), 'the chat is read without a project').optional(),
+  titleCall: leftOut(z.object({ provider: Name, model: Name, usage: UsageRecord, cost: orElse(z.number().nullable(), null, 'read as unknown') }), 'its cost is left out').optional(),
   session: orElse(ProviderSessionSchema.nullable(), null, 'the provider starts a new session'),
   lastRequest: orElse(CommittedRequestRecord.nullable(), null, 'the next request cannot prove it extends the last one'),
-  pending: orElse(z.array(leftOut(PendingEventRecord, 'left out: the next prefix break may be named history-edited')), [], 'no pending events'),
+  pending: orElse(listOf(leftOut(PendingEventRecord, 'left out: the next prefix break may be named history-edited')), [], 'no pending events'),
   library: orElse(z.array(leftOut(ItemRefRecord, 'left out of the library')).nullable(), null, 'the library is rebuilt from the context lists'),
   compactions: orElse(
     z.array(leftOut(CompactionRecordSchema, 'left out: its summary callout, if any, is read without it')),
@@ -250,12 +254,12 @@ const StrataRecord = z.object({
 
 /** The whole frontmatter (keys other than these are the user's and are kept as they are). Null times: unreadable. */
 export const Frontmatter = z.object({
-  title: orElse(NonBlank, 'Untitled chat'),
+  title: orElse(nonBlank(STORED_LIMITS.path), 'Untitled chat'),
   created: orElse(Time.nullable(), null, 'the load time is used'),
   updated: orElse(Time.nullable(), null, 'the creation time is used'),
-  provider: orElse(NonBlank, 'unknown'),
-  model: orElse(NonBlank, 'unknown'),
-  mode: orElse(NonBlank, DEFAULT_MODE),
+  provider: orElse(nonBlank(STORED_LIMITS.name), 'unknown'),
+  model: orElse(nonBlank(STORED_LIMITS.name), 'unknown'),
+  mode: orElse(nonBlank(STORED_LIMITS.name), DEFAULT_MODE),
   strata: required<z.infer<typeof StrataRecord> | null>(StrataRecord, null, 'the chat is read from its text only'),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { leftOut, orElse } from '../lenient';
+import { listOf, Name, PathText, Text } from '../storedLimits';
 import type { PlanBook } from './records/plan';
 import { DECIDERS, SHOULD_PLAN_REASONS, STRATEGIES, type PlanRecord } from './records/plan';
 import { ITEM_KINDS } from '../context/items';
@@ -14,65 +15,65 @@ const ArtifactTypeSchema = z.enum([...ITEM_KINDS, 'tool']);
 
 const PlanCallRecord = z.object({
   kind: z.enum(['planner', 'summary']),
-  provider: z.string(),
-  model: z.string(),
+  provider: Name,
+  model: Name,
   usage: UsageRecord,
   cost: orElse(z.number().nullable(), null, 'read as unknown'),
 });
 
 const ArtifactUsageRecord = z.object({
-  id: z.string(),
+  id: PathText,
   type: ArtifactTypeSchema,
-  title: orElse(z.string(), ''),
+  title: orElse(PathText, ''),
   strategy: z.enum(STRATEGIES),
   priority: orElse(Count, 0),
-  rationale: orElse(z.string(), ''),
+  rationale: orElse(Text, ''),
   by: z.enum(DECIDERS),
   kept: orElse(z.boolean(), false),
   fullTokens: orElse(Count, 0),
   tokens: orElse(Count, 0),
-  focus: leftOut(z.string()).optional(),
-  query: leftOut(z.string()).optional(),
+  focus: leftOut(Text).optional(),
+  query: leftOut(Text).optional(),
   cacheHit: leftOut(z.boolean()).optional(),
 });
 
 export const PlanRecordSchema = z.object({
   reason: z.enum(SHOULD_PLAN_REASONS),
-  detail: orElse(z.string(), ''),
+  detail: orElse(Text, ''),
   planner: orElse(z.enum(DECIDERS).nullable(), null),
-  warning: leftOut(z.string()).optional(),
+  warning: leftOut(Text).optional(),
   roomTokens: orElse(Count, 0),
-  decisions: orElse(z.array(leftOut(ArtifactUsageRecord, 'left out')), []),
-  calls: orElse(z.array(leftOut(PlanCallRecord, 'left out: its cost is not counted')), []),
+  decisions: orElse(listOf(leftOut(ArtifactUsageRecord, 'left out')), []),
+  calls: orElse(listOf(leftOut(PlanCallRecord, 'left out: its cost is not counted')), []),
   cache: orElse(z.object({ hits: Count, misses: Count }), { hits: 0, misses: 0 }),
-  replanned: leftOut(z.array(z.string())).optional(),
+  replanned: leftOut(listOf(PathText)).optional(),
 }) satisfies z.ZodType<PlanRecord>;
 
 const KeptDecisionRecord = z.object({
-  id: z.string(),
+  id: PathText,
   strategy: z.enum(STRATEGIES),
   priority: orElse(Count, 0),
-  rationale: orElse(z.string(), ''),
-  focus: leftOut(z.string()).optional(),
-  query: leftOut(z.string()).optional(),
+  rationale: orElse(Text, ''),
+  focus: leftOut(Text).optional(),
+  query: leftOut(Text).optional(),
   type: ArtifactTypeSchema,
-  title: orElse(z.string(), ''),
+  title: orElse(PathText, ''),
   by: z.enum(DECIDERS),
-  sourceHash: z.string(),
+  sourceHash: Name,
   fullTokens: orElse(Count, 0),
   tokens: orElse(Count, 0),
   turn: orElse(z.int().min(1), 1),
 });
 
 export const PlanBookSchema = z.object({
-  decisions: orElse(z.array(leftOut(KeptDecisionRecord, 'left out: the item is decided again')), []),
-  overrides: orElse(z.array(leftOut(z.object({ id: z.string(), override: z.enum(['full', 'exclude']) }), 'left out')), []),
+  decisions: orElse(listOf(leftOut(KeptDecisionRecord, 'left out: the item is decided again')), []),
+  overrides: orElse(listOf(leftOut(z.object({ id: PathText, override: z.enum(['full', 'exclude']) }), 'left out')), []),
 }) satisfies z.ZodType<PlanBook>;
 
 /** A planned library item's form (a summary or an extract stands for its source). */
 export const PlannedFormRecord = z.object({
   strategy: z.enum(['summarize', 'rag_extract']),
-  sourceHash: z.string(),
+  sourceHash: Name,
   fullTokens: orElse(Count, 0),
 });
 

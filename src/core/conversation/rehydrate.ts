@@ -8,7 +8,7 @@ import { sha256BytesHex, sha256Hex } from '../hash';
 import { imageRefOf } from '../engine/images';
 import { base64Of } from '../context/images';
 import { renderItem } from '../engine/render';
-import { tokenCounterFor } from '../tokens/tokenCounter';
+import { tokenCounterFor, warmTokenCounts } from '../tokens/tokenCounter';
 import type { Conversation, ItemRef } from './model';
 import { latestCompaction } from './compactionRecords';
 import { compactionOf } from './toRecords';
@@ -148,8 +148,11 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       enteredTurn: ref.enteredTurn,
       ...(ref.planned ? { planned: ref.planned } : {}),
     };
-    // Saved counts are reused when the text is unchanged; otherwise the block is counted as sent.
-    library.push(hash === ref.hash && ref.tokens > 0 ? item : { ...item, tokens: counter.count(renderItem(item)) });
+    // Saved counts are reused when the text is unchanged; otherwise the block is counted as sent
+    // (a long one first in slices between frames, so reopening does not hold the interface).
+    const reuse = hash === ref.hash && ref.tokens > 0;
+    if (!reuse) await warmTokenCounts(conversation.model, [renderItem(item)]);
+    library.push(reuse ? item : { ...item, tokens: counter.count(renderItem(item)) });
     restoredVersion.set(ref.id, ref.version);
   }
   for (const id of dropped) {

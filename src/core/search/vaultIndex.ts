@@ -94,6 +94,11 @@ interface ChunkDoc {
   body: string;
 }
 
+function isStat(value: unknown): value is NoteStat {
+  const stat = value as Partial<NoteStat> | null;
+  return typeof stat === 'object' && stat !== null && typeof stat.mtime === 'number' && typeof stat.size === 'number';
+}
+
 interface Stored {
   version: number;
   fingerprint: string;
@@ -385,32 +390,51 @@ export class VaultIndex implements VaultSearch {
    * index, was written by another format version, or with other settings; build() then reads every note.
    */
   restore(json: string): boolean {
+    return this.restoreReport(json) === 'restored';
+  }
+
+  /**
+   * restore(), saying why an index was not restored: 'damaged' (not JSON, or not an index: a file
+   * cut short, edited or overwritten), 'other-version', 'other-settings'. Never throws; anything
+   * but 'restored' leaves this index empty.
+   */
+  restoreReport(json: string): 'restored' | 'damaged' | 'other-version' | 'other-settings' {
     let stored: Stored;
     try {
       stored = JSON.parse(json) as Stored;
     } catch {
-      return false;
+      return 'damaged';
     }
-    if (!stored || stored.version !== INDEX_FORMAT_VERSION || stored.fingerprint !== this.fingerprint || !Array.isArray(stored.notes)) return false;
+    if (typeof stored !== 'object' || stored === null) return 'damaged';
+    if (stored.version !== INDEX_FORMAT_VERSION) return 'other-version';
+    if (stored.fingerprint !== this.fingerprint) return 'other-settings';
+    if (!Array.isArray(stored.notes) || !Number.isSafeInteger(stored.nextId)) return 'damaged';
     let mini: MiniSearch<ChunkDoc>;
+    const notes = new Map<string, NoteEntry>();
+    const chunks = new Map<number, ChunkMeta>();
     try {
       mini = MiniSearch.loadJS<ChunkDoc>(stored.mini as Parameters<typeof MiniSearch.loadJS>[0], miniOptions);
+      // Every entry checked before any is taken: a damaged one leaves this index as it was (empty).
+      for (const [path, entry] of stored.notes) {
+        if (typeof path !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.chunks)) return 'damaged';
+        const ids: number[] = [];
+        for (const [id, headings, startLine, endLine, hash] of entry.chunks) {
+          if (!Number.isSafeInteger(id) || !Array.isArray(headings) || !Number.isSafeInteger(startLine) || !Number.isSafeInteger(endLine) || typeof hash !== 'string') return 'damaged';
+          ids.push(id);
+          chunks.set(id, { path, headings, startLine, endLine, hash });
+        }
+        notes.set(path, { hash: entry.hash, stat: isStat(entry.stat) ? entry.stat : null, ids });
+      }
     } catch {
-      return false;
+      return 'damaged';
     }
     this.mini = mini;
     this.notes.clear();
     this.chunks.clear();
-    for (const [path, entry] of stored.notes) {
-      const ids: number[] = [];
-      for (const [id, headings, startLine, endLine, hash] of entry.chunks) {
-        ids.push(id);
-        this.chunks.set(id, { path, headings, startLine, endLine, hash });
-      }
-      this.notes.set(path, { hash: entry.hash, stat: entry.stat, ids });
-    }
+    for (const [path, entry] of notes) this.notes.set(path, entry);
+    for (const [id, meta] of chunks) this.chunks.set(id, meta);
     this.nextId = stored.nextId;
-    return true;
+    return 'restored';
   }
 
   private index(path: string, text: string, hash: string, stat: NoteStat | null): void {

@@ -22,8 +22,23 @@ export type PromptExpansion =
     }
   | { readonly ok: false; readonly error: string };
 
+/** The longest message a prompt may expand to (a note attached in full may hold as much). */
+export const MAX_EXPANDED_CHARS = 1_000_000;
+
+/** The expanded text's length, counted without building it. */
+function expandedSize(prompt: CustomPrompt, selection: string, link: string, input: string): number {
+  let size = prompt.template.length;
+  for (const m of prompt.template.matchAll(PLACEHOLDER)) {
+    const name = m[1].toLowerCase();
+    size += (name === 'input' ? input.length : name === 'activenote' ? link.length : selection.length) - m[0].length;
+    if (size > MAX_EXPANDED_CHARS) return size;
+  }
+  return input && !prompt.uses.input ? size + 2 + input.length : size;
+}
+
 /**
- * Fill a prompt's placeholders:
+ * Fill a prompt's placeholders (once: placeholders in what they are filled with stay as they are,
+ * so neither a selection nor a prompt can make an expansion recurse):
  * - `{selection}` (or `{}`, as in Copilot's prompts) becomes the selected text itself;
  * - `{activeNote}` becomes a link to the note (`[[Plan]]`) and the note is attached as context, so its
  *   text goes to the model once, in the Context Library, instead of being pasted into the message;
@@ -40,6 +55,12 @@ export function expandPrompt(prompt: CustomPrompt, context: PromptContext): Prom
   if (missing.length > 0) return { ok: false, error: `The prompt "${prompt.name}" uses ${missing.join(', and ')}, then run it again.` };
 
   const input = context.input.trim();
+  // A hostile note (thousands of placeholders) and a long selection would multiply into gigabytes:
+  // the size is known before anything is built, and a prompt over the limit says so.
+  const size = expandedSize(prompt, selection ?? '', context.activeNote?.link ?? '', input);
+  if (size > MAX_EXPANDED_CHARS) {
+    return { ok: false, error: `The prompt "${prompt.name}" would make a message of ${size.toLocaleString('en-US')} characters (at most ${MAX_EXPANDED_CHARS.toLocaleString('en-US')}): select less text, or use fewer placeholders.` };
+  }
   let caret: number | null = null;
   let out = '';
   let last = 0;

@@ -34,6 +34,9 @@ export type PromptNoteResult = { readonly ok: true; readonly prompt: CustomPromp
 /** Placeholder names, matched case-insensitively; `{}` is Copilot's name for the selection. */
 export const PLACEHOLDER = /\{(selection|activenote|input|)\}/gi;
 
+/** The longest prompt note read: a prompt is a message's worth of text, not a book. */
+export const MAX_PROMPT_NOTE_CHARS = 200_000;
+
 export function promptName(path: string): string {
   const file = path.slice(path.lastIndexOf('/') + 1);
   return file.replace(/\.md$/i, '');
@@ -54,6 +57,7 @@ export function parsePromptNote(path: string, text: string): PromptNoteResult {
   const name = promptName(path);
   const fail = (problem: string): PromptNoteResult => ({ ok: false, problem: { name, path, problem } });
   if (!name.trim()) return fail('the note has no name');
+  if (text.length > MAX_PROMPT_NOTE_CHARS) return fail(`the note is ${text.length.toLocaleString('en-US')} characters long, over the ${MAX_PROMPT_NOTE_CHARS.toLocaleString('en-US')} a prompt may have`);
   const split = splitFrontmatter(text);
   if (split.yaml === null && /^\ufeff?---[ \t]*\r?\n/.test(text)) return fail('its frontmatter has no closing ---');
   const warnings: string[] = [];

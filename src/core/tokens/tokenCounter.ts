@@ -2,7 +2,10 @@ import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
 
 type RanksModule = TiktokenBPE | { default: TiktokenBPE };
 import { sha256Hex } from '../hash';
+import { DEFAULT_TIMERS } from '../timers';
 import { encodingForModel, type EncodingName } from './encodings';
+import { chunkStarts } from './lineChunks';
+import { internalsOf, LinearEncoder } from './linearBpe';
 
 /** Counts tokens for one model's tokenizer. */
 export interface TokenCounter {
@@ -61,9 +64,20 @@ export function blockHash(text: string): string {
   return sha256Hex(text).slice(0, BLOCK_HASH_HEX);
 }
 
+/** A text this long is counted by its chunks (lineChunks.ts), each memoised. */
+const CHUNKED_FROM = 32_000;
+const CHUNK_MEMO_LIMIT = 50_000;
+/** Characters encoded between two pauses of countYielding. */
+const SLICE_CHARS = 16_000;
+
+/** Gives the host's event loop a turn (a frame can be drawn): a timer of 0 ms. */
+export type Pause = () => Promise<void>;
+
 /** Token counter memoised by content hash, shared by every caller using the same encoding. */
 class MemoTokenCounter implements TokenCounter {
   private readonly memo = new Map<string, number>();
+  /** Counts of long texts' chunks, by sha256. */
+  private readonly chunkMemo = new Map<string, number>();
   /** Counts saved with chats (by blockHash), for this tokenizer only: used for the text they were counted from. */
   private readonly saved = new Map<string, number>();
   constructor(readonly encoding: EncodingName) {}
@@ -76,10 +90,62 @@ class MemoTokenCounter implements TokenCounter {
     const hit = this.memo.get(key);
     if (hit !== undefined) return hit;
     const saved = this.saved.size > 0 ? this.saved.get((hash ?? sha256Hex(text)).slice(0, BLOCK_HASH_HEX)) : undefined;
-    const n = saved ?? (this.encoding === 'estimate' ? estimateTokens(text) : this.encode(text).length);
+    const n = saved ?? (this.encoding === 'estimate' ? estimateTokens(text) : text.length >= CHUNKED_FROM ? this.countChunked(text) : this.encode(text).length);
     if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
     this.memo.set(key, n);
     return n;
+  }
+
+  /** The sum of the chunks' counts: exact, as no pre-token crosses a cut (lineChunks.ts). */
+  private countChunked(text: string): number {
+    let n = 0;
+    for (const chunk of chunksOf(text)) {
+      const key = sha256Hex(chunk);
+      let c = this.chunkMemo.get(key);
+      if (c === undefined) {
+        c = this.encode(chunk).length;
+        this.rememberChunk(key, c);
+      }
+      n += c;
+    }
+    return n;
+  }
+
+  private rememberChunk(key: string, n: number): void {
+    if (this.chunkMemo.size >= CHUNK_MEMO_LIMIT) this.chunkMemo.delete(this.chunkMemo.keys().next().value as string);
+    this.chunkMemo.set(key, n);
+  }
+
+  /**
+   * count(), with a pause after every SLICE_CHARS characters encoded: a long text is counted
+   * without holding the interface, and its chunks' counts are memoised for the engine's own
+   * (synchronous) count of any text that holds them.
+   */
+  async countYielding(text: string, pause: Pause): Promise<number> {
+    if (this.encoding === 'estimate' || text.length < CHUNKED_FROM) return this.count(text);
+    const linear = this.encoding === 'o200k_base' || this.encoding === 'cl100k_base' ? linearEncoderFor(this.encoding) : null;
+    let since = 0;
+    for (const chunk of chunksOf(text)) {
+      const key = sha256Hex(chunk);
+      if (this.chunkMemo.has(key)) continue;
+      let n = 0;
+      if (!linear) n = this.encode(chunk).length;
+      else {
+        const ids: number[] = [];
+        for (const piece of linear.pieces(chunk)) {
+          linear.encodePiece(piece, ids);
+          n += ids.length;
+          ids.length = 0;
+          since += piece.length;
+          if (since >= SLICE_CHARS) {
+            since = 0;
+            await pause();
+          }
+        }
+      }
+      this.rememberChunk(key, n);
+    }
+    return this.count(text);
   }
 
   /** Take counts saved with a chat (blockHash → tokens, counted by this tokenizer). */
@@ -97,16 +163,37 @@ class MemoTokenCounter implements TokenCounter {
   }
 }
 
+const linearEncoders = new Map<Tiktoken, LinearEncoder | null>();
+
 /**
- * A run the tokenizer's pre-split keeps as one piece (letters only, or marks and punctuation only).
- * js-tiktoken merges a piece in time quadratic in its length: 2,000 × "x" takes 0.6 s, 16,000 × "x"
- * 40 s, so one such line in a note would stall the chat. Such runs are encoded 64 characters at a
- * time: at most one token more per cut, on text that is never prose (words are shorter).
+ * Encoded in time linear in the text whatever it holds (see linearBpe.ts), exactly as js-tiktoken
+ * encodes it. Should a js-tiktoken release lack the internals that needs, the older guard runs.
  */
-const LONG_PIECE = /\p{L}{256,}|[^\s\p{L}\p{N}]{256,}/gu;
+function encodeGuarded(tokenizer: Tiktoken, text: string): number[] {
+  let linear = linearEncoders.get(tokenizer);
+  if (linear === undefined) {
+    const internals = internalsOf(tokenizer);
+    linear = internals ? new LinearEncoder(internals) : null;
+    linearEncoders.set(tokenizer, linear);
+  }
+  return linear ? linear.encode(text) : encodeChunked(tokenizer, text);
+}
+
+/** The linear encoder of an encoding, for the async counting path and the tests. */
+export function linearEncoderFor(encoding: Exclude<EncodingName, 'estimate'>): LinearEncoder | null {
+  const tokenizer = loadTokenizer(encoding);
+  encodeGuarded(tokenizer, '');
+  return linearEncoders.get(tokenizer) ?? null;
+}
+
+/**
+ * Fallback only: a run the tokenizer's pre-split keeps as one piece (letters only, or marks and
+ * punctuation only) encoded 64 characters at a time (at most one token more per cut).
+ */
+const LONG_PIECE = /\p{L}{256,}|[^\s\p{L}\p{N}]{256,}|\s{256,}/gu;
 const PIECE_CHUNK = 64;
 
-function encodeGuarded(tokenizer: Tiktoken, text: string): number[] {
+function encodeChunked(tokenizer: Tiktoken, text: string): number[] {
   // Special-token strings in a note ("<|endoftext|>") are plain text here, not control tokens.
   const plain = (part: string) => tokenizer.encode(part, [], []);
   LONG_PIECE.lastIndex = 0;
@@ -132,6 +219,11 @@ function encodeGuarded(tokenizer: Tiktoken, text: string): number[] {
   }
   if (at < text.length) add(plain(text.slice(at)));
   return out;
+}
+
+function* chunksOf(text: string): Generator<string> {
+  const starts = chunkStarts(text);
+  for (let i = 0; i < starts.length; i++) yield text.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : text.length);
 }
 
 const counters = new Map<EncodingName, MemoTokenCounter>();
@@ -160,6 +252,19 @@ const ENCODINGS: readonly string[] = ['o200k_base', 'cl100k_base', 'estimate'] s
  */
 export function rememberTokenCounts(encoding: string, counts: Readonly<Record<string, number>>): void {
   if (ENCODINGS.includes(encoding)) counterOf(encoding as EncodingName).remember(counts);
+}
+
+/** A pause of one event-loop turn, on the host's timers (the window's in Obsidian). */
+export const pauseForHost: Pause = () => new Promise<void>((resolve) => DEFAULT_TIMERS.setTimeout(resolve, 0));
+
+/**
+ * Count the long ones of `texts` for `model` ahead of time, pausing between slices (see
+ * countYielding): what the plugin calls before the engine counts attached notes, a preview or a
+ * reopened chat synchronously. Short texts are left to the engine (they count in well under a frame).
+ */
+export async function warmTokenCounts(model: string, texts: Iterable<string>, pause: Pause = pauseForHost): Promise<void> {
+  const counter = counterOf(encodingForModel(model));
+  for (const text of texts) if (text.length >= CHUNKED_FROM) await counter.countYielding(text, pause);
 }
 
 /**
