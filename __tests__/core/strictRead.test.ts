@@ -11,7 +11,7 @@ import { EMPTY_FRONTMATTER, Frontmatter } from '../../src/core/conversation/meta
 import { Count, leftOut, NonBlank, orElse, readLenient, readRepairing, required } from '../../src/core/lenient';
 import { loadSettings } from '../../src/core/settings/settings';
 import { FAILED, readStrict } from '../../src/core/strictRead';
-import { richConversation } from '../conversation/richChat';
+import { richConversation } from './conversation/richChat';
 
 const asStored = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 

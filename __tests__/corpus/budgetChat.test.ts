@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { SHARED_SCENARIOS } from '../helpers/paths';
-import { inspect, parseLines, type BudgetedLine } from '../inspector/inspectorCli';
+import { inspect, parseLines, type BudgetedLine } from '../scripts/inspector/inspectorCli';
 
 // Issue 11's done-when: `npm run inspect -- ../shared/scenarios/budget-chat.json` replays all 140
 // turns (gpt-3.5-turbo: a 16,385-token window, 4,096 reserved for the reply) with every request

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { SHARED_SCENARIOS } from '../helpers/paths';
-import { expectDeterministic, expectSeedBreaksNamed, expectStableJsonLines, inspect } from '../inspector/inspectorCli';
+import { expectDeterministic, expectSeedBreaksNamed, expectStableJsonLines, inspect } from '../scripts/inspector/inspectorCli';
 
 // The prompt inspector over every shared scenario (../shared/scenarios).
 const SCENARIOS = readdirSync(SHARED_SCENARIOS).filter((f) => f.endsWith('.json'));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startWorkbench, type Workbench } from './harness';
 
 const SOURCE = 'copilot-conversations/Greenhouse ventilation.md';
-const COPILOT_CHAT = readFileSync(join(__dirname, '..', 'conversation', 'fixtures', 'copilot-paths.md'), 'utf8');
+const COPILOT_CHAT = readFileSync(join(__dirname, '..', 'core', 'conversation', 'fixtures', 'copilot-paths.md'), 'utf8');
 
 let wb: Workbench;
 

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { startWorkbench, type Workbench } from './harness';
 
 const SOURCE = 'copilot-conversations/Greenhouse ventilation.md';
-const COPILOT_CHAT = readFileSync(join(__dirname, '..', 'conversation', 'fixtures', 'copilot-paths.md'), 'utf8');
+const COPILOT_CHAT = readFileSync(join(__dirname, '..', 'core', 'conversation', 'fixtures', 'copilot-paths.md'), 'utf8');
 let wb: Workbench;
 let page: Page;
 

@@ -11,7 +11,7 @@ import type { ProviderServer } from '../../testing/providerServer';
 import { createProvider } from '../../src/providers/createProvider';
 import { providerConfigOf } from '../../src/providers/providerConfig';
 import type { ProviderFactory } from '../../src/core/ports/providerFactory';
-import { KEY, makeController } from '../chat/controllerHarness';
+import { KEY, makeController } from '../core/chat/controllerHarness';
 import { useLocalServer } from './helpers';
 
 let server: ProviderServer;

@@ -5,7 +5,7 @@ import type { ContextChip } from '../../src/core/context/items';
 import { loadSettings, type StrataSettings } from '../../src/core/settings/settings';
 import type { ProviderServer, RecordedRequest } from '../../testing/providerServer';
 import { FsVault } from '../../src/node/fsVault';
-import { makeController, NoteFiles, settingsFor } from '../chat/controllerHarness';
+import { makeController, NoteFiles, settingsFor } from '../core/chat/controllerHarness';
 import { useLocalServer } from './helpers';
 import { expectGolden } from '../helpers/golden';
 

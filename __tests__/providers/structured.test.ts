@@ -10,7 +10,7 @@ import type { ProviderServer } from '../../testing/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/createProvider';
 import { defaultPlan } from '../../testing/providerServer/plannerScript';
-import { LONG, PLAN, noteArtifact, plannerInput } from '../planning/plannerFixtures';
+import { LONG, PLAN, noteArtifact, plannerInput } from '../core/planning/plannerFixtures';
 import { providerFor, recordingSleep, useLocalServer } from './helpers';
 
 let server: ProviderServer;

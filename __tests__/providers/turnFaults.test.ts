@@ -10,7 +10,7 @@ import { startProviderServer, type ProviderServer } from '../../testing/provider
 import { createProvider } from '../../src/providers/createProvider';
 import { requestUrlFetch } from '../../src/providers/requestUrlFetch';
 import type { ProviderFactory } from '../../src/core/ports/providerFactory';
-import { KEY, makeController, PLAN, settingsFor } from '../chat/controllerHarness';
+import { KEY, makeController, PLAN, settingsFor } from '../core/chat/controllerHarness';
 
 let server: ProviderServer;
 

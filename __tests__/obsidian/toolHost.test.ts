@@ -1,0 +1,128 @@
+/**
+ * The agent's tool host in Obsidian (issue 14), over the workbench's shim of the obsidian module:
+ * the open note from the workspace, backlinks from metadataCache.resolvedLinks, pages through
+ * requestUrl and htmlToMarkdown, notes through ObsidianVaultReader.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { App } from 'obsidian';
+import { FsVault } from '../../src/node/fsVault';
+import { fetchPage, obsidianToolHost } from '../../src/obsidian/toolHost';
+import { FETCH_MAX_BYTES } from '../../src/core/agent/webPage';
+import { SourceCatalog } from '../../src/core/agent/sourceCatalog';
+import { AGENT_TOOLS, runToolCall } from '../../src/core/agent/toolbox';
+import type { ToolHost } from '../../src/core/ports/toolHost';
+import { Vault } from '../../workbench/shim/vault';
+import { MetadataCache } from '../../workbench/shim/metadata';
+import type { FileEntry } from '../../workbench/shim/api';
+import type { TFile } from '../../workbench/shim/files';
+
+const VAULT = path.join(__dirname, '..', 'core', 'agent', 'fixtures', 'vault');
+
+async function shimApp(active: string | null): Promise<App> {
+  const paths = await new FsVault(VAULT).listMarkdown();
+  const folders = [...new Set(paths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))))];
+  const entries: FileEntry[] = [
+    ...folders.map((p): FileEntry => ({ path: p, kind: 'folder', size: 0, mtime: 0, ctime: 0 })),
+    ...paths.map((p): FileEntry => {
+      const content = readFileSync(path.join(VAULT, p), 'utf8');
+      return { path: p, kind: 'file', size: content.length, mtime: 1, ctime: 1, content };
+    }),
+  ];
+  const vault = new Vault('fixture', entries);
+  const metadataCache = new MetadataCache(vault);
+  const workspace = { getActiveFile: (): TFile | null => (active === null ? null : vault.getFileByPath(active)) };
+  return { vault, metadataCache, workspace } as unknown as App;
+}
+
+async function run(host: ToolHost, name: string, args: Record<string, unknown>): Promise<{ content: string; isError: boolean }> {
+  return runToolCall({ id: 'c', name, args }, AGENT_TOOLS, { host, signal: new AbortController().signal, sources: new SourceCatalog() });
+}
+
+test('the shim resolves links into resolvedLinks as Obsidian does (links and embeds, #heading stripped, code left out)', async () => {
+  const app = await shimApp(null);
+  expect(app.metadataCache.resolvedLinks['Home.md']).toEqual({ 'Garden/Tomatoes.md': 1, 'Garden/Compost.md': 1, 'Garden/Seed list.md': 1 });
+  expect(app.metadataCache.resolvedLinks['Garden/Compost.md']).toEqual({ 'Garden/Tomatoes.md': 1 });
+  expect(app.metadataCache.resolvedLinks['Projects/Greenhouse plan.md']).toEqual({ 'Garden/Tomatoes.md': 1, 'Projects/Notes/Meeting.md': 1 });
+});
+
+test('backlinks from resolvedLinks, the note itself and the chat folder left out; the active note; a note that is not open', async () => {
+  const host = obsidianToolHost(await shimApp('Garden/Compost.md'), { search: () => null, hidden: ['Strata'] });
+  // The host gives every source (the note itself and the chat included); the tool leaves those out.
+  expect(await host.backlinks?.('Garden/Tomatoes.md')).toEqual([
+    'Garden/Compost.md',
+    'Garden/Tomatoes.md',
+    'Home.md',
+    'Kitchen/Passata.md',
+    'Projects/Greenhouse plan.md',
+    'Strata/Chat about tomatoes.md',
+  ]);
+  const backlinks = await run(host, 'getBacklinks', { path: 'Tomatoes' });
+  expect(backlinks.isError).toBe(false);
+  expect(backlinks.content.split('\n')).toEqual([
+    '4 notes link to Garden/Tomatoes.md:',
+    '- Garden/Compost.md (line 5): Spent plants go here, except diseased ones (see [[Tomatoes#Pests]]).',
+    '- Home.md (line 3): Start here. The vegetable patch lives in [[Tomatoes]] and [[Garden/Compost|the compost notes]].',
+    '- Kitchen/Passata.md (line 7): The harvest from [[Tomatoes]] fills about twelve jars.',
+    '- Projects/Greenhouse plan.md (line 14): Early [[Tomatoes]] and peppers; see also [[Meeting]].',
+  ]);
+  expect((await run(host, 'getActiveNote', {})).content.split('\n').slice(0, 2)).toEqual(['The note open in the editor is Garden/Compost.md.', 'Garden/Compost.md (lines 1-5 of 5)']);
+  const none = obsidianToolHost(await shimApp(null), { search: () => null });
+  expect(await run(none, 'getActiveNote', {})).toEqual({ callId: 'c', name: 'getActiveNote', content: 'No note is open in the editor.', isError: false });
+});
+
+describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
+  let server: http.Server;
+  let base: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/page') {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end('<html><head><title>Pruning</title><script>x()</script></head><body><h1>Pruning</h1><p>Pinch the side shoots.</p></body></html>');
+      } else if (req.url === '/huge') {
+        // A declared length over the limit (the body is sent too: requestUrl reads it whole anyway).
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(FETCH_MAX_BYTES + 1) });
+        res.end('x'.repeat(FETCH_MAX_BYTES + 1));
+      } else if (req.url === '/file.bin') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.end(Buffer.from([0, 1, 2]));
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  test('a page, a 404 and a binary', async () => {
+    // The test server is local: the setting lets the agent read it.
+    const host = obsidianToolHost(await shimApp(null), { search: () => null, allowLocalAddresses: () => true });
+    // The Node shim's htmlToMarkdown is text only (as the page shim's); Obsidian's keeps the markdown.
+    expect((await run(host, 'fetchUrl', { url: `${base}/page` })).content).toBe(`# Pruning\nSource: ${base}/page\n\nPruning\n\nPinch the side shoots.`);
+    expect(await run(host, 'fetchUrl', { url: `${base}/gone` })).toMatchObject({ isError: true, content: `Error: fetching ${base}/gone failed: the server answered HTTP 404.` });
+    expect((await run(host, 'fetchUrl', { url: `${base}/file.bin` })).content).toMatch(/^Error: could not fetch .*content type application\/octet-stream/);
+  });
+
+  test("the agent cannot read a local address by default (issue 26); a page attached with @ (fetchPage) is the user's choice", async () => {
+    const host = obsidianToolHost(await shimApp(null), { search: () => null });
+    const port = new URL(base).port;
+    for (const url of [`${base}/page`, `http://localhost:${port}/page`, `http://2130706433:${port}/page`, `http://0x7f.1:${port}/page`, `http://[::ffff:127.0.0.1]:${port}/page`]) {
+      const result = await run(host, 'fetchUrl', { url });
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(/refused: .* is (a loopback address|a local name \(\.localhost\)); the agent fetches only public web addresses/);
+    }
+    // The host itself refuses too (a caller other than the tool).
+    await expect(host.fetchUrl?.(`${base}/page`, new AbortController().signal)).rejects.toThrow(/refused: .* is a loopback address/);
+    expect((await fetchPage(`${base}/page`, new AbortController().signal)).markdown).toBe('Pruning\n\nPinch the side shoots.');
+  });
+
+  test('a body whose content-length is over the limit is refused before it is read', async () => {
+    await expect(fetchPage(`${base}/huge`, new AbortController().signal)).rejects.toThrow(`the page is too large (${FETCH_MAX_BYTES + 1} bytes; at most ${FETCH_MAX_BYTES} are read)`);
+  });
+});
