@@ -15,7 +15,7 @@ import { richConversation } from './richChat';
  */
 let freshCodec: typeof import('../../../src/core/conversation/codec') | undefined;
 jest.isolateModules(() => {
-  freshCodec = jest.requireActual<typeof import('../../../src/core/conversation/codec')>('../../src/core/conversation/codec');
+  freshCodec = jest.requireActual<typeof import('../../../src/core/conversation/codec')>('../../../src/core/conversation/codec');
 });
 const fresh = (c: Conversation) => (freshCodec as NonNullable<typeof freshCodec>).encodeChatNote(structuredClone(c));
 
