@@ -6,21 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { requestUrl } from 'obsidian';
-import { startProviderServer, type ProviderServer } from '../../src/node/providerServer';
+import type { ProviderServer } from '../../src/node/providerServer';
 import { createProvider } from '../../src/providers/factory';
 import { requestUrlFetch } from '../../src/providers/requestUrlFetch';
 import type { ProviderFactory } from '../../src/core/chat/providerFactory';
 import { KEY, makeController, PLAN, settingsFor } from '../chat/controllerHarness';
+import { useProviderServer } from '../helpers/providerServer';
 
 let server: ProviderServer;
 
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 /** Real clients, with a short stall timeout (and a first-answer timeout long past it). */
 const stallingProviders: ProviderFactory = (p, model) =>
