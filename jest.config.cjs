@@ -13,7 +13,8 @@ const TIMEOUT = 60000;
 const node = {
   displayName: 'node',
   rootDir: __dirname,
-  testEnvironment: 'node',
+  // Jest's node environment, keeping the tokenizer's rank maps for the worker's life (see the file).
+  testEnvironment: '<rootDir>/__tests__/helpers/testEnvironment.cjs',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/corpus/', '<rootDir>/__tests__/e2e/'],
@@ -22,7 +23,8 @@ const node = {
   },
   moduleFileExtensions: ['ts', 'js', 'json', 'cjs', 'mjs'],
   // The one stand-in of the obsidian module (the npm package has types only): the workbench's shim.
-  moduleNameMapper: { '^obsidian$': '<rootDir>/workbench/shim/node.ts' },
+  // js-tiktoken/lite: the real tokenizer, its rank maps built once per worker (__tests__/helpers/sharedTiktoken.ts).
+  moduleNameMapper: { '^obsidian$': '<rootDir>/workbench/shim/node.ts', '^js-tiktoken/lite$': '<rootDir>/__tests__/helpers/sharedTiktoken.ts' },
   testTimeout: TIMEOUT,
 };
 
