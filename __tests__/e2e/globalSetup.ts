@@ -7,8 +7,8 @@ import { BROWSER_WS_ENV, launchBrowserServer } from './browser';
 import { ensureBundles } from './harness';
 
 export default async function globalSetup(): Promise<void> {
-  await ensureBundles();
-  const server = await launchBrowserServer();
+  // Every test waits for this set-up: the build and the browser start side by side.
+  const [, server] = await Promise.all([ensureBundles(), launchBrowserServer()]);
   // Workers start after this and inherit the environment.
   process.env[BROWSER_WS_ENV] = server.wsEndpoint();
   (globalThis as { strataBrowser?: BrowserServer }).strataBrowser = server;
