@@ -8,7 +8,14 @@ import { ensureBundles } from './harness';
 
 export default async function globalSetup(): Promise<void> {
   // Every test waits for this set-up: the build and the browser start side by side.
-  const [, server] = await Promise.all([ensureBundles(), launchBrowserServer()]);
+  const launching = launchBrowserServer();
+  try {
+    await ensureBundles();
+  } catch (e) {
+    await (await launching.catch(() => null))?.close();
+    throw e;
+  }
+  const server = await launching;
   // Workers start after this and inherit the environment.
   process.env[BROWSER_WS_ENV] = server.wsEndpoint();
   (globalThis as { strataBrowser?: BrowserServer }).strataBrowser = server;
