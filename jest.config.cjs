@@ -1,20 +1,46 @@
 /**
  * `npm test`: everything that runs on a fresh clone (the project's own vault and scenarios). The
  * suites over ../shared run with `npm run test:corpus` (jest.corpus.config.cjs).
+ *
+ * Two projects, so that the browser's set-up runs only when a browser suite does: "node" (everything
+ * but __tests__/e2e) and "browser" (__tests__/e2e, whose globalSetup builds the workbench once and
+ * launches the one Chromium all its suites connect to).
  * @type {import('jest').Config}
  */
-module.exports = {
-  testEnvironment: 'node',
+const TIMEOUT = 60000;
+
+/** @type {import('jest').Config} */
+const node = {
+  displayName: 'node',
+  rootDir: __dirname,
+  // Jest's node environment, keeping the tokenizer's rank maps for the worker's life (see the file).
+  testEnvironment: '<rootDir>/__tests__/helpers/testEnvironment.cjs',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/corpus/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/corpus/', '<rootDir>/__tests__/e2e/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', target: 'ES2022', esModuleInterop: true, isolatedModules: true } , diagnostics: false }],
   },
   moduleFileExtensions: ['ts', 'js', 'json', 'cjs', 'mjs'],
   // The one stand-in of the obsidian module (the npm package has types only): the workbench's shim.
-  moduleNameMapper: { '^obsidian$': '<rootDir>/workbench/shim/node.ts' },
-  testTimeout: 60000,
+  // js-tiktoken/lite: the real tokenizer, its rank maps built once per worker (__tests__/helpers/sharedTiktoken.ts).
+  moduleNameMapper: { '^obsidian$': '<rootDir>/workbench/shim/node.ts', '^js-tiktoken/lite$': '<rootDir>/__tests__/helpers/sharedTiktoken.ts' },
+  testTimeout: TIMEOUT,
+};
+
+/** @type {import('jest').Config} */
+const browser = {
+  ...node,
+  displayName: 'browser',
+  roots: ['<rootDir>/__tests__/e2e'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  globalSetup: '<rootDir>/__tests__/e2e/globalSetup.ts',
+  globalTeardown: '<rootDir>/__tests__/e2e/globalTeardown.ts',
+};
+
+module.exports = {
+  projects: [node, browser],
+  testTimeout: TIMEOUT,
   // Both cores (jest's default leaves one free): the suite runs in about half the time on CI's 2 cores.
   maxWorkers: 2,
 };

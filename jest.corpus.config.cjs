@@ -5,9 +5,12 @@
  * (__tests__/core/conversation/helpers.ts). Fails at once, saying so, when ../shared is missing.
  * @type {import('jest').Config}
  */
-const base = require('./jest.config.cjs');
+// The run's options and the "node" project's (jest.config.cjs), as one config of a single project.
+const { projects, ...run } = require('./jest.config.cjs');
+const { displayName: _name, ...base } = projects[0];
 
 module.exports = {
+  ...run,
   ...base,
   testPathIgnorePatterns: ['/node_modules/'],
   testMatch: ['**/__tests__/corpus/**/*.test.ts', '**/__tests__/core/conversation/rehydration.test.ts', '**/__tests__/core/conversation/roundTrip.test.ts'],

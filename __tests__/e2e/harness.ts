@@ -1,6 +1,7 @@
 /**
  * End-to-end harness: the real plugin bundle running in Debian's Chromium inside the browser
- * workbench (workbench/), against the local provider server. One browser per startWorkbench().
+ * workbench (workbench/), against the local provider server. Each startWorkbench() opens its own
+ * browser context in the run's one Chromium (./browser.ts; launched once by ./globalSetup.ts).
  *
  * ```ts
  * import { startWorkbench, type Workbench } from './harness';
@@ -57,16 +58,15 @@
  * MarkdownRenderer output open notes through workspace.openLinkText unless the plugin handled the
  * click (preventDefault) itself; the note pane is a plain textarea.
  */
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
 import { buildPage, buildPlugin, PROJECT_ROOT, type BundleResult } from '../../workbench/build';
-import { CHROMIUM_ARGS, chromiumPath } from '../../workbench/chromium';
 import { startWorkbenchServer, type WorkbenchServer } from '../../workbench/server';
 import { copyVault, dataJsonPath, pluginId, providerSettings, WORKBENCH_SECRETS, writePluginData } from '../../workbench/vaultCopy';
 import type { Theme, WorkbenchApi } from '../../workbench/page/api';
+import { openBrowser } from './browser';
 
 export type { WorkbenchApi } from '../../workbench/page/api';
 
@@ -143,21 +143,20 @@ function safeName(name: string): string {
 }
 
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
-  const executablePath = chromiumPath();
   await ensureBundles();
   const copied = options.copyVault !== false;
   const vaultDir = copied ? copyVault(options.vault ? resolve(options.vault) : undefined) : resolve(options.vault ?? '');
   const providerServer = await startProviderServer();
   let server: WorkbenchServer | null = null;
+  let browser: Browser | null = null;
   let context: BrowserContext | null = null;
-  const userDataDir = mkdtempSync(join(tmpdir(), 'strata-chromium-'));
   const consoleErrors: string[] = [];
 
   const cleanup = async (): Promise<void> => {
     await context?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
     await server?.close();
     await providerServer.close();
-    rmSync(userDataDir, { recursive: true, force: true });
     if (copied) rmSync(dirname(vaultDir), { recursive: true, force: true });
   };
 
@@ -166,13 +165,9 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     const providerUrl = `${server.url}/provider`;
     writePluginData(vaultDir, { ...providerSettings(providerUrl), ...(options.settings ?? {}) });
 
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: options.viewport ?? { width: 1400, height: 900 },
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
+    browser = await openBrowser();
+    context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    const page = await context.newPage();
     let narrowStyle: Awaited<ReturnType<typeof page.addStyleTag>> | null = null;
     // Waits are for events (a reply rendered, a modal closed), not timings: on a loaded 2-core machine
     // the first reply (which parses the tokenizer's rank tables) can take longer than Playwright's 30 s.

@@ -5,11 +5,11 @@
  */
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadOnce } from '../../bench/plugin/pageLoad';
-import { CHROMIUM_ARGS, chromiumPath } from '../../workbench/chromium';
 import { startWorkbenchServer, type WorkbenchServer } from '../../workbench/server';
 import { copyVault } from '../../workbench/vaultCopy';
+import { openBrowser } from './browser';
 import { ensureBundles } from './harness';
 
 let browser: Browser;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   await ensureBundles();
   vaultDir = copyVault();
   server = await startWorkbenchServer({ vaultDir, providerUrl: null });
-  browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+  browser = await openBrowser();
 });
 
 afterAll(async () => {

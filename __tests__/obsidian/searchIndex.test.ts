@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { ObsidianVaultSearch, type SearchHost, type SemanticChoice } from '../../src/obsidian/searchIndex';
 import type { ProviderServer } from '../../testing/providerServer';
 import { createEmbedder } from '../../src/providers/embeddings';
-import { recordingSleep, useLocalServer } from '../providers/helpers';
+import { recordingSleep } from '../providers/helpers';
 import { pluginId } from '../../workbench/vaultCopy';
 import { startWorkbenchApp, type WorkbenchApp } from '../helpers/workbenchApp';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 /**
  * The vault search as the plugin runs it, over the workbench's Vault (a copy of examples/vault on
@@ -112,7 +113,7 @@ test("a big vault shows the build's progress in the status bar, then removes it"
 
 describe('semantic search in the plugin', () => {
   let server: ProviderServer;
-  useLocalServer((s) => (server = s));
+  useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
   const choice = (model = 'text-embedding-3-small', batchSize = 16): SemanticChoice => ({
     embedder: createEmbedder({ id: 'openai', kind: 'openai', model, baseUrl: `${server.url}/v1`, secretId: 'key' }, { getSecret: () => 'sk-test', fetch, sleep: recordingSleep().sleep }),

@@ -3,13 +3,14 @@ import type { ChatMessage } from '../../src/core/engine/messages';
 import type { ProviderServer } from '../../testing/providerServer';
 import { costOf } from '../../src/providers/pricing';
 import type { ChatResult } from '../../src/core/ports/chatModel';
-import { API_KEY, NOTE_PATH, SECOND_NOTE_PATH, firstTurn, providerFor, secondTurn, useLocalServer } from './helpers';
+import { API_KEY, NOTE_PATH, SECOND_NOTE_PATH, firstTurn, providerFor, secondTurn } from './helpers';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 // Every provider kind through the real LangChain client (ChatOpenAI / ChatAnthropic) and real HTTP
 // to the local provider server.
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const KINDS = ['openai', 'openai-compatible', 'openai-responses', 'anthropic'] as const;
 const QUESTION = 'How do I set a due date?';

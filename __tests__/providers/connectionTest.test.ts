@@ -4,20 +4,15 @@
  * unreachable, model not found).
  */
 import { loadSettings, type ProviderSettings } from '../../src/core/settings/settings';
-import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { testConnection, keyStatus, type ConnectionTestDeps } from '../../src/providers/connectionTest';
 import { createProvider } from '../../src/providers/createProvider';
 import { providerConfigOf } from '../../src/providers/providerConfig';
 import { API_KEY } from './helpers';
+import { useProviderServer } from '../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer({ apiKey: API_KEY, knownModelsOnly: true });
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s), { apiKey: API_KEY, knownModelsOnly: true });
 
 const secrets: Record<string, string> = { good: API_KEY, bad: 'sk-wrong-0000000000' };
 

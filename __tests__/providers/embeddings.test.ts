@@ -4,12 +4,13 @@ import { createEmbedder, embeddingCost, embeddingPrice, type EmbedderDeps } from
 import { ProviderError } from '../../src/providers/errors';
 import { requestUrlFetch, type RequestUrlLike } from '../../src/providers/requestUrlFetch';
 import type { ProviderConfig } from '../../src/core/ports/chatModel';
-import { API_KEY, recordingSleep, useLocalServer } from './helpers';
+import { API_KEY, recordingSleep } from './helpers';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 // The embedding client against the local provider server's /v1/embeddings, over real HTTP.
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const TEXTS = Array.from({ length: 10 }, (_, i) => `Note ${i}: repairing the car, part ${i} of the series about automobiles.`);
 

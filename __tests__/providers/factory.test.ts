@@ -1,10 +1,11 @@
 import type { ProviderServer } from '../../testing/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/createProvider';
-import { configFor, firstTurn, useLocalServer } from './helpers';
+import { configFor, firstTurn } from './helpers';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 describe('createProvider', () => {
   test('a missing key for a provider that needs one is a clear auth error, and nothing is sent', async () => {

@@ -2,13 +2,14 @@ import http from 'node:http';
 import type { ProviderServer } from '../../testing/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { requestUrlFetch, type RequestUrlLike, type RequestUrlLikeParams } from '../../src/providers/requestUrlFetch';
-import { API_KEY, NOTE_PATH, firstTurn, providerFor, recordingSleep, useLocalServer } from './helpers';
+import { API_KEY, NOTE_PATH, firstTurn, providerFor, recordingSleep } from './helpers';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 // Obsidian's requestUrl cannot exist here; the fake below does what it does (one plain HTTP request,
 // the whole body back as text, never throwing on a status) against the local server.
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const QUESTION = 'Which emoji marks a due date?';
 const EXPECTED = `Seen context: ${NOTE_PATH}. Question: ${QUESTION}.`;

@@ -2,12 +2,13 @@ import type { ProviderServer } from '../../testing/providerServer';
 import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/createProvider';
 import { makeSleep } from '../../src/core/timers';
-import { API_KEY, NOTE_PATH, configFor, firstTurn, providerFor, recordingSleep, useLocalServer } from './helpers';
+import { API_KEY, NOTE_PATH, configFor, firstTurn, providerFor, recordingSleep } from './helpers';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 // Injected faults on the local server, through the real LangChain clients over real HTTP.
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const QUESTION = 'What is a recurring task?';
 const EXPECTED = `Seen context: ${NOTE_PATH}. Question: ${QUESTION}.`;

@@ -12,10 +12,10 @@ import { createProvider } from '../../src/providers/createProvider';
 import { providerConfigOf } from '../../src/providers/providerConfig';
 import type { ProviderFactory } from '../../src/core/ports/providerFactory';
 import { KEY, makeController } from '../core/chat/controllerHarness';
-import { useLocalServer } from './helpers';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const providers: ProviderFactory = (p, model) => createProvider(providerConfigOf(p, model), { getSecret: () => KEY, fetch });
 

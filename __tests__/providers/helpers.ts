@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../src/core/engine/messages';
-import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { createProvider, type ProviderDeps } from '../../src/providers/createProvider';
 import type { ChatProvider, ProviderConfig, ProviderKind } from '../../src/core/ports/chatModel';
 import { VAULT } from '../helpers/paths';
@@ -67,21 +67,4 @@ export function firstTurn(question: string): ChatMessage[] {
 /** The second turn of the same chat: the first turn, its reply, then a new note and question. */
 export function secondTurn(first: ChatMessage[], reply: string, question: string): ChatMessage[] {
   return [...first, { role: 'assistant', content: reply }, { role: 'user', content: `${noteBlock(SECOND_NOTE_PATH, SECOND_NOTE_TEXT)}\n\n${question}` }];
-}
-
-export async function withServer(): Promise<ProviderServer> {
-  return startProviderServer({ port: 0, clock: () => 1_700_000_000_000 });
-}
-
-/** One local server for a test file: started before, closed after, reset before each test. */
-export function useLocalServer(receive: (server: ProviderServer) => void): void {
-  let server: ProviderServer | null = null;
-  beforeAll(async () => {
-    server = await withServer();
-    receive(server);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => server?.reset());
 }

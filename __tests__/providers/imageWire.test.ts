@@ -6,8 +6,8 @@ import { loadSettings, type StrataSettings } from '../../src/core/settings/setti
 import type { ProviderServer, RecordedRequest } from '../../testing/providerServer';
 import { FsVault } from '../../src/node/fsVault';
 import { makeController, NoteFiles, settingsFor } from '../core/chat/controllerHarness';
-import { useLocalServer } from './helpers';
 import { expectGolden } from '../helpers/golden';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 /**
  * Images from the active note, over the real wire: the local provider server records what each
@@ -20,7 +20,7 @@ const OTHER: ContextChip = { kind: 'note', path: 'Other.md' };
 const DOT = 'attachments/dot.png';
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 let vaultDir = '';
 beforeEach(() => {

@@ -4,20 +4,17 @@
  * plugin uses; chat models only, sorted; a refresh keeps the user's own entries.
  */
 import { requestUrl } from 'obsidian';
-import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { chatModelsOnly, listModels, mergeModels, ModelListError } from '../../src/providers/modelList';
 import { requestUrlFetch } from '../../src/providers/requestUrlFetch';
 import { API_KEY } from './helpers';
+import { useProviderServer } from '../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer({
-    apiKey: API_KEY,
-    models: { anthropic: Array.from({ length: 25 }, (_, i) => `claude-test-${String(25 - i).padStart(2, '0')}`) },
-  });
-});
-afterAll(async () => {
-  await server.close();
+useProviderServer((s) => (server = s), {
+  apiKey: API_KEY,
+  models: { anthropic: Array.from({ length: 25 }, (_, i) => `claude-test-${String(25 - i).padStart(2, '0')}`) },
+  resetEachTest: false,
 });
 
 const viaRequestUrl = requestUrlFetch((params) => requestUrl(params));

@@ -11,10 +11,11 @@ import { ProviderError } from '../../src/providers/errors';
 import { createProvider } from '../../src/providers/createProvider';
 import { defaultPlan } from '../../testing/providerServer/plannerScript';
 import { LONG, PLAN, noteArtifact, plannerInput } from '../core/planning/plannerFixtures';
-import { providerFor, recordingSleep, useLocalServer } from './helpers';
+import { providerFor, recordingSleep } from './helpers';
+import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 afterEach(() => jest.restoreAllMocks());
 
 const artifacts = [noteArtifact(PLAN), noteArtifact(LONG)];

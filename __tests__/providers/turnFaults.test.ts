@@ -6,21 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { requestUrl } from 'obsidian';
-import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { createProvider } from '../../src/providers/createProvider';
 import { requestUrlFetch } from '../../src/providers/requestUrlFetch';
 import type { ProviderFactory } from '../../src/core/ports/providerFactory';
 import { KEY, makeController, PLAN, settingsFor } from '../core/chat/controllerHarness';
+import { useProviderServer } from '../helpers/providerServer';
 
 let server: ProviderServer;
 
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 /** Real clients, with a short stall timeout (and a first-answer timeout long past it). */
 const stallingProviders: ProviderFactory = (p, model) =>

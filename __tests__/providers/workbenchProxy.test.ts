@@ -5,24 +5,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startProviderServer, type ProviderServer } from '../../testing/providerServer';
+import type { ProviderServer } from '../../testing/providerServer';
 import { startWorkbenchServer, type WorkbenchServer } from '../../workbench/server';
+import { useProviderServer } from '../helpers/providerServer';
 
 let provider: ProviderServer;
 let workbench: WorkbenchServer;
 let vaultDir: string;
 
+useProviderServer((s) => (provider = s));
 beforeAll(async () => {
-  provider = await startProviderServer();
   vaultDir = mkdtempSync(path.join(tmpdir(), 'strata-proxy-'));
   workbench = await startWorkbenchServer({ vaultDir, providerUrl: provider.url });
 });
 afterAll(async () => {
   await workbench.close();
-  await provider.close();
   rmSync(vaultDir, { recursive: true, force: true });
 });
-beforeEach(() => provider.reset());
 
 function streamingRequest(): Promise<Response> {
   return fetch(`${workbench.url}/provider/v1/chat/completions`, {

@@ -16,14 +16,14 @@ import { VaultIndex } from '../../../src/core/search/vaultIndex';
 import { FsVault } from '../../../src/node/fsVault';
 import { fsToolHost } from '../../../src/node/toolHost';
 import type { ProviderServer, RecordedRequest } from '../../../testing/providerServer';
-import { useLocalServer } from '../../providers/helpers';
 import { makeController, settingsFor, VAULT, VENT } from '../chat/controllerHarness';
+import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 type Api = 'openai' | 'openai-responses' | 'anthropic';
 const APIS: readonly Api[] = ['openai', 'openai-responses', 'anthropic'];
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 let index: VaultIndex;
 beforeAll(async () => {
   index = new VaultIndex(new FsVault(VAULT), { excludedFolders: [] });

@@ -4,20 +4,15 @@
  * (LangChain clients) over real HTTP to the local provider server where the provider matters, the
  * in-memory chat model where only the chat does.
  */
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { ChatArchive } from '../../../src/core/conversation/archive';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import { KEY, makeController, memoryProviders, NoteFiles, PLAN, settingsFor, VENT } from './controllerHarness';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
 
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 const settings = (kind?: 'openai' | 'anthropic' | 'openai-responses', secretId?: string): StrataSettings => settingsFor(server.url, kind, secretId);
 

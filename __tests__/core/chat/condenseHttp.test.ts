@@ -5,17 +5,12 @@
  */
 import { SUMMARY_INSTRUCTIONS } from '../../../src/core/budget/summarizer';
 import type { StrataSettings } from '../../../src/core/settings/settings';
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { makeController, PLAN, settingsFor } from './controllerHarness';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 const long = (i: number) => `Question ${i}: ${Array.from({ length: 110 }, (_, k) => `term${(k * 11 + i) % 97}`).join(' ')}?`;
 

@@ -3,21 +3,16 @@
  * note, under the message it did not answer: reopening the chat shows the same thing, Retry still
  * sends the message as it was, and the partial text never reaches the model.
  */
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import type { ProviderFactory } from '../../../src/core/ports/providerFactory';
 import { decodeChatNote, encodeChatNote } from '../../../src/core/conversation/codec';
 import type { Conversation } from '../../../src/core/conversation/model';
 import { createProvider } from '../../../src/providers/createProvider';
 import { KEY, makeController, NoteFiles, PLAN, settingsFor } from './controllerHarness';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 /** Real clients over HTTP with a short stall timeout. */
 const stallingProviders: ProviderFactory = (p, model) =>

@@ -4,21 +4,16 @@
  * (attempt, of, wait, why) while it waits, and Stop (the status line's Cancel) during a wait ends
  * the send at once, the message kept as not answered.
  */
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import type { ProviderFactory } from '../../../src/core/ports/providerFactory';
 import type { RetryNotice } from '../../../src/core/ports/chatModel';
 import { retryStatusText, secondsUntil } from '../../../src/core/chat/retryStatus';
 import { createProvider } from '../../../src/providers/createProvider';
 import { KEY, makeController, PLAN, settingsFor } from './controllerHarness';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 /** Real clients; `sleep` records the waits instead of waiting (undefined: the real timer). */
 function providers(waits?: number[]): ProviderFactory {

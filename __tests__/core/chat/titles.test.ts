@@ -7,17 +7,12 @@
 import { cleanTitle, generateTitle, TITLE_INSTRUCTIONS, TITLE_MAX_CHARS, titleMessages } from '../../../src/core/chat/titles';
 import { decodeChatNote } from '../../../src/core/conversation/codec';
 import type { StrataSettings } from '../../../src/core/settings/settings';
-import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../../testing/providerServer';
+import type { ProviderServer, RecordedRequest } from '../../../testing/providerServer';
 import { httpProviders, makeController, settingsFor } from './controllerHarness';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 /** The harness's settings with titles on (the default), and any overrides. */
 function titled(overrides: Partial<StrataSettings> = {}): StrataSettings {

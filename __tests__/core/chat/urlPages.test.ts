@@ -5,17 +5,17 @@
  * regeneration and a chat reopened from its note still have the page's text.
  */
 import type { ProviderServer } from '../../../testing/providerServer';
-import { useLocalServer } from '../../providers/helpers';
 import { withPageText, type UrlChip } from '../../../src/core/context/urlChip';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import { makeController, NoteFiles, settingsFor } from './controllerHarness';
+import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 const URL = 'https://example.com/vents';
 const TEXT = 'Open the roof vents when the air inside passes 24 °C.';
 const PAGE: UrlChip = { kind: 'url', url: URL, title: 'Vent guide', content: TEXT };
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const settings = (): StrataSettings => ({ ...settingsFor(server.url), generateTitles: false });
 

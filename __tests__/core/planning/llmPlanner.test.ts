@@ -14,11 +14,12 @@ import type { ProviderServer } from '../../../testing/providerServer';
 import { createProvider } from '../../../src/providers/createProvider';
 import { costOf } from '../../../src/providers/pricing';
 import { providerConfigOf } from '../../../src/providers/providerConfig';
-import { recordingSleep, useLocalServer } from '../../providers/helpers';
+import { recordingSleep } from '../../providers/helpers';
 import { LONG, PLAN, VENT, kept, noteArtifact, plannerInput } from './plannerFixtures';
+import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 afterEach(() => jest.restoreAllMocks());
 
 type Kind = 'openai' | 'openai-responses' | 'anthropic';

@@ -5,11 +5,11 @@ import { FsVault } from '../../../src/node/fsVault';
 import type { ProviderServer } from '../../../testing/providerServer';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import { makeController, settingsFor } from '../chat/controllerHarness';
-import { useLocalServer } from '../../providers/helpers';
 import { handbook, handbookFact } from '../../helpers/handbook';
+import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const HANDBOOK = 'Reference/Handbook.md';
 

@@ -7,8 +7,8 @@ import type { ProviderServer } from '../../../testing/providerServer';
 import { FsVault } from '../../../src/node/fsVault';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import { makeController, settingsFor } from '../chat/controllerHarness';
-import { useLocalServer } from '../../providers/helpers';
 import { handbook } from '../../helpers/handbook';
+import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 const summary = (text: string) => ({ text, model: 'local/gpt-4o-mini' });
 
@@ -64,7 +64,7 @@ describe('SummaryCache', () => {
 
 describe('summaries in a chat, over HTTP', () => {
   let server: ProviderServer;
-  useLocalServer((s) => (server = s));
+  useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
   function settings(): StrataSettings {
     const base = settingsFor(server.url);

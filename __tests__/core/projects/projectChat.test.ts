@@ -18,12 +18,12 @@ import { FsVault } from '../../../src/node/fsVault';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import { projectLabel } from '../../../src/core/projects/projects';
 import type { ProviderServer } from '../../../testing/providerServer';
-import { useLocalServer } from '../../providers/helpers';
 import { breakNoteOf } from '../../../src/obsidian/view/breakNotes';
 import { makeController, NoteFiles, PLAN, settingsFor, VAULT } from '../chat/controllerHarness';
+import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const GREENHOUSE_PROMPT = 'You keep the greenhouse log: answer with the dates of the log entries.';
 const PIANO_PROMPT = 'You are the piano teacher: answer with the lesson numbers.';

@@ -16,9 +16,10 @@ import { VaultIndex } from '../../../src/core/search/vaultIndex';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import { FsVault } from '../../../src/node/fsVault';
 import { fsToolHost } from '../../../src/node/toolHost';
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { TermOverlapSearch } from '../../helpers/termSearch';
 import { makeController, settingsFor, VAULT } from '../chat/controllerHarness';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
 let dir: string;
@@ -26,8 +27,8 @@ let index: VaultIndex;
 
 const CHAT_NOTE = 'Projects/Greenhouse/Chats/2026-03-01 Vents.md';
 
+useProviderServer((s) => (server = s));
 beforeAll(async () => {
-  server = await startProviderServer();
   dir = mkdtempSync(path.join(os.tmpdir(), 'strata-projects-'));
   cpSync(VAULT, dir, { recursive: true });
   // A chat of the project saved earlier: it names the same things as the notes, but it is no source.
@@ -40,11 +41,9 @@ beforeAll(async () => {
   index = new VaultIndex(new FsVault(dir), { excludedFolders: chatFolders(baseSettings()) });
   await index.build({ pause: () => Promise.resolve() });
 }, 60_000);
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-beforeEach(() => server.reset());
 
 function baseSettings(extra: Partial<StrataSettings> = {}): StrataSettings {
   const url = server?.url ?? 'http://127.0.0.1:1';

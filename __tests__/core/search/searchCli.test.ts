@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { ProviderServer } from '../../../testing/providerServer';
-import { useLocalServer } from '../../providers/helpers';
+import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const VAULT = path.join(__dirname, 'fixtures', 'vault');
@@ -74,7 +74,7 @@ describe('npm run search', () => {
 
 describe('npm run search with semantic search', () => {
   let server: ProviderServer;
-  useLocalServer((s) => (server = s));
+  useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
   // Async: the local provider server runs in this process, so the CLI must not block it.
   const runAsync = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>

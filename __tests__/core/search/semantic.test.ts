@@ -6,15 +6,16 @@ import type { SearchHit } from '../../../src/core/search/types';
 import { VaultIndex } from '../../../src/core/search/vaultIndex';
 import { createEmbedder } from '../../../src/providers/embeddings';
 import type { ProviderConfig } from '../../../src/core/ports/chatModel';
-import { recordingSleep, useLocalServer } from '../../providers/helpers';
+import { recordingSleep } from '../../providers/helpers';
 import { MemoryVault } from './memoryVault';
 import { LITERAL, NOTES, PARAPHRASES } from './semanticFixture';
+import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 // Semantic search: the real vault index fused with embeddings from the local provider server over
 // real HTTP (its deterministic embedding has a small thesaurus, so paraphrases land near).
 
 let server: ProviderServer;
-useLocalServer((s) => (server = s));
+useProviderServer((s) => (server = s), { clock: FIXED_CLOCK });
 
 const MODEL = 'text-embedding-3-small';
 

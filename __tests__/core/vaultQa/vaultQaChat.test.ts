@@ -16,21 +16,16 @@ import type { ChatRequest } from '../../../src/core/ports/chatModel';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import type { VaultSearch } from '../../../src/core/search/types';
 import { FsVault } from '../../../src/node/fsVault';
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { MemoryChatModel } from '../../helpers/memoryChatModel';
 import { TermOverlapSearch } from '../../helpers/termSearch';
 import { httpProviders, makeController, NoteFiles, settingsFor, VAULT } from '../chat/controllerHarness';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
 let dir: string;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+useProviderServer((s) => (server = s));
 beforeEach(() => {
-  server.reset();
   dir = mkdtempSync(path.join(os.tmpdir(), 'strata-qa-'));
   cpSync(VAULT, dir, { recursive: true });
 });

@@ -1,13 +1,14 @@
 /* global describe, test, expect, beforeAll, afterAll -- jest globals: the lint config declares no jest environment */
 import type { CompiledRequest } from '../../../src/core/compiler/messageCompiler';
 import { DEFAULT_SYSTEM_PROMPT } from '../../../src/core/systemPrompt';
-import { startProviderServer, type ProviderServer, type RecordedRequest } from '../../../testing/providerServer/index';
+import type { ProviderServer, RecordedRequest } from '../../../testing/providerServer/index';
 import { isProviderError } from '../../../src/providers/errors';
 import { createClaudeCodeProvider } from '../../../src/providers/claudeCode';
 import type { ChatProvider, ChatResult } from '../../../src/core/ports/chatModel';
 import { NOTES, noteBody, SCENARIO, TestConversation, type TurnRecord, type TurnSender, type TurnStep } from '../../core/compiler/conversation';
 import { occurrences } from '../../core/compiler/sessionMemory';
 import { VAULT } from '../../helpers/paths';
+import { useProviderServer } from '../../helpers/providerServer';
 import { CLAUDE_BIN, claudeUnavailable, messagesText, offlineCli, systemText, userTexts, type WireRequest } from './cliHarness';
 
 const unavailable = claudeUnavailable();
@@ -58,8 +59,9 @@ suite('the real Claude Code CLI, offline against the local server', () => {
     };
   }
 
+  // The turns run once in beforeAll; the tests read what the server recorded, so no reset between them.
+  useProviderServer((s) => (server = s), { resetEachTest: false });
   beforeAll(async () => {
-    server = await startProviderServer({ port: 0 });
     cli = offlineCli(server.url);
     provider = createClaudeCodeProvider(
       { id: 'claude-code', kind: 'claude-code', model: MODEL, executable: CLAUDE_BIN, cwd: cli.cwd },
@@ -76,8 +78,7 @@ suite('the real Claude Code CLI, offline against the local server', () => {
     }
   }, 120_000);
 
-  afterAll(async () => {
-    await server?.close();
+  afterAll(() => {
     cli?.cleanup();
   });
 

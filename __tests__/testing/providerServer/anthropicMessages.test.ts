@@ -1,6 +1,7 @@
 import { tokenCounterFor } from '../../../src/core/tokens/tokenCounter';
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { filler, payloads, postJson, readSse } from './helpers';
+import { useProviderServer } from '../../helpers/providerServer';
 
 const MODEL = 'claude-sonnet-4-5';
 const counter = tokenCounterFor(MODEL);
@@ -8,11 +9,7 @@ const count = (text: string): number => counter.encode(text).length;
 
 let now = 1_000_000;
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer({ clock: () => now });
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s), { clock: () => now });
 
 const HEADERS = { 'x-api-key': 'sk-ant-secret', 'anthropic-version': '2023-06-01' };
 const messages = (body: Record<string, unknown>): Promise<Response> =>

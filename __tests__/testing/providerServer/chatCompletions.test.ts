@@ -1,7 +1,8 @@
 import { tokenCounterFor } from '../../../src/core/tokens/tokenCounter';
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { openaiCachedTokens, sharedPrefixLength } from '../../../testing/providerServer/openaiCacheRule';
 import { filler, payloads, postJson, readSse } from './helpers';
+import { useProviderServer } from '../../helpers/providerServer';
 
 const MODEL = 'gpt-4o';
 const counter = tokenCounterFor(MODEL);
@@ -10,11 +11,7 @@ const serialize = (messages: Array<{ role: string; content: string }>): number[]
   messages.flatMap((m) => counter.encode(`<|${m.role}|>\n${m.content}`));
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 const system = { role: 'system', content: `You are Strata.\n${filler(1600)}` };
 const ask = (q: string): { role: string; content: string } => ({

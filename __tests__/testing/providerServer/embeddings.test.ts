@@ -1,15 +1,12 @@
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { deterministicEmbedding } from '../../../testing/providerServer/embeddingVector';
 import { tokenCounterFor } from '../../../src/core/tokens/tokenCounter';
+import { useProviderServer } from '../../helpers/providerServer';
 
 // POST /v1/embeddings on the local provider server, over real HTTP.
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 interface EmbeddingsReply {
   object: string;

@@ -1,12 +1,9 @@
 import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
 import { payloads, postJson, readSse } from './helpers';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 const chat = (stream = false): Promise<Response> =>
   postJson(`${server.url}/v1/chat/completions`, { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi?' }], stream });

@@ -1,17 +1,14 @@
-import { startProviderServer, type ProviderServer, type WireJson } from '../../../testing/providerServer';
+import type { ProviderServer, WireJson } from '../../../testing/providerServer';
 import { countTokens, IMAGE_BASE_TOKENS, imageTokens } from '../../../testing/providerServer/prompt';
 import { postJson } from './helpers';
+import { useProviderServer } from '../../helpers/providerServer';
 
 /** 1500 bytes of image data: counted 85 + 2 tokens. */
 const DATA = Buffer.alloc(1500, 7).toString('base64');
 const URL_ = `data:image/png;base64,${DATA}`;
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer({ port: 0, clock: () => 1_700_000_000_000 });
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s), { port: 0, clock: () => 1_700_000_000_000 });
 
 async function chat(content: unknown): Promise<{ status: number; body: WireJson }> {
   const response = await postJson(`${server.url}/v1/chat/completions`, { model: 'gpt-4o', messages: [{ role: 'user', content }] });

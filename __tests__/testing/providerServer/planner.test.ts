@@ -5,20 +5,17 @@
  * schema format, plain), streamed or not, with usage; other requests untouched.
  */
 import { plannerMessages } from '../../../src/core/planning/plannerPrompt';
-import { startProviderServer, type ProviderServer, type WireJson } from '../../../testing/providerServer';
+import type { ProviderServer, WireJson } from '../../../testing/providerServer';
 import { MALFORMED_PLAN, defaultPlan, plannerArtifacts, plannerQuestion } from '../../../testing/providerServer/plannerScript';
 import { planDirectives } from '../../../testing/providerServer/planDirectives';
 import { stripDirectives } from '../../../testing/providerServer/toolScript';
 import { tokenCounterFor } from '../../../src/core/tokens/tokenCounter';
 import { LONG, PLAN, noteArtifact, plannerInput, textArtifact } from '../../core/planning/plannerFixtures';
 import { payloads, postJson, readSse } from './helpers';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 const ANTHROPIC_HEADERS = { 'anthropic-version': '2023-06-01', 'x-api-key': 'k' };
 const plan = noteArtifact(PLAN);

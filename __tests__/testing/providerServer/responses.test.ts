@@ -1,16 +1,13 @@
 import { tokenCounterFor } from '../../../src/core/tokens/tokenCounter';
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { filler, payloads, postJson, readSse } from './helpers';
+import { useProviderServer } from '../../helpers/providerServer';
 
 const MODEL = 'gpt-4.1-mini';
 const counter = tokenCounterFor(MODEL);
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 const note = `<note_context id="notes/long.md" title="Long">\n${filler(1500)}\n</note_context>`;
 const responses = (body: Record<string, unknown>): Promise<Response> => postJson(`${server.url}/v1/responses`, { model: MODEL, ...body });

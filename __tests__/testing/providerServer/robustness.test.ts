@@ -1,13 +1,10 @@
 import fc from 'fast-check';
-import { startProviderServer, type ProviderServer } from '../../../testing/providerServer';
+import type { ProviderServer } from '../../../testing/providerServer';
 import { postJson } from './helpers';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer({ model: 'gpt-4o-mini' });
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s), { model: 'gpt-4o-mini' });
 
 const PATHS = ['/v1/chat/completions', '/v1/responses', '/v1/messages', '/v1/messages/count_tokens'];
 

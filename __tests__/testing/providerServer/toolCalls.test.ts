@@ -3,17 +3,14 @@ import { AIMessage, HumanMessage, ToolMessage, type AIMessageChunk, type BaseMes
 import { concat } from '@langchain/core/utils/stream';
 import { ChatOpenAI } from '@langchain/openai';
 import { tokenCounterFor } from '../../../src/core/tokens/tokenCounter';
-import { startProviderServer, type ProviderServer, type WireJson } from '../../../testing/providerServer';
+import type { ProviderServer, WireJson } from '../../../testing/providerServer';
 import { openaiCachedTokens } from '../../../testing/providerServer/openaiCacheRule';
 import { filler, payloads, postJson, readSse } from './helpers';
 import { anthropicDriver, chatDriver, readResponses, responsesDriver, responsesStepItems, ANTHROPIC_HEADERS, type Driver, type Step } from './toolWire';
+import { useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useProviderServer((s) => (server = s));
 
 const count = (text: string, model = 'gpt-4o'): number => tokenCounterFor(model).encode(text).length;
 const READ_A = '[[tool readNote {"path":"a.md"}]]';
