@@ -16,10 +16,16 @@ interface TiktokenInternals {
   readonly rankMap: Map<string, number>;
 }
 
-/** The internals when this js-tiktoken has them, checked once per tokenizer. */
+/**
+ * The internals when this js-tiktoken has them, checked once per tokenizer. The rank map is checked
+ * by shape, not `instanceof Map`: a map made in another realm (a test environment's shared tables)
+ * is a Map all the same.
+ */
 export function internalsOf(tokenizer: Tiktoken): TiktokenInternals | null {
-  const t = tokenizer as unknown as Partial<TiktokenInternals>;
-  return typeof t.patStr === 'string' && t.rankMap instanceof Map ? (t as TiktokenInternals) : null;
+  const t = tokenizer as unknown as { patStr?: unknown; rankMap?: Partial<Map<string, number>> };
+  const map = t.rankMap;
+  const mapLike = typeof map === 'object' && map !== null && typeof map.get === 'function' && typeof map.keys === 'function';
+  return typeof t.patStr === 'string' && mapLike ? (t as unknown as TiktokenInternals) : null;
 }
 
 /** A piece shorter than this is merged js-tiktoken's way (a plain scan is faster than a heap on short pieces). */
