@@ -18,7 +18,7 @@ import { ExtractiveSummarizer } from '../src/core/budget/summarizer';
 import { SummaryCache } from '../src/core/planning/summaryCache';
 import { cachedShare } from '../src/core/usage';
 import { startProviderServer, type ProviderServer } from '../testing/providerServer';
-import { liveReplay, type LiveTurn } from '../src/node/liveReplay';
+import { liveReplay, type LiveReplayed } from '../src/node/liveReplay';
 import { FsVault } from '../src/node/fsVault';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
 import { createProvider, formatCost, sumCosts } from '../src/providers';
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   }
 }
 
-function providerTable(turns: readonly LiveTurn[]): string {
+function providerTable(turns: readonly LiveReplayed[]): string {
   const header = ['turn', 'mode', 'input', 'cached', 'share', 'output', 'cost', 'reply'];
   const rows = turns.map((t) => [
     String(t.turn),

@@ -33,7 +33,7 @@ export interface AgentStepFigures {
   readonly cachedShare: number;
 }
 
-export interface AgentTurnFigures {
+export interface AgentRunFigures {
   readonly turn: number;
   readonly steps: readonly AgentStepFigures[];
   readonly reply: string;
@@ -42,7 +42,7 @@ export interface AgentTurnFigures {
 export interface AgentRun {
   readonly api: AgentApi;
   readonly model: string;
-  readonly turns: readonly AgentTurnFigures[];
+  readonly turns: readonly AgentRunFigures[];
 }
 
 const MODELS: Record<AgentApi, string> = { openai: 'gpt-4o', 'openai-responses': 'gpt-4o', anthropic: 'claude-sonnet-4-5' };
@@ -73,7 +73,7 @@ export async function runAgentTurns(api: AgentApi, vaultDir: string, messages: r
       newId: () => 'agent-run',
       toolHost: () => fsToolHost({ vault, search: index, hidden: [settings.chatFolder] }),
     });
-    const turns: AgentTurnFigures[] = [];
+    const turns: AgentRunFigures[] = [];
     for (const message of messages) {
       const { text, chips = [] } = typeof message === 'string' ? { text: message } : message;
       await controller.send(text, chips);

@@ -8,7 +8,7 @@ import type { Usage } from '../core/usage';
 import { costOf, type Cost } from '../providers/pricing';
 import type { ChatProvider, ChatResult } from '../core/ports/chatModel';
 
-export interface LiveTurn extends ReplayedTurn {
+export interface LiveReplayed extends ReplayedTurn {
   readonly compiled: CompiledRequest;
   readonly usage: Usage;
   readonly usageReported: boolean;
@@ -25,7 +25,7 @@ export async function liveReplay(
   vault: VaultReader,
   provider: ChatProvider,
   options: EngineOptions & Pick<ReplayOptions, 'budget' | 'planning'> & { cacheKey?: string; onToken?: (turn: number, delta: string) => void } = {},
-): Promise<LiveTurn[]> {
+): Promise<LiveReplayed[]> {
   const target = { id: provider.config.id, model: provider.config.model, ...(provider.config.cwd ? { cwd: provider.config.cwd } : {}) };
   let session: ProviderSession | null = null;
   const calls = new Map<number, { compiled: CompiledRequest; result: ChatResult }>();

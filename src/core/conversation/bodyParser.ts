@@ -12,7 +12,7 @@ import { decodePartialCallout, PARTIAL_CALLOUT } from './partialCallout';
  */
 
 /** One message pair as the body has it (noteDecoder.ts pairs it with its record). */
-export interface BodyTurn {
+export interface BodyMessage {
   n: number | null;
   text: string | null;
   reply: string | null;
@@ -27,7 +27,7 @@ export interface BodyTurn {
 
 export interface ParsedBody {
   preamble: string;
-  turns: BodyTurn[];
+  turns: BodyMessage[];
   urls: Map<string, string>;
   compactions: BodyCompaction[];
 }
@@ -56,8 +56,8 @@ export function parseBody(lines: readonly string[], warnings: string[]): ParsedB
   const out: ParsedBody = { preamble: '', turns: [], urls: new Map(), compactions: [] };
   const firstLine = structure.length > 0 ? structure[0].line : lines.length;
   out.preamble = firstLine === 0 ? '' : lines.slice(0, firstLine).join('\n') + (firstLine < lines.length ? '\n' : '');
-  let current: BodyTurn | null = null;
-  const newTurn = (n: number | null): BodyTurn => ({ n, text: null, reply: null, failed: false, tools: [], context: [] });
+  let current: BodyMessage | null = null;
+  const newTurn = (n: number | null): BodyMessage => ({ n, text: null, reply: null, failed: false, tools: [], context: [] });
   structure.forEach((s, k) => {
     const end = k + 1 < structure.length ? structure[k + 1].line : lines.length;
     const segment = lines.slice(s.line + 1, end).join('\n') + (end < lines.length ? '\n' : '');
@@ -66,14 +66,14 @@ export function parseBody(lines: readonly string[], warnings: string[]): ParsedB
       out.turns.push(current);
       current.text = messageText(segment, warnings);
     } else if (s.kind === 'assistant') {
-      const open: BodyTurn | null = current;
+      const open: BodyMessage | null = current;
       if (!open || open.reply !== null || (s.n !== null && open.n !== null && s.n !== open.n)) {
         warnings.push(`a reply (${s.n ?? 'unnumbered'}) has no user message before it; kept with an empty one`);
         current = newTurn(s.n);
         current.text = '';
         out.turns.push(current);
       }
-      (current as BodyTurn).reply = messageText(segment, warnings);
+      (current as BodyMessage).reply = messageText(segment, warnings);
     } else if (s.callout === SUMMARY_CALLOUT) {
       // Before the message that follows it: its boundary is the answered messages above it.
       out.compactions.push(readCompactionCallout(lines[s.line], calloutLines(SUMMARY_CALLOUT, segment, warnings), out.turns.length));
@@ -107,7 +107,7 @@ function calloutLines(type: string, segment: string, warnings: string[]): string
   return inside;
 }
 
-function readCallout(type: string, segment: string, turn: BodyTurn | null, out: ParsedBody, warnings: string[]): void {
+function readCallout(type: string, segment: string, turn: BodyMessage | null, out: ParsedBody, warnings: string[]): void {
   const inside = calloutLines(type, segment, warnings);
   if (type === 'failed') {
     if (turn) turn.failed = true;

@@ -5,7 +5,7 @@ import { madeOnce, RecentByKey } from '../memo';
 import type { ChatTurn, CompactionRecord, Conversation, ItemRef } from './model';
 import { encodeCompactionCallout } from './compactionCallout';
 import { contextList } from './contextList';
-import { writePageCallout, writeTurnParts, type TurnParts } from './turnBlocks';
+import { writePageCallout, writeTurnParts, type MessageBlocks } from './turnBlocks';
 
 /**
  * What the chat-note encoder keeps between saves, so a save re-encodes what changed only: each
@@ -56,12 +56,12 @@ export function reusableTurns(memo: BodyMemo | null, c: Conversation, compaction
 /** The joiners of a chat's note (by chat id): its chat data lists and its body. */
 export const noteJoins = new RecentByKey<{ readonly data: ChatDataJoins; readonly body: PrefixJoin; memo: BodyMemo | null }>(() => ({ data: chatDataJoins(), body: new PrefixJoin(), memo: null }));
 
-const turnPartsMemo = new WeakMap<ChatTurn, TurnParts>();
+const turnPartsMemo = new WeakMap<ChatTurn, MessageBlocks>();
 const compactionCallouts = new WeakMap<CompactionRecord, string>();
 const pageCallouts = new WeakMap<ItemRef, string>();
 
 /** A turn's own parts, kept until the turn or its number changes. */
-export function turnParts(turn: ChatTurn, n: number): TurnParts {
+export function turnParts(turn: ChatTurn, n: number): MessageBlocks {
   const kept = turnPartsMemo.get(turn);
   if (kept && kept.n === n) return kept;
   const parts = writeTurnParts(turn, n);

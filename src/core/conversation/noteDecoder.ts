@@ -6,7 +6,7 @@ import { isLfNote, noteFormat, toLf } from './lineEndings';
 import type { ChatTurn, Conversation, ItemRef, NoteFormat } from './model';
 import { isStructureLine } from './textBlock';
 import { pairCompactions } from './compactionRecords';
-import { parseBody, type BodyTurn } from './bodyParser';
+import { parseBody, type BodyMessage } from './bodyParser';
 import { libraryFromContext } from './contextList';
 
 /**
@@ -122,7 +122,7 @@ function engineTurnMap(records: readonly TurnRecord[], recordOf: readonly number
   return map;
 }
 
-function buildTurn(body: BodyTurn, record: TurnRecord | undefined, label: string, now: number, warnings: string[]): ChatTurn {
+function buildTurn(body: BodyMessage, record: TurnRecord | undefined, label: string, now: number, warnings: string[]): ChatTurn {
   const text = body.text ?? '';
   if (body.text === null) warnings.push(`${label}: the user's text is missing`);
   if (!record) {

@@ -9,7 +9,7 @@ import { encodePartialCallout } from './partialCallout';
  */
 
 /** What a turn writes of itself (its context list and page texts depend on the library: written apart). */
-export interface TurnParts {
+export interface MessageBlocks {
   readonly n: number;
   /** The user's message, and the not-answered and partial-reply callouts. */
   readonly head: string;
@@ -20,7 +20,7 @@ export interface TurnParts {
 }
 
 /** A turn's own parts: a pure function of the turn and its number. */
-export function writeTurnParts(turn: ChatTurn, n: number): TurnParts {
+export function writeTurnParts(turn: ChatTurn, n: number): MessageBlocks {
   let head = section(`## User · ${n}`, turn.text);
   if (turn.status !== 'complete') head += failedCallout(turn);
   if (turn.status !== 'complete' && turn.partial) head += encodePartialCallout(turn.partial);

@@ -65,14 +65,14 @@ export function maskCodeBlocks(text: string, maxLines: number): { text: string; 
 }
 
 /** What a history turn carries that masking can shorten. */
-export interface MaskableTurn {
+export interface MaskableExchange {
   readonly userText: string;
   readonly reply: string;
   readonly tools: readonly ToolOutput[];
 }
 
 /** A turn with its large tool outputs and code blocks masked, and how many were. Unchanged parts keep their identity. */
-export function maskTurn<T extends MaskableTurn>(turn: T, limits: MaskingLimits): { turn: T; masked: number } {
+export function maskTurn<T extends MaskableExchange>(turn: T, limits: MaskingLimits): { turn: T; masked: number } {
   let masked = 0;
   const tools = turn.tools.map((tool) => {
     const result = maskLines(tool.output, limits.maxOutputLines);

@@ -10,7 +10,7 @@ import type { ImageRef, ItemSegment, Layer, LayerId, LibraryItem, MessageSegment
 const SEP_TOKENS = 0;
 
 /** What a completed turn said (its user text and reply): what history renders of it. */
-export interface SpokenTurn {
+export interface SpokenExchange {
   readonly turn: number;
   readonly userText: string;
   readonly reply: string;
@@ -36,7 +36,7 @@ export class Measure {
   // Hash chains for lists that grow turn after turn (messages, history, library): a turn hashes its
   // new parts only. Same values as combineHashes.
   private chains = { messages: new HashChain(), history: new HashChain(), library: new HashChain() };
-  private segmentMemo = new WeakMap<SpokenTurn, { encoding: string; segments: MessageSegment[] }>();
+  private segmentMemo = new WeakMap<SpokenExchange, { encoding: string; segments: MessageSegment[] }>();
 
   messageHash(message: ChatMessage): string {
     const memo = this.hashMemo[message.role];
@@ -98,7 +98,7 @@ export class Measure {
     return tokens;
   }
 
-  historySegments(t: SpokenTurn, counter: TokenCounter): MessageSegment[] {
+  historySegments(t: SpokenExchange, counter: TokenCounter): MessageSegment[] {
     const memo = this.segmentMemo.get(t);
     if (memo && memo.encoding === counter.encoding) return memo.segments;
     const user = segment<MessageSegment>({ type: 'message', role: 'user', turn: t.turn }, t.userText, counter);

@@ -19,17 +19,17 @@ export const REWRITE_INSTRUCTIONS = [
 ].join('\n');
 
 /** A turn before the message, as the model saw it. */
-export interface PriorTurn {
+export interface PriorExchange {
   readonly userText: string;
   readonly reply: string;
 }
 
 /** The cache key: the message and the conversation up to it (the whole of it: an edit earlier changes the key). */
-export function rewriteKey(message: string, prior: readonly PriorTurn[]): string {
+export function rewriteKey(message: string, prior: readonly PriorExchange[]): string {
   return sha256Hex(JSON.stringify([message, ...prior.map((t) => [t.userText, t.reply])])).slice(0, 32);
 }
 
-export function rewriteMessages(message: string, prior: readonly PriorTurn[]): ChatMessage[] {
+export function rewriteMessages(message: string, prior: readonly PriorExchange[]): ChatMessage[] {
   const conversation = prior
     .slice(-CONTEXT_TURNS)
     .map((t) => `User: ${excerpt(t.userText, EXCERPT_CHARS)}\nAssistant: ${excerpt(t.reply, EXCERPT_CHARS)}`)
@@ -81,7 +81,7 @@ export async function searchQuery(
   settings: StrataSettings,
   chat: { readonly provider: string; readonly model: string },
   message: string,
-  prior: readonly PriorTurn[],
+  prior: readonly PriorExchange[],
   cache: RewriteCache,
   deps: RewriteDeps,
 ): Promise<{ query: string; rewrite?: QueryRewrite }> {

@@ -4,7 +4,7 @@ import { chatFolders } from '../projects/projects';
 import { insideFolder, normalizeFolder } from '../vaultFolders';
 import type { VaultSearch } from '../search/types';
 import { localSearchBlock } from './localSearchBlock';
-import { searchQuery, type PriorTurn, type RewriteCache, type RewriteDeps } from './queryRewrite';
+import { searchQuery, type PriorExchange, type RewriteCache, type RewriteDeps } from './queryRewrite';
 import type { TurnSearch } from '../conversation/records/search';
 
 /** The chat mode that searches the vault every turn. */
@@ -39,7 +39,7 @@ export async function vaultQaSearch(
   settings: StrataSettings,
   chat: { readonly provider: string; readonly model: string; readonly scope?: string },
   message: string,
-  prior: readonly PriorTurn[],
+  prior: readonly PriorExchange[],
   deps: VaultQaDeps,
 ): Promise<{ tool: ToolOutput; search: TurnSearch }> {
   if (!deps.search) throw new IndexNotReadyError();
