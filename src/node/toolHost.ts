@@ -6,8 +6,8 @@ import type { VaultSearch } from '../core/search/types';
 import { UnreadableNoteError } from '../core/context/vaultReader';
 import { backlinkMap } from '../core/agent/links';
 import { messageOf } from '../core/agent/tool';
-import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, PageError, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
-import { assertPublicUrl, LocalAddressError, localAddressReason, parseIPv4 } from '../core/net/localAddress';
+import { cleanHtml, decodePage, FETCH_MAX_BYTES, htmlTitle, MAX_REDIRECTS, pageKind, pageTimeout, pageTooLarge, REDIRECT_STATUSES, redirectTarget, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
+import { assertPublicAddresses, assertPublicUrl, hostOf } from '../core/net/localAddress';
 
 export interface FsToolHostOptions {
   readonly vault: VaultReader;
@@ -27,8 +27,8 @@ export interface FsToolHostOptions {
   readonly resolveHost?: (hostname: string) => Promise<readonly string[]>;
 }
 
-/** Redirects followed (each hop checked) before a fetch gives up. */
-export const MAX_REDIRECTS = 5;
+/** Redirects followed (each hop checked) before a fetch gives up (shared with the Obsidian host's guarded fetch). */
+export { MAX_REDIRECTS };
 
 async function lookupAll(hostname: string): Promise<readonly string[]> {
   return (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
@@ -125,21 +125,16 @@ interface FetchPolicy {
 async function checkHop(url: URL, policy: FetchPolicy): Promise<void> {
   if (policy.allowLocal()) return;
   assertPublicUrl(url);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (parseIPv4(host) || host.includes(':')) return;
+  const { host, literal } = hostOf(url);
+  if (literal) return;
   let addresses: readonly string[];
   try {
     addresses = await policy.resolve(host);
   } catch {
     return;
   }
-  for (const address of addresses) {
-    const reason = localAddressReason(address);
-    if (reason !== null) throw new LocalAddressError(url.href, `a name that resolves to ${address}, ${reason}`);
-  }
+  assertPublicAddresses(url, addresses);
 }
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 async function fetchPage(fetchImpl: typeof fetch, url: string, signal: AbortSignal, timeoutMs: number, policy: FetchPolicy): Promise<FetchedPage> {
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -159,13 +154,10 @@ async function fetchPage(fetchImpl: typeof fetch, url: string, signal: AbortSign
       if (timeout.aborted) throw pageTimeout(timeoutMs);
       throw new Error(networkMessage(error));
     }
-    const location = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
+    const location = REDIRECT_STATUSES.has(res.status) ? res.headers.get('location') : null;
     if (location === null) break;
     await res.body?.cancel().catch(() => undefined);
-    if (hop >= MAX_REDIRECTS) throw new PageError(`more than ${MAX_REDIRECTS} redirects`, 'Too many redirects');
-    const next = new URL(location, current);
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new PageError(`a redirect to ${next.protocol} (only http and https are followed)`, 'Redirect refused');
-    current = next;
+    current = redirectTarget(location, current, hop);
   }
   url = current.href;
   const finalUrl = url; // The last hop: redirects were followed above.
@@ -179,7 +171,7 @@ async function fetchPage(fetchImpl: typeof fetch, url: string, signal: AbortSign
     await res.body?.cancel().catch(() => undefined);
     throw pageTooLarge(length);
   }
-  const body = new TextDecoder('utf-8', { fatal: false }).decode(await readCapped(res, FETCH_MAX_BYTES));
+  const body = decodePage(await readCapped(res, FETCH_MAX_BYTES), contentType);
   const kind = pageKind(contentType, body);
   if (kind === null) throw unsupportedContent(contentType);
   if (kind === 'text') return { url: finalUrl, markdown: tidyMarkdown(body), status: res.status };

@@ -1,9 +1,10 @@
-import { htmlToMarkdown, requestUrl, type App } from 'obsidian';
+import { htmlToMarkdown, Platform, requestUrl, type App } from 'obsidian';
 import type { FetchedPage, ToolHost } from '../core/ports/toolHost';
 import type { VaultReader } from '../core/ports/vault';
 import type { VaultSearch } from '../core/search/types';
-import { cleanHtml, FETCH_MAX_BYTES, htmlTitle, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
+import { cleanHtml, decodePage, FETCH_MAX_BYTES, htmlTitle, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
 import { assertPublicUrl } from '../core/net/localAddress';
+import { guardedGet, type NodeNet } from './guardedFetch';
 import { ObsidianVaultReader } from './obsidianVault';
 
 export interface ObsidianToolHostOptions {
@@ -18,6 +19,25 @@ export interface ObsidianToolHostOptions {
   readonly fetchTimeoutMs?: number;
   /** The setting that lets the agent fetch local addresses (default: never). */
   readonly allowLocalAddresses?: () => boolean;
+  /** Node's dns and http(s) for the agent's guarded fetch; default desktopNodeNet() (null on mobile: requestUrl). */
+  readonly nodeNet?: () => NodeNet | null;
+}
+
+/**
+ * Node's dns, http and https where Obsidian runs on Electron (the desktop app), else null (mobile:
+ * no Node). Read at run time: the plugin bundle imports no Node module.
+ */
+export function desktopNodeNet(): NodeNet | null {
+  if (!Platform.isDesktopApp) return null;
+  // Electron's window.require (Node integration); the app sets it, a browser does not.
+  const load = typeof window === 'undefined' ? undefined : (window as { require?: unknown }).require;
+  if (typeof load !== 'function') return null;
+  try {
+    const need = load as (id: string) => unknown;
+    return { dns: need('dns'), http: need('http'), https: need('https') } as NodeNet;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -28,6 +48,8 @@ export interface ObsidianToolHostOptions {
 export function obsidianToolHost(app: App, options: ObsidianToolHostOptions): ToolHost {
   const timeoutMs = options.fetchTimeoutMs ?? 30_000;
   const allowLocal = options.allowLocalAddresses ?? (() => false);
+  let net: NodeNet | null | undefined;
+  const nodeNet = () => (net === undefined ? (net = (options.nodeNet ?? desktopNodeNet)()) : net);
   return {
     vault: options.vault ?? new ObsidianVaultReader(app),
     search: options.search,
@@ -38,9 +60,15 @@ export function obsidianToolHost(app: App, options: ObsidianToolHostOptions): To
       return Promise.resolve(file && file.extension === 'md' ? file.path : null);
     },
     backlinks: (path) => Promise.resolve(backlinksOf(app, path)),
-    // The agent's fetches refuse local hosts as written. requestUrl resolves names and follows
-    // redirects out of sight, so neither can be checked here (the README's Network use says so).
+    // On desktop the agent's fetches go through Node with every name and hop checked (guardedFetch).
+    // On mobile requestUrl resolves names and follows redirects out of sight: only the host as
+    // written can be refused there (the README's Network use says so).
     fetchUrl: async (url, signal) => {
+      const node = nodeNet();
+      if (node) {
+        const raw = await guardedGet(node, url, signal, timeoutMs, allowLocal);
+        return pageOf(raw.url, raw.status, raw.contentType, raw.body);
+      }
       if (!allowLocal()) assertPublicUrl(new URL(url));
       return fetchPage(url, signal, timeoutMs);
     },
@@ -88,16 +116,22 @@ export async function fetchPage(url: string, signal: AbortSignal, timeoutMs = 30
     if (declared > FETCH_MAX_BYTES) throw pageTooLarge(declared);
     const bytes = new Uint8Array(res.arrayBuffer);
     if (bytes.length > FETCH_MAX_BYTES) throw pageTooLarge(bytes.length);
-    const body = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-    const kind = pageKind(contentType, body);
-    if (kind === null) throw unsupportedContent(contentType);
-    if (kind === 'text') return { url, markdown: tidyMarkdown(body), status: res.status };
-    const title = htmlTitle(body);
-    return { url, ...(title !== undefined ? { title } : {}), markdown: tidyMarkdown(htmlToMarkdown(cleanHtml(body, url))), status: res.status };
+    return pageOf(url, res.status, contentType, bytes);
   } finally {
     if (onStop) signal.removeEventListener('abort', onStop);
     if (onTimeout) timeout.removeEventListener('abort', onTimeout);
   }
+}
+
+/** A fetched body as the tool's page: an HTTP error as its status, text as it is, HTML through Obsidian's htmlToMarkdown. */
+function pageOf(url: string, status: number, contentType: string | null, bytes: Uint8Array): FetchedPage {
+  if (status >= 400) return { url, markdown: '', status };
+  const body = decodePage(bytes, contentType);
+  const kind = pageKind(contentType, body);
+  if (kind === null) throw unsupportedContent(contentType);
+  if (kind === 'text') return { url, markdown: tidyMarkdown(body), status };
+  const title = htmlTitle(body);
+  return { url, ...(title !== undefined ? { title } : {}), markdown: tidyMarkdown(htmlToMarkdown(cleanHtml(body, url))), status };
 }
 
 /** A response header by name, whatever its case (Obsidian's headers are not normalized on every platform). */

@@ -22,7 +22,7 @@ export { MetadataCache, getAllTags, parseFrontMatterTags, parseFrontMatterAliase
 export { FileManager } from './fileManager';
 export { SecretStorage } from './secretStorage';
 export {
-  normalizePath, requestUrl, request, getLinkpath, parseLinktext, stripHeading, arrayBufferToBase64, base64ToArrayBuffer, getLanguage,
+  normalizePath, requestUrl, request, getLinkpath, parseLinktext, stripHeading, arrayBufferToBase64, base64ToArrayBuffer, getLanguage, Platform,
   apiVersion, requireApiVersion,
 } from './util';
 export { moment, parseYaml, stringifyYaml };

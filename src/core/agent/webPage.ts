@@ -131,3 +131,29 @@ export function tidyMarkdown(markdown: string): string {
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
+
+/** Redirects followed (each hop checked) before an agent's fetch gives up. */
+export const MAX_REDIRECTS = 5;
+
+/** The statuses whose `location` a host follows itself (never the HTTP client: each hop is checked first). */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** Where redirect number `hop` (0 first) leads, or a PageError: too many hops, or a scheme other than http(s). */
+export function redirectTarget(location: string, current: URL, hop: number): URL {
+  if (hop >= MAX_REDIRECTS) throw new PageError(`more than ${MAX_REDIRECTS} redirects`, 'Too many redirects');
+  const next = new URL(location, current);
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new PageError(`a redirect to ${next.protocol} (only http and https are followed)`, 'Redirect refused');
+  return next;
+}
+
+/** A body's text in the charset its content type names (utf-8 when it names none or one the decoder does not know). */
+export function decodePage(bytes: Uint8Array, contentType: string | null | undefined): string {
+  const label = /;\s*charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label ?? 'utf-8', { fatal: false });
+  } catch {
+    decoder = new TextDecoder('utf-8', { fatal: false });
+  }
+  return decoder.decode(bytes);
+}

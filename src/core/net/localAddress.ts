@@ -106,3 +106,17 @@ export function assertPublicUrl(url: URL): void {
   const reason = localHostReason(url.hostname);
   if (reason !== null) throw new LocalAddressError(url.href, reason);
 }
+
+/** A URL's host without IPv6 brackets, and whether it is an IP address (nothing to resolve). */
+export function hostOf(url: URL): { host: string; literal: boolean } {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return { host, literal: parseIPv4(host) !== null || host.includes(':') };
+}
+
+/** Throws LocalAddressError when any address `url`'s name resolved to is local (one local answer is enough to steer a fetch). */
+export function assertPublicAddresses(url: URL, addresses: readonly string[]): void {
+  for (const address of addresses) {
+    const reason = localAddressReason(address);
+    if (reason !== null) throw new LocalAddressError(url.href, `a name that resolves to ${address}, ${reason}`);
+  }
+}

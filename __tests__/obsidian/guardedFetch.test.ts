@@ -1,0 +1,218 @@
+/**
+ * The agent's guarded GET on Obsidian desktop (issue 26, SSRF), run in Node over the real dns, http
+ * and https modules against real loopback HTTP servers. Where a test needs a "public" host, its name
+ * resolves (stubbed lookup) to 203.0.113.10, a public documentation address, and the test's network
+ * routes that one address to the loopback server (routedHttp): everything else is the real stack.
+ */
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { guardedGet, type DnsLike, type HttpLike, type LookupAddress, type NodeNet } from '../../src/obsidian/guardedFetch';
+import { FETCH_MAX_BYTES, MAX_REDIRECTS } from '../../src/core/agent/webPage';
+import { MAX_REDIRECTS as NODE_MAX_REDIRECTS } from '../../src/node/toolHost';
+
+const PUBLIC = '203.0.113.10';
+const realNet: NodeNet = { dns, http, https } as unknown as NodeNet;
+
+let server: http.Server;
+let port: number;
+let base: string;
+const hits: string[] = [];
+/** Bytes /endless wrote, and whether its connection was closed by the client. */
+let endless = { written: 0, closed: false };
+let slowClosed = false;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    hits.push(`${req.headers.host ?? ''}${url}`);
+    if (url === '/page') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><head><title>Pruning</title></head><body><p>Pinch the side shoots.</p></body></html>');
+    } else if (url === '/latin1') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' });
+      res.end(Buffer.from([0x63, 0x61, 0x66, 0xe9])); // "café" in Latin-1
+    } else if (url === '/to-loopback') {
+      res.writeHead(302, { location: `http://127.0.0.1:${port}/page` });
+      res.end();
+    } else if (url === '/to-metadata-name') {
+      res.writeHead(301, { location: `http://metadata.example:${port}/latest/meta-data/` });
+      res.end();
+    } else if (url === '/to-file') {
+      res.writeHead(302, { location: 'file:///etc/passwd' });
+      res.end();
+    } else if (url.startsWith('/loop/')) {
+      res.writeHead(302, { location: `/loop/${Number(url.slice(6)) + 1}` });
+      res.end();
+    } else if (url === '/endless') {
+      endless = { written: 0, closed: false };
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      res.on('close', () => (endless.closed = true));
+      const pump = () => {
+        while (!endless.closed && endless.written < 200 * FETCH_MAX_BYTES) {
+          endless.written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      pump();
+    } else if (url === '/slow') {
+      slowClosed = false;
+      res.on('close', () => (slowClosed = true));
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('the first words, then nothing');
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+beforeEach(() => (hits.length = 0));
+
+/** A dns whose lookup answers from `names` (in turn, per name: the last answer repeats) and counts its calls. */
+function stubDns(names: Record<string, string[]>): DnsLike & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    lookup(hostname, _options, callback) {
+      const answers = names[hostname];
+      const seen = calls.filter((c) => c === hostname).length;
+      calls.push(hostname);
+      if (!answers) return void callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+      const address = answers[Math.min(seen, answers.length - 1)];
+      callback(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+    },
+  };
+}
+
+/** The real http module, with the public test address routed to the loopback server (and nothing else changed). */
+const routedHttp: HttpLike = {
+  request(options, callback) {
+    const pinned = options.lookup;
+    const route = (a: LookupAddress): LookupAddress => (a.address === PUBLIC ? { address: '127.0.0.1', family: 4 } : a);
+    const lookup: typeof pinned = pinned
+      ? (name, opts, cb) =>
+          pinned(name, opts, (error, address, family) =>
+            Array.isArray(address) ? cb(error, address.map(route)) : cb(error, route({ address, family: family ?? 4 }).address, family),
+          )
+      : undefined;
+    return (http as unknown as HttpLike).request({ ...options, ...(lookup ? { lookup } : {}) }, callback);
+  },
+};
+
+const text = (body: Uint8Array) => new TextDecoder().decode(body);
+const never = () => false;
+const always = () => true;
+const get = (net: NodeNet, url: string, allowLocal = never, signal = new AbortController().signal, timeoutMs = 30_000) => guardedGet(net, url, signal, timeoutMs, allowLocal);
+
+test('the Obsidian guarded fetch follows as many redirects as the Node host', () => {
+  expect(MAX_REDIRECTS).toBe(NODE_MAX_REDIRECTS);
+});
+
+test('a loopback address is refused by default, without a request; fetched when the setting allows it', async () => {
+  await expect(get(realNet, `${base}/page`)).rejects.toThrow(/refused: http:\/\/127\.0\.0\.1:\d+\/page is a loopback address/);
+  await expect(get(realNet, `http://localhost:${port}/page`)).rejects.toThrow(/is a local name \(\.localhost\)/);
+  expect(hits).toEqual([]);
+  const page = await get(realNet, `${base}/page`, always);
+  expect(page).toMatchObject({ url: `${base}/page`, status: 200, contentType: 'text/html' });
+  expect(text(page.body)).toContain('Pinch the side shoots.');
+  expect(hits).toEqual([`127.0.0.1:${port}/page`]);
+});
+
+test('a public-looking name that resolves to 127.0.0.1 is refused before any connection', async () => {
+  const stub = stubDns({ 'pages.example': ['127.0.0.1'] });
+  await expect(get({ ...realNet, dns: stub }, `http://pages.example:${port}/page`)).rejects.toThrow(
+    `refused: http://pages.example:${port}/page is a name that resolves to 127.0.0.1, a loopback address; the agent fetches only public web addresses`,
+  );
+  expect(hits).toEqual([]);
+});
+
+test('the connection goes to the address that was checked: a lookup that would answer differently is not asked again', async () => {
+  // Allowed: the name's first answer (loopback) is fetched; its second (a blackhole) is never asked for.
+  const allowed = stubDns({ 'pages.example': ['127.0.0.1', '10.255.255.1'] });
+  const page = await get({ ...realNet, dns: allowed }, `http://pages.example:${port}/page`, always);
+  expect(text(page.body)).toContain('Pinch the side shoots.');
+  expect(allowed.calls).toEqual(['pages.example']);
+  expect(hits).toEqual([`pages.example:${port}/page`]);
+  // DNS rebinding: the check sees a public address, a second lookup would say 127.0.0.1. The
+  // connection goes to the public address checked (unreachable here), never to the loopback server.
+  const rebinding = stubDns({ 'rebind.example': ['198.51.100.7', '127.0.0.1'] });
+  hits.length = 0;
+  await expect(get({ ...realNet, dns: rebinding }, `http://rebind.example:${port}/page`, never, new AbortController().signal, 1500)).rejects.toThrow();
+  expect(rebinding.calls).toEqual(['rebind.example']);
+  expect(hits).toEqual([]);
+});
+
+test('a name that does not resolve comes back as the network error', async () => {
+  await expect(get({ ...realNet, dns: stubDns({}) }, 'http://nowhere.example/')).rejects.toThrow('getaddrinfo ENOTFOUND nowhere.example');
+});
+
+describe('redirects, each hop checked', () => {
+  const net: NodeNet = { dns: stubDns({ 'public.example': [PUBLIC], 'metadata.example': ['169.254.169.254'] }), http: routedHttp, https };
+
+  test('a public name is fetched (through the routed address)', async () => {
+    const page = await get(net, `http://public.example:${port}/page`);
+    expect(text(page.body)).toContain('Pinch the side shoots.');
+    expect(hits).toEqual([`public.example:${port}/page`]);
+  });
+
+  test('a redirect to loopback is refused before the second hop is requested', async () => {
+    await expect(get(net, `http://public.example:${port}/to-loopback`)).rejects.toThrow(/refused: http:\/\/127\.0\.0\.1:\d+\/page is a loopback address/);
+    expect(hits).toEqual([`public.example:${port}/to-loopback`]);
+  });
+
+  test('a redirect to a name that resolves to the cloud metadata address is refused', async () => {
+    await expect(get(net, `http://public.example:${port}/to-metadata-name`)).rejects.toThrow(
+      `refused: http://metadata.example:${port}/latest/meta-data/ is a name that resolves to 169.254.169.254, a link-local address`,
+    );
+    expect(hits).toEqual([`public.example:${port}/to-metadata-name`]);
+  });
+
+  test('a redirect off http(s) and too many redirects are refused', async () => {
+    await expect(get(net, `http://public.example:${port}/to-file`)).rejects.toThrow('a redirect to file: (only http and https are followed)');
+    hits.length = 0;
+    await expect(get(net, `http://public.example:${port}/loop/0`)).rejects.toThrow(`more than ${MAX_REDIRECTS} redirects`);
+    // The first request and MAX_REDIRECTS hops, each checked, then no more.
+    expect(hits).toHaveLength(MAX_REDIRECTS + 1);
+  });
+});
+
+test('a body over the cap stops being read: the first FETCH_MAX_BYTES are kept and the connection is closed', async () => {
+  const page = await get(realNet, `${base}/endless`, always);
+  expect(page.body.length).toBe(FETCH_MAX_BYTES);
+  for (let i = 0; i < 100 && !endless.closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(endless.closed).toBe(true);
+  // The server stopped at what the sockets' buffers held, far short of the 1 GB it would send.
+  expect(endless.written).toBeLessThan(4 * FETCH_MAX_BYTES);
+});
+
+test('a stop destroys the request (AbortError); the timeout does too (pageTimeout)', async () => {
+  const controller = new AbortController();
+  const stopped = get(realNet, `${base}/slow`, always, controller.signal);
+  setTimeout(() => controller.abort(), 200);
+  await expect(stopped).rejects.toMatchObject({ name: 'AbortError' });
+  for (let i = 0; i < 100 && !slowClosed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(slowClosed).toBe(true);
+  slowClosed = false;
+  await expect(get(realNet, `${base}/slow`, always, new AbortController().signal, 1000)).rejects.toThrow('no answer after 1 s');
+  for (let i = 0; i < 100 && !slowClosed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(slowClosed).toBe(true);
+  // A signal already stopped sends nothing.
+  hits.length = 0;
+  await expect(get(realNet, `${base}/page`, always, AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
+  expect(hits).toEqual([]);
+});
+
+test('the body comes back as bytes with its content type (the host decodes the charset)', async () => {
+  const page = await get(realNet, `${base}/latin1`, always);
+  expect(page.contentType).toBe('text/plain; charset=iso-8859-1');
+  expect([...page.body]).toEqual([0x63, 0x61, 0x66, 0xe9]);
+});
