@@ -13,7 +13,7 @@ import { FETCH_MAX_BYTES, MAX_REDIRECTS } from '../../src/core/agent/webPage';
 import { MAX_REDIRECTS as NODE_MAX_REDIRECTS } from '../../src/node/toolHost';
 
 const PUBLIC = '203.0.113.10';
-const realNet: NodeNet = { dns, http, https } as unknown as NodeNet;
+const realNet: NodeNet = { dns, http, https };
 
 let server: http.Server;
 let port: number;
@@ -104,7 +104,7 @@ const routedHttp: HttpLike = {
             Array.isArray(address) ? cb(error, address.map(route)) : cb(error, route({ address, family: family ?? 4 }).address, family),
           )
       : undefined;
-    return (http as unknown as HttpLike).request({ ...options, ...(lookup ? { lookup } : {}) }, callback);
+    return (http as HttpLike).request({ ...options, ...(lookup ? { lookup } : {}) }, callback);
   },
 };
 

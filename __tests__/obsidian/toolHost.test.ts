@@ -3,13 +3,16 @@
  * the open note from the workspace, backlinks from metadataCache.resolvedLinks, pages through
  * requestUrl and htmlToMarkdown, notes through ObsidianVaultReader.
  */
+import dns from 'node:dns';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { App } from 'obsidian';
+import { Platform, type App } from 'obsidian';
 import { FsVault } from '../../src/node/fsVault';
-import { fetchPage, obsidianToolHost } from '../../src/obsidian/toolHost';
+import { desktopNodeNet, fetchPage, obsidianToolHost } from '../../src/obsidian/toolHost';
+import type { DnsLike, NodeNet } from '../../src/obsidian/guardedFetch';
 import { FETCH_MAX_BYTES } from '../../src/core/agent/webPage';
 import { SourceCatalog } from '../../src/core/agent/sourceCatalog';
 import { AGENT_TOOLS, runToolCall } from '../../src/core/agent/toolbox';
@@ -85,6 +88,9 @@ describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
         // A declared length over the limit (the body is sent too: requestUrl reads it whole anyway).
         res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(FETCH_MAX_BYTES + 1) });
         res.end('x'.repeat(FETCH_MAX_BYTES + 1));
+      } else if (req.url === '/latin1') {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' });
+        res.end(Buffer.from('Crème brûlée', 'latin1'));
       } else if (req.url === '/file.bin') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         res.end(Buffer.from([0, 1, 2]));
@@ -124,5 +130,55 @@ describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
 
   test('a body whose content-length is over the limit is refused before it is read', async () => {
     await expect(fetchPage(`${base}/huge`, new AbortController().signal)).rejects.toThrow(`the page is too large (${FETCH_MAX_BYTES + 1} bytes; at most ${FETCH_MAX_BYTES} are read)`);
+  });
+
+  test('a page in a charset other than utf-8 is decoded in it', async () => {
+    expect((await fetchPage(`${base}/latin1`, new AbortController().signal)).markdown).toBe('Crème brûlée');
+  });
+
+  describe('on desktop (Node there) the agent fetches through the guarded GET', () => {
+    const realNet: NodeNet = { dns, http, https };
+    /** A dns whose every name resolves to 127.0.0.1: only a host that resolves names itself can see it. */
+    const toLoopback: DnsLike = { lookup: (_name, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]) };
+
+    test('the same pages, 404 and binary as requestUrl gives', async () => {
+      const host = obsidianToolHost(await shimApp(null), { search: () => null, allowLocalAddresses: () => true, nodeNet: () => realNet });
+      expect((await run(host, 'fetchUrl', { url: `${base}/page` })).content).toBe(`# Pruning\nSource: ${base}/page\n\nPruning\n\nPinch the side shoots.`);
+      expect(await run(host, 'fetchUrl', { url: `${base}/gone` })).toMatchObject({ isError: true, content: `Error: fetching ${base}/gone failed: the server answered HTTP 404.` });
+      expect((await run(host, 'fetchUrl', { url: `${base}/file.bin` })).content).toMatch(/^Error: could not fetch .*content type application\/octet-stream/);
+      expect((await host.fetchUrl?.(`${base}/latin1`, new AbortController().signal))?.markdown).toBe('Crème brûlée');
+    });
+
+    test('a public-looking name that resolves to loopback is refused (requestUrl would not see it)', async () => {
+      const port = new URL(base).port;
+      const host = obsidianToolHost(await shimApp(null), { search: () => null, nodeNet: () => ({ ...realNet, dns: toLoopback }) });
+      const result = await run(host, 'fetchUrl', { url: `http://pages.example:${port}/page` });
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(/refused: http:\/\/pages\.example:\d+\/page is a name that resolves to 127\.0\.0\.1, a loopback address; the agent fetches only public web addresses/);
+      // The loopback address as written is refused as before.
+      expect((await run(host, 'fetchUrl', { url: `${base}/page` })).content).toMatch(/refused: .* is a loopback address/);
+    });
+
+    test('desktopNodeNet: Node modules through window.require on the desktop app only; the host picks them by default', async () => {
+      const holder = globalThis as { window?: unknown };
+      const required: string[] = [];
+      const desktop = Platform.isDesktopApp;
+      try {
+        holder.window = { require: (id: string) => (required.push(id), id === 'dns' ? toLoopback : id === 'http' ? http : https) };
+        Platform.isDesktopApp = false; // Mobile, or a browser: requestUrl.
+        expect(desktopNodeNet()).toBeNull();
+        Platform.isDesktopApp = true;
+        expect(desktopNodeNet()).toEqual({ dns: toLoopback, http, https });
+        const port = new URL(base).port;
+        const host = obsidianToolHost(await shimApp(null), { search: () => null });
+        expect((await run(host, 'fetchUrl', { url: `http://pages.example:${port}/page` })).content).toMatch(/is a name that resolves to 127\.0\.0\.1, a loopback address/);
+        holder.window = {}; // The desktop flag without Node: requestUrl.
+        expect(desktopNodeNet()).toBeNull();
+        expect(required).toEqual(['dns', 'http', 'https', 'dns', 'http', 'https']);
+      } finally {
+        Platform.isDesktopApp = desktop;
+        delete holder.window;
+      }
+    });
   });
 });
