@@ -42,6 +42,9 @@ beforeAll(async () => {
     } else if (url === '/to-file') {
       res.writeHead(302, { location: 'file:///etc/passwd' });
       res.end();
+    } else if (url === '/gzip') {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      res.end(Buffer.from([0x1f, 0x8b, 8, 0]));
     } else if (url.startsWith('/loop/')) {
       res.writeHead(302, { location: `/loop/${Number(url.slice(6)) + 1}` });
       res.end();
@@ -215,4 +218,8 @@ test('the body comes back as bytes with its content type (the host decodes the c
   const page = await get(realNet, `${base}/latin1`, always);
   expect(page.contentType).toBe('text/plain; charset=iso-8859-1');
   expect([...page.body]).toEqual([0x63, 0x61, 0x66, 0xe9]);
+});
+
+test('pages are asked for uncompressed; one sent compressed anyway is refused with a reason', async () => {
+  await expect(get(realNet, `${base}/gzip`, always)).rejects.toThrow('the server sent the page compressed (gzip) though it was asked not to');
 });

@@ -1,4 +1,4 @@
-import { FETCH_MAX_BYTES, pageTimeout, pageTooLarge, REDIRECT_STATUSES, redirectTarget } from '../core/agent/webPage';
+import { FETCH_MAX_BYTES, PageError, pageTimeout, pageTooLarge, REDIRECT_STATUSES, redirectTarget } from '../core/agent/webPage';
 import { assertPublicAddresses, assertPublicUrl, hostOf } from '../core/net/localAddress';
 
 /**
@@ -176,6 +176,13 @@ function requestOnce(net: NodeNet, url: URL, host: string, pinned: LookupAddress
           finish(() => resolve(answer));
         };
         if (location !== null || status >= 400) return done({ status, contentType, location, body: new Uint8Array(0) });
+        const encoding = (headerOf(res.headers, 'content-encoding') ?? 'identity').trim().toLowerCase();
+        if (encoding !== 'identity' && encoding !== '') {
+          // Asked for identity but sent compressed anyway: say so rather than decode noise.
+          res.destroy();
+          request?.destroy();
+          return finish(() => reject(new PageError(`the server sent the page compressed (${encoding}) though it was asked not to`, `Compressed (${encoding})`)));
+        }
         const declared = Number(headerOf(res.headers, 'content-length') ?? '0');
         if (declared > FETCH_MAX_BYTES) {
           res.destroy();
