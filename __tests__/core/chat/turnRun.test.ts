@@ -8,7 +8,9 @@ import { SummaryCache } from '../../../src/core/planning/summaryCache';
 import { FsVault } from '../../../src/node/fsVault';
 import type { ProviderServer } from '../../../testing/providerServer';
 import { useProviderServer } from '../../helpers/providerServer';
-import { httpProviders, PLAN, settingsFor, VAULT, VENT } from './controllerHarness';
+import { ChatController } from '../../../src/core/chat/chatController';
+import { fsToolHost } from '../../../src/node/toolHost';
+import { httpProviders, makeController, PLAN, settingsFor, VAULT, VENT } from './controllerHarness';
 
 /**
  * A turn in flight is one object (TurnRun) that owns its lifecycle and settles in its own chat, so
@@ -118,5 +120,29 @@ describe('TurnRun', () => {
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(/500/);
     expect(a.chat.engine.turnCount).toBe(0);
+  });
+});
+
+describe('a turn whose needs cannot be gathered', () => {
+  test('fails with the reason, keeps the words and leaves the chat idle for a retry', async () => {
+    const harness = makeController(settingsFor(server.url));
+    let broken = true;
+    const tools = fsToolHost({ vault: new FsVault(VAULT), search: null });
+    const controller = new ChatController({
+      ...harness.deps,
+      toolHost: () => {
+        if (broken) throw new Error('the tools are not ready');
+        return tools;
+      },
+    });
+    await controller.send('Are the tools there?');
+    const turn = controller.state.conversation.turns[0];
+    expect(turn.status).toBe('failed');
+    expect(turn.error).toMatch(/the tools are not ready/);
+    expect(turn.text).toBe('Are the tools there?');
+    expect(controller.state.busy).toBe(false);
+    broken = false;
+    await controller.retry();
+    expect(controller.state.conversation.turns[0].status).toBe('complete');
   });
 });

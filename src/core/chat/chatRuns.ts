@@ -15,7 +15,7 @@ import { condensedMessage, omittedWarning, recordCompaction } from './compaction
 import { WORDS_SAVE_DELAY_MS, type ChatControllerDeps } from './controllerDeps';
 import { isAbort, userFacingError } from './errors';
 import { condenseNext, type NextRequest } from './turnPipeline';
-import { TurnRun } from './turnRun';
+import { TurnRun, type RunDeps } from './turnRun';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 
 /** What running turns reads and changes of the controller. */
@@ -151,9 +151,30 @@ export class ChatRuns {
     // The user's words are saved before anything can fail (a crash mid-request keeps them); a quick
     // reply or failure saves them with itself, in one write.
     void this.deps.saves.save(chat, deps.wordsSaveDelayMs ?? WORDS_SAVE_DELAY_MS);
+    let answered = false;
+    try {
+      answered = await run.run(this.runDeps(chat, index));
+    } catch (error) {
+      // run() itself never throws: what failed is gathering what the turn needs (settings, search, tools).
+      run.fail(error, deps.now());
+    }
+    const shown = chat === this.host.shown();
+    // Notices about the state before this turn (a removed item, what reopening found) are now on the turn itself.
+    if (answered && shown) this.host.setWarnings(withoutSources(this.host.warnings(), 'library', 'reopened', 'regenerate'));
+    end();
+    if (shown) {
+      this.host.emit();
+      this.host.previewNext();
+    }
+    return this.deps.saves.save(chat);
+  }
+
+  /** What turn `index` of `chat` needs, read as it starts (settings, search and tools at this moment). */
+  private runDeps(chat: LiveChat, index: number): RunDeps {
+    const deps = this.deps.host;
     const settings = deps.settings();
     const c = chat.conversation;
-    const answered = await run.run({
+    return {
       settings,
       resolver: this.deps.resolver,
       providers: deps.providers,
@@ -164,16 +185,7 @@ export class ChatRuns {
       search: deps.search?.() ?? null,
       ...this.toolHostFor(settings, c.project),
       onCompacted: (event) => this.compacted(chat, event),
-    });
-    const shown = chat === this.host.shown();
-    // Notices about the state before this turn (a removed item, what reopening found) are now on the turn itself.
-    if (answered && shown) this.host.setWarnings(withoutSources(this.host.warnings(), 'library', 'reopened', 'regenerate'));
-    end();
-    if (shown) {
-      this.host.emit();
-      this.host.previewNext();
-    }
-    return this.deps.saves.save(chat);
+    };
   }
 
   /** After the first answer, a generated title (ChatTitler), shown if the chat is, and saved either way. */

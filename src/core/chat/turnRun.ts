@@ -101,7 +101,11 @@ export class TurnRun extends ChatActivity {
     }
   }
 
-  private fail(error: unknown, at: number): void {
+  /**
+   * The turn fails before its pipeline starts (what it needs could not be had: the tools' host, the
+   * search): the words stay, marked failed with the reason, like any failure.
+   */
+  fail(error: unknown, at: number): void {
     const stopped = isAbort(error, this.signal);
     // The provider forgot the session (expired Responses id, Claude Code session gone): the retry starts a new one, in full.
     const sessionLost = !stopped && isSessionInvalid(error);
