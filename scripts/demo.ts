@@ -13,7 +13,8 @@
  */
 import path from 'node:path';
 import { formatTable } from '../src/core/scenario/inspectFormat';
-import { DEFAULT_BUDGET_SETTINGS, inputBudget } from '../src/core/budget/budget';
+import { inputBudget } from '../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS } from '../src/core/settings/budgetSettings';
 import { ExtractiveSummarizer } from '../src/core/budget/summarizer';
 import { SummaryCache } from '../src/core/planning/summaryCache';
 import { cachedShare } from '../src/core/usage';

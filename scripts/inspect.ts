@@ -23,10 +23,11 @@
  * turn's jsonl line gets a `plan` field; a turn with `"expect"` sections gets `expected` (reached or not).
  */
 import { writeFileSync } from 'node:fs';
-import { DEFAULT_BUDGET_SETTINGS, inputBudget, type BudgetSettings } from '../src/core/budget/budget';
+import { inputBudget } from '../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from '../src/core/settings/budgetSettings';
 import { ExtractiveSummarizer } from '../src/core/budget/summarizer';
-import { RENDERINGS, type Rendering } from '../src/core/engine/converter';
-import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../src/core/engine/freshness';
+import { RENDERINGS, type Rendering } from '../src/core/settings/engineChoices';
+import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../src/core/settings/engineChoices';
 import { formatJsonl, formatTable } from '../src/core/scenario/inspectFormat';
 import { encodeChatNote } from '../src/core/conversation/codec';
 import type { CompactionEvent } from '../src/core/conversation/records/compaction';

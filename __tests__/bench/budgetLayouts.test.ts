@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { DEFAULT_BUDGET_SETTINGS, inputBudget } from '../../src/core/budget/budget';
+import { inputBudget } from '../../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS } from '../../src/core/settings/budgetSettings';
 import { ExtractiveSummarizer } from '../../src/core/budget/summarizer';
 import type { CompletedTurn } from '../../src/core/engine/completedTurn';
 import { renderItem } from '../../src/core/engine/render';

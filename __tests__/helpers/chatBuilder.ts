@@ -3,7 +3,8 @@ import type { Clock } from '../../src/core/ports/clock';
 import type { Conversation, TitleSource } from '../../src/core/conversation/model';
 import { LiveChat } from '../../src/core/conversation/liveChat';
 import { failTurn, setTitle, type Answer } from '../../src/core/conversation/transitions';
-import type { PromptContextEngine, TurnAssembly } from '../../src/core/engine/engine';
+import type { PromptContextEngine } from '../../src/core/engine/engine';
+import type { TurnAssembly } from '../../src/core/engine/turnAssembly';
 
 /**
  * A conversation and its engine changed together through the LiveChat the chat controller uses

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_BUDGET_SETTINGS, inputBudget, type InputBudget } from '../../src/core/budget/budget';
+import { inputBudget, type InputBudget } from '../../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS } from '../../src/core/settings/budgetSettings';
 import { ExtractiveSummarizer } from '../../src/core/budget/summarizer';
 import type { ChatMessage } from '../../src/core/engine/messages';
 import { replayScenario, replayWithEngine, type ReplayedTurn } from '../../src/core/scenario/replay';

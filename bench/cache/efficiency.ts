@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { FreshnessPolicy } from '../../src/core/engine/freshness';
+import type { FreshnessPolicy } from '../../src/core/settings/engineChoices';
 import { replayScenario, type ReplayedTurn } from '../../src/core/scenario/replay';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import { FsVault } from '../../src/node/fsVault';

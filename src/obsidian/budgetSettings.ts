@@ -1,5 +1,5 @@
 import { Setting } from 'obsidian';
-import { DEFAULT_BUDGET_SETTINGS } from '../core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS } from '../core/settings/budgetSettings';
 import type { BudgetCount, StrataSettings } from '../core/settings/settings';
 import { parseBudgetCount } from './settingsInput';
 

@@ -1,6 +1,6 @@
 import { Setting } from 'obsidian';
-import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../core/engine/freshness';
-import { RENDERINGS, type Rendering } from '../core/engine/converter';
+import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../core/settings/engineChoices';
+import { RENDERINGS, type Rendering } from '../core/settings/engineChoices';
 import { parseWindows } from '../core/tokens/modelWindows';
 import type { StrataSettings } from '../core/settings/settings';
 

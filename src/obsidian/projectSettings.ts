@@ -4,7 +4,8 @@
  * suggest), project prompt, default notes and default model.
  */
 import { Setting, type App } from 'obsidian';
-import { newProjectId, notePath, projectFacts, type ProjectSettings } from '../core/projects/projects';
+import { newProjectId, notePath, projectFacts } from '../core/projects/projects';
+import { type ProjectSettings } from '../core/settings/projectSettings';
 import { normalizeFolder, projectChatsFolder } from '../core/projects/folders';
 import type { StrataSettings } from '../core/settings/settings';
 import { FolderSuggest } from './folderSuggest';

@@ -1,5 +1,5 @@
 import { Platform, requestUrl, type App } from 'obsidian';
-import type { ProviderFactory } from '../core/chat/turnPipeline';
+import type { ProviderFactory } from '../core/ports/providerFactory';
 import type { StrataSettings } from '../core/settings/settings';
 import { createProvider, requestUrlFetch, type ProviderDeps } from '../providers';
 import { providerConfigOf } from '../providers/providerConfig';

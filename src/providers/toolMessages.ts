@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { AgentStep, ToolCall, ToolSpec } from '../core/agent/types';
+import type { ToolSpec } from '../core/agent/types';
+import type { AgentStep, ToolCall } from '../core/conversation/records/agent';
 
 /** The OpenAI function-tool shape: what bindTools takes for every provider (ChatAnthropic converts it). */
 export interface FunctionTool {

@@ -1,4 +1,5 @@
-import { DEFAULT_BUDGET_SETTINGS, inputBudget, type BudgetSettings } from '../../../src/core/budget/budget';
+import { inputBudget } from '../../../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from '../../../src/core/settings/budgetSettings';
 import { BudgetError, condenseNow, fitTurn, type FitDeps } from '../../../src/core/budget/condense';
 import { planCompaction, summaryReserve } from '../../../src/core/budget/plan';
 import { ExtractiveSummarizer, SUMMARY_INSTRUCTIONS, type Summarizer } from '../../../src/core/budget/summarizer';

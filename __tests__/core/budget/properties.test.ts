@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { DEFAULT_BUDGET_SETTINGS, inputBudget } from '../../../src/core/budget/budget';
+import { inputBudget } from '../../../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS } from '../../../src/core/settings/budgetSettings';
 import { BudgetError, condenseNow, fitTurn, type FitDeps } from '../../../src/core/budget/condense';
 import { ExtractiveSummarizer } from '../../../src/core/budget/summarizer';
 import { makeItem } from '../../../src/core/context/items';

@@ -1,5 +1,5 @@
 import { SUMMARY_INSTRUCTIONS } from '../../../src/core/budget/summarizer';
-import type { ProviderFactory } from '../../../src/core/chat/chatController';
+import type { ProviderFactory } from '../../../src/core/ports/providerFactory';
 import type { ChatRequest } from '../../../src/core/ports/chatModel';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import { MemoryChatModel } from '../../helpers/memoryChatModel';

@@ -1,5 +1,6 @@
 import type { SummaryCache } from '../../../src/core/planning/summaryCache';
-import { ChatController, type ChatControllerDeps, type ProviderFactory } from '../../../src/core/chat/chatController';
+import { ChatController, type ChatControllerDeps } from '../../../src/core/chat/chatController';
+import { type ProviderFactory } from '../../../src/core/ports/providerFactory';
 import { ChatArchive } from '../../../src/core/conversation/archive';
 import { decodeChatNote } from '../../../src/core/conversation/codec';
 import type { Conversation } from '../../../src/core/conversation/model';

@@ -3,7 +3,8 @@
  * when the request outlasts the words' save delay (the words first, so a crash mid-request keeps
  * them), and never a lost message when the request fails or is stopped.
  */
-import { ChatController, type ProviderFactory } from '../../../src/core/chat/chatController';
+import { ChatController } from '../../../src/core/chat/chatController';
+import { type ProviderFactory } from '../../../src/core/ports/providerFactory';
 import type { ChatRequest } from '../../../src/core/ports/chatModel';
 import { MemoryChatModel } from '../../helpers/memoryChatModel';
 import { makeController, memoryProviders, NoteFiles, PLAN, settingsFor } from './controllerHarness';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DEFAULT_BUDGET_SETTINGS } from '../../../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS } from '../../../src/core/settings/budgetSettings';
 import { budgetSettingsOf, DEFAULT_SETTINGS, loadSettings, summaryTarget, type StrataSettings } from '../../../src/core/settings/settings';
 
 describe('loadSettings', () => {

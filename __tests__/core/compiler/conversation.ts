@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ChipResolver } from '../../../src/core/context/resolver';
 import type { ContextChip } from '../../../src/core/context/items';
-import { PromptContextEngine, type TurnAssembly } from '../../../src/core/engine/engine';
+import { PromptContextEngine } from '../../../src/core/engine/engine';
+import { type TurnAssembly } from '../../../src/core/engine/turnAssembly';
 import type { PromptFragment } from '../../../src/core/engine/types';
 import { promptFragments } from '../../../src/core/systemPrompt';
 import { advance, compile, type CompiledRequest } from '../../../src/core/compiler/messageCompiler';
@@ -11,7 +12,6 @@ import { reReadLibraryNotes } from '../../../src/core/context/libraryNotes';
 import { escapeContent } from '../../../src/core/engine/escape';
 import { FsVault } from '../../../src/node/fsVault';
 import { VAULT } from '../../helpers/paths';
-
 
 /** A provider as the conversation loop sees it (ChatProvider.send reduced to what the compiler needs). */
 export interface TurnSender {

@@ -10,7 +10,7 @@ import type { ContextChip } from '../../../src/core/context/items';
 import { reReadLibraryNotes } from '../../../src/core/context/libraryNotes';
 import { ChipResolver } from '../../../src/core/context/resolver';
 import { PromptContextEngine, type TurnInput } from '../../../src/core/engine/engine';
-import type { FreshnessPolicy } from '../../../src/core/engine/freshness';
+import type { FreshnessPolicy } from '../../../src/core/settings/engineChoices';
 import type { VaultReader } from '../../../src/core/ports/vault';
 import { promptFragments } from '../../../src/core/systemPrompt';
 import { FsVault } from '../../../src/node/fsVault';

@@ -1,4 +1,5 @@
-import { DEFAULT_BUDGET_SETTINGS, inputBudget, type BudgetSettings } from '../../../src/core/budget/budget';
+import { inputBudget } from '../../../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from '../../../src/core/settings/budgetSettings';
 import { ExtractiveSummarizer } from '../../../src/core/budget/summarizer';
 import type { ReplayBudget } from '../../../src/core/scenario/replay';
 import type { Scenario } from '../../../src/core/scenario/scenario';

@@ -1,4 +1,5 @@
-import { ChatArchive, normalizeChatFolder } from '../../../src/core/conversation/archive';
+import { ChatArchive } from '../../../src/core/conversation/archive';
+import { normalizeChatFolder } from '../../../src/core/vaultFolders';
 import { MemoryChatStore } from '../../../src/core/conversation/store';
 import { newConversation } from '../../../src/core/conversation/model';
 

@@ -1,4 +1,4 @@
-import type { Rendering } from '../../../src/core/engine/converter';
+import type { Rendering } from '../../../src/core/settings/engineChoices';
 import { note, runSteps, type StepSpec } from '../../helpers/engineHarness';
 import { expectGolden } from '../../helpers/golden';
 

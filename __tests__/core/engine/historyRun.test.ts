@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { PromptContextEngine, type TurnAssembly, type TurnInput } from '../../../src/core/engine/engine';
-import type { Rendering } from '../../../src/core/engine/converter';
+import { PromptContextEngine, type TurnInput } from '../../../src/core/engine/engine';
+import { type TurnAssembly } from '../../../src/core/engine/turnAssembly';
+import type { Rendering } from '../../../src/core/settings/engineChoices';
 import { DEFAULT_MASKING } from '../../../src/core/engine/masking';
 import type { ContextItem } from '../../../src/core/context/items';
 import { sha256Hex } from '../../../src/core/hash';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ContextChip } from '../../../src/core/context/items';
 import { note, runSteps, type StepSpec } from '../../helpers/engineHarness';
-import type { Rendering } from '../../../src/core/engine/converter';
+import type { Rendering } from '../../../src/core/settings/engineChoices';
 import type { ReplayedTurn } from '../../../src/core/scenario/replay';
 
 const NOTES = ['Piano Lessons/project-spec.md', 'Piano Lessons/api-docs.md', 'Piano Lessons/Lesson 4.md', 'Notes/Ideas.md', 'Notes/Deep/Tricky.md'];

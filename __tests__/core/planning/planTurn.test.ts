@@ -1,9 +1,11 @@
-import { inputBudget, DEFAULT_BUDGET_SETTINGS } from '../../../src/core/budget/budget';
+import { inputBudget } from '../../../src/core/budget/budget';
+import { DEFAULT_BUDGET_SETTINGS } from '../../../src/core/settings/budgetSettings';
 import { makeItem, noteId, type ContextItem } from '../../../src/core/context/items';
 import { PromptContextEngine, type TurnInput } from '../../../src/core/engine/engine';
 import { planTurn, type PlanningDeps } from '../../../src/core/planning/planTurn';
 import { SummaryCache } from '../../../src/core/planning/summaryCache';
-import { withDecisions, type PlanBook } from '../../../src/core/planning/book';
+import { withDecisions } from '../../../src/core/planning/book';
+import { type PlanBook } from '../../../src/core/conversation/records/plan';
 import type { Planner } from '../../../src/core/planning/types';
 import { handbook, handbookFact, HANDBOOK_TOPICS } from '../../helpers/handbook';
 

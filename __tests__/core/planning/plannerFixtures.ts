@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../../../src/core/hash';
 import { previewOf } from '../../../src/core/planning/artifacts';
-import type { Artifact, ArtifactDecision, PlannerInput } from '../../../src/core/planning/types';
+import type { Artifact, PlannerInput } from '../../../src/core/planning/types';
+import type { ArtifactDecision } from '../../../src/core/conversation/records/plan';
 import { tokenCounterFor } from '../../../src/core/tokens/tokenCounter';
 import { VAULT } from '../../helpers/paths';
 

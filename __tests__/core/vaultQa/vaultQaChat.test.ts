@@ -9,7 +9,8 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ChatController, type ProviderFactory } from '../../../src/core/chat/chatController';
+import { ChatController } from '../../../src/core/chat/chatController';
+import { type ProviderFactory } from '../../../src/core/ports/providerFactory';
 import { REWRITE_INSTRUCTIONS, searchQuery } from '../../../src/core/vaultQa/queryRewrite';
 import { INDEX_NOT_READY } from '../../../src/core/vaultQa/vaultQa';
 import type { ChatRequest } from '../../../src/core/ports/chatModel';

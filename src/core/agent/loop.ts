@@ -14,8 +14,6 @@ export const DEFAULT_MAX_STEPS = 8;
 export const STEP_LIMIT_NOTE =
   'You have reached the tool step limit for this message. Do not call any more tools: answer now from what the tools returned so far, and say what you could not find.';
 
-export type { AgentStop, CallRecord, LoopStop, StepRecord } from '../conversation/records/agent';
-
 /** A finished loop: the final reply, every step, and the usage of all its calls added up. */
 export interface LoopOutcome {
   readonly result: ChatResult;

@@ -1,4 +1,5 @@
-import type { CallRecord, LoopEvent, StepRecord } from './loop';
+import type { LoopEvent } from './loop';
+import type { CallRecord, StepRecord } from '../conversation/records/agent';
 
 /** One tool call as the view shows it while the loop runs: running until its result is in. */
 export interface LiveCall {

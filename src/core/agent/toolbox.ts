@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { redactText } from '../security/redact';
-import type { ToolCall, ToolResult, ToolSpec } from './types';
+import type { ToolSpec } from './types';
+import type { ToolCall, ToolResult } from '../conversation/records/agent';
 import { abortError, ERROR_PREFIX, errorText, messageOf, type AgentTool, type ToolContext } from './tool';
 import { localSearch } from './tools/localSearch';
 import { readNote } from './tools/readNote';

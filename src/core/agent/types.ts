@@ -4,8 +4,6 @@
  * into its own tool message format.
  */
 
-export type { AgentStep, ToolCall, ToolResult } from '../conversation/records/agent';
-
 /** A tool as a provider is told about it: name, description, JSON Schema of its arguments. */
 export interface ToolSpec {
   readonly name: string;

@@ -1,8 +1,6 @@
 import type { ToolHost } from '../ports/toolHost';
 import { insideFolder, normalizeFolder } from '../vaultFolders';
 
-export { insideFolder, normalizeFolder };
-
 /**
  * The vault as the agent's tools see it: inside the project scope, without the hidden folders (the
  * chat folder). Every tool goes through it, so no tool can show what another one refuses.

@@ -1,8 +1,6 @@
 import { encodingForModel } from '../tokens/encodings';
 import { modelWindow } from '../tokens/modelWindows';
-import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from '../settings/budgetSettings';
-
-export { DEFAULT_BUDGET_SETTINGS, type BudgetSettings };
+import type { BudgetSettings } from '../settings/budgetSettings';
 
 /** Share of the budget a compaction aims for, so many turns append before the next one. */
 export const COMPACTION_TARGET = 0.5;

@@ -1,14 +1,13 @@
 import type { CompactionEvent, CompactionTrigger } from '../conversation/records/compaction';
 import type { Compaction, CompactionKind } from '../engine/compaction';
-import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/engine';
+import type { PromptContextEngine, TurnInput } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import type { MaskingLimits } from '../engine/masking';
 import { tokenCounterFor } from '../tokens/tokenCounter';
-import { budgetStatus, formatTokens, type BudgetSettings, type InputBudget } from './budget';
+import { budgetStatus, formatTokens, type InputBudget } from './budget';
+import { type BudgetSettings } from '../settings/budgetSettings';
 import { MIN_CONDENSE_TOKENS, planCompaction, summaryReserve, type CompactionPlan } from './plan';
 import { omissionText, type Summarizer, type SummaryOutput } from './summarizer';
-
-export { COMPACTION_TRIGGERS } from '../conversation/records/compaction';
-export type { CompactionEvent, CompactionTrigger } from '../conversation/records/compaction';
 
 /** The request cannot be made to fit: what to tell the user (their message is kept). */
 export class BudgetError extends Error {

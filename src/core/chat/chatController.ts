@@ -5,7 +5,7 @@ import { setMode as withMode, setModel as withModel, setTitle } from '../convers
 import { inputBudget } from '../budget/budget';
 import { budgetSettingsFor, type ChatMode } from '../settings/settings';
 import { SummaryCache } from '../planning/summaryCache';
-import type { PlanOverride } from '../planning/types';
+import type { PlanOverride } from '../conversation/records/plan';
 import type { ChatActivity, ActivityChange } from './activity';
 import { chatStateOf, libraryEntries, type ChatPhase, type ChatState } from './chatState';
 import { engineOptions, newLiveChat, openSavedChat } from './chatOpening';
@@ -19,7 +19,6 @@ import { overridePlan, removeLibraryItem } from './libraryActions';
 import { NextRequestPreview } from './nextRequestPreview';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 
-export type { ProviderFactory } from './turnPipeline';
 export { WORDS_SAVE_DELAY_MS, type ChatControllerDeps } from './controllerDeps';
 
 export type ChatChange = ActivityChange;

@@ -3,7 +3,7 @@ import type { ChipResolver } from '../context/resolver';
 import { withPageText, type UrlChip } from '../context/urlChip';
 import type { ToolHost } from '../ports/toolHost';
 import type { LiveChat } from '../conversation/liveChat';
-import type { CompactionEvent } from '../budget/condense';
+import type { CompactionEvent } from '../conversation/records/compaction';
 import type { StrataSettings } from '../settings/settings';
 import type { SummaryCache } from '../planning/summaryCache';
 import { EXPENSIVE_INPUT_PRICE } from '../planning/shouldPlan';

@@ -3,7 +3,7 @@ import { setModel, setProject } from '../conversation/transitions';
 import { findProvider, type ChatMode, type StrataSettings } from '../settings/settings';
 import { findProject, projectLabel, projectModel } from '../projects/projects';
 import { modeUnavailable, TOOL_MODES } from './modes';
-import type { ProviderFactory } from './turnPipeline';
+import type { ProviderFactory } from '../ports/providerFactory';
 
 /**
  * Why `mode` cannot run on the chat's provider and model (the mode picker says so), or null.

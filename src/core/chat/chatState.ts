@@ -9,7 +9,7 @@ import type { ChatWarning } from './warnings';
 import { overrideOf } from '../planning/book';
 import { madeOnce, RecentByKey } from '../memo';
 import { TurnFold, type Folded, type UnansweredTurn } from './turnFold';
-import type { ArtifactType, Decider, PlanOverride, PlanRecord, Strategy } from '../planning/types';
+import type { ArtifactType, Decider, PlanOverride, PlanRecord, Strategy } from '../conversation/records/plan';
 
 /** 'opening': a saved chat is loading (the composer waits); 'sending': a request is running. */
 export type ChatPhase = 'idle' | 'opening' | 'sending';

@@ -2,7 +2,7 @@ import type { LiveChat } from '../conversation/liveChat';
 import { setGeneratedTitle } from '../conversation/transitions';
 import type { StrataSettings } from '../settings/settings';
 import type { Usage } from '../usage';
-import type { ProviderFactory } from './turnPipeline';
+import type { ProviderFactory } from '../ports/providerFactory';
 import { generateTitle, wantsTitle } from './titles';
 
 export interface TitlerDeps {

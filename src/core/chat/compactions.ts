@@ -1,4 +1,4 @@
-import type { CompactionEvent } from '../budget/condense';
+import type { CompactionEvent } from '../conversation/records/compaction';
 import type { LiveChat } from '../conversation/liveChat';
 import type { CompactionRecord } from '../conversation/model';
 import type { Usage } from '../usage';

@@ -1,5 +1,5 @@
 import { budgetStatus, type BudgetStatus, type InputBudget } from '../budget/budget';
-import type { TurnAssembly } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 
 export type UsageLayer = 'system' | 'library' | 'turn' | 'history' | 'message';
 

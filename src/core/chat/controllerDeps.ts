@@ -5,7 +5,7 @@ import type { StrataSettings } from '../settings/settings';
 import type { Usage } from '../usage';
 import type { VaultSearch } from '../search/types';
 import type { SummaryCache } from '../planning/summaryCache';
-import type { ProviderFactory } from './turnPipeline';
+import type { ProviderFactory } from '../ports/providerFactory';
 
 /** What the host (the plugin, the Node tools, the tests) gives the chat controller. */
 export interface ChatControllerDeps {

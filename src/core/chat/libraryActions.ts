@@ -1,6 +1,6 @@
 import type { LiveChat } from '../conversation/liveChat';
 import { withOverride } from '../planning/book';
-import type { PlanOverride } from '../planning/types';
+import type { PlanOverride } from '../conversation/records/plan';
 
 /**
  * The user's changes to a chat's Context Library (the library panel), each said back in words. A

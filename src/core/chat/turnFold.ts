@@ -1,5 +1,5 @@
 import type { ChatTurn } from '../conversation/model';
-import type { PlanRecord } from '../planning/types';
+import type { PlanRecord } from '../conversation/records/plan';
 import { addUsage, ZERO_USAGE, type Usage } from '../usage';
 
 /** An unanswered turn (failed or stopped, then the user wrote on) and where it sits. */

@@ -5,12 +5,14 @@ import { imageTarget, withTurnImages } from '../context/images';
 import type { ChipResolver } from '../context/resolver';
 import { compile, type CompiledRequest } from '../compiler/messageCompiler';
 import type { ProviderSession } from '../compiler/session';
-import type { PromptContextEngine, TurnAssembly, TurnInput } from '../engine/engine';
+import type { PromptContextEngine, TurnInput } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import { promptFragments } from '../systemPrompt';
 import { budgetSettingsFor, findProvider, type ChatMode, type StrataSettings } from '../settings/settings';
 import type { ChatResult, RetryNotice } from '../ports/chatModel';
 import { inputBudget, type InputBudget } from '../budget/budget';
-import { condenseNow, fitTurn, type CompactionEvent, type FitDeps } from '../budget/condense';
+import { condenseNow, fitTurn, type FitDeps } from '../budget/condense';
+import { type CompactionEvent } from '../conversation/records/compaction';
 import type { CompactionPlan } from '../budget/plan';
 import { SUMMARY_TIMEOUT_MS, summarizerFor } from './summaries';
 import { VAULT_QA_MODE, vaultQaSearch } from '../vaultQa/vaultQa';
@@ -28,14 +30,13 @@ import { modeFragments, modeUnavailable } from './modes';
 import { findProject, projectScope } from '../projects/projects';
 import { planTurn, type PlannedTurn } from '../planning/planTurn';
 import { readPlannedOut } from '../planning/plannedOut';
-import type { PlanBook } from '../planning/book';
+import type { PlanBook } from '../conversation/records/plan';
 import { SummaryCache } from '../planning/summaryCache';
 import { llmPlanner } from '../planning/llmPlanner';
 import { modelSummarizer } from '../planning/summarize';
 import type { Planner } from '../planning/types';
 
 import type { ProviderFactory } from '../ports/providerFactory';
-export type { ProviderFactory } from '../ports/providerFactory';
 
 export interface TurnRequest {
   readonly chatId: string;

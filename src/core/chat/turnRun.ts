@@ -1,11 +1,11 @@
 import type { ContextChip } from '../context/items';
 import type { ChipResolver } from '../context/resolver';
 import { advance } from '../compiler/messageCompiler';
-import type { CompactionEvent } from '../budget/condense';
+import type { CompactionEvent } from '../conversation/records/compaction';
 import type { LiveChat } from '../conversation/liveChat';
 import { failTurn, resendTurn, setSession } from '../conversation/transitions';
 import type { ChatMode, StrataSettings } from '../settings/settings';
-import type { ProviderFactory } from './turnPipeline';
+import type { ProviderFactory } from '../ports/providerFactory';
 import type { ToolHost } from '../ports/toolHost';
 import type { VaultSearch } from '../search/types';
 import type { Usage } from '../usage';

@@ -1,4 +1,4 @@
-import type { TurnAssembly } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import type { ChatMessage } from '../engine/messages';
 import { renderSystemContext, renderUserText } from '../engine/render';
 

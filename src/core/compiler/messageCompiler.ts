@@ -1,5 +1,5 @@
 import { combineHashes } from '../hash';
-import type { TurnAssembly } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import type { ChatMessage } from '../engine/messages';
 import { placeCacheBreakpoints, type CacheBreakpoint } from './cacheBreakpoints';
 import { messagesAfterCursor } from './delta';

@@ -1,5 +1,5 @@
 import { combineHashes, sha256Hex } from '../hash';
-import type { TurnAssembly } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import { messageHashText, type ChatMessage } from '../engine/messages';
 import type { ProviderSession, ProviderTarget, SessionCapability } from './session';
 

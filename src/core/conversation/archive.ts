@@ -16,8 +16,6 @@ export interface ProjectFolder {
   readonly folder: string;
 }
 
-export { DEFAULT_CHAT_FOLDER, normalizeChatFolder };
-
 /**
  * The chats folder: save (create, or update atomically, merging a concurrent edit), load, list,
  * search, rename, delete. It remembers what it last wrote or read per path, which is the base of

@@ -1,9 +1,7 @@
-import type { TurnAssembly } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import { renderDynamic, renderUserText } from '../engine/render';
 import { blockHash, rememberTokenCounts, tokenCounterFor } from '../tokens/tokenCounter';
 import type { BlockTokens, ChatTurn } from './model';
-
-export type { BlockTokens };
 
 /** Shorter blocks (a question, a reference list) cost less to count than their saved count costs bytes. */
 const MIN_SAVED_CHARS = 200;

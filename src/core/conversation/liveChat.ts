@@ -1,4 +1,5 @@
-import { PromptContextEngine, type EngineOptions, type EngineState, type TurnAssembly } from '../engine/engine';
+import { PromptContextEngine, type EngineOptions, type EngineState } from '../engine/engine';
+import { type TurnAssembly } from '../engine/turnAssembly';
 import type { Compaction } from '../engine/compaction';
 import { withoutItem } from '../planning/book';
 import { completedBefore, type CompactionRecord, type Conversation } from './model';

@@ -6,7 +6,7 @@ import { COMPACTION_TRIGGERS } from './records/compaction';
 import { COMPILE_MODES } from '../compiler/messageCompiler';
 import { ProviderSessionSchema } from '../compiler/session';
 import { COMPACTION_KINDS } from '../engine/compaction';
-import { RENDERINGS } from '../engine/converter';
+import { RENDERINGS } from '../settings/engineChoices';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type ImageRef, type LayerId } from '../engine/types';
 import { Count, leftOut, orElse, required } from '../lenient';

@@ -1,5 +1,6 @@
 import type { VaultReader } from '../ports/vault';
-import type { EngineOptions, EngineState, PromptContextEngine, TurnAssembly } from '../engine/engine';
+import type { EngineOptions, EngineState, PromptContextEngine } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import { ChatArchive } from './archive';
 import type { Clock } from '../ports/clock';
 import type { CompactionEvent } from './records/compaction';

@@ -1,5 +1,5 @@
 import type { ContextChip } from '../context/items';
-import type { TurnAssembly } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import type { LibraryItem } from '../engine/types';
 import type { Compaction } from '../engine/compaction';
 import type { CompactionRecord, EnvelopeRecord, ItemRef } from './model';

@@ -1,12 +1,15 @@
 import type { PlanRecord } from './records/plan';
-import { withDecisions, type KeptDecision } from '../planning/book';
+import { withDecisions } from '../planning/book';
+import { type KeptDecision } from './records/plan';
 import type { ContextChip } from '../context/items';
-import type { EngineState, TurnAssembly } from '../engine/engine';
+import type { EngineState } from '../engine/engine';
+import type { TurnAssembly } from '../engine/turnAssembly';
 import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 import type { TurnSearch } from './records/search';
 import { envelopeRecord, savedChip, toRef } from './toRecords';
-import { blockTokensOf, type BlockTokens } from './blockTokens';
+import { blockTokensOf } from './blockTokens';
+import { type BlockTokens } from './model';
 import { sentTurnOf } from '../engine/completedTurn';
 import { imageRefOf } from '../engine/images';
 import { completedBefore, titleFromText, type ChatTurn, type CompactionRecord, type Conversation, type ProviderSession, type TitleCall, type TitleSource } from './model';

@@ -4,9 +4,7 @@ import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
 import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from './types';
 import type { HistoryRun, RenderedMessage } from './historyRun';
-import { RENDERINGS, type Rendering } from '../settings/engineChoices';
-
-export { RENDERINGS, type Rendering };
+import type { Rendering } from '../settings/engineChoices';
 
 export type { RenderedMessage } from './historyRun';
 

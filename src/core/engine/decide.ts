@@ -1,5 +1,6 @@
 import type { ContextItem } from '../context/items';
-import { sendsUpdate, type FreshnessPolicy } from './freshness';
+import { sendsUpdate } from './freshness';
+import { type FreshnessPolicy } from '../settings/engineChoices';
 import type { FreshnessEvent, LibraryItem } from './types';
 
 /** An item version sent in full this turn: a first appearance or a newer version of a library item. */

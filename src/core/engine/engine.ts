@@ -3,11 +3,12 @@ import { renderCompaction, type Compaction } from './compaction';
 import { maskTurn } from './masking';
 import type { ResolutionProblem } from '../context/resolver';
 import { tokenCounterFor, TOKENS_REPLY_PRIMING, type TokenCounter } from '../tokens/tokenCounter';
-import { LayerToMessagesConverter, plainMessage, type Rendering } from './converter';
+import { LayerToMessagesConverter, plainMessage } from './converter';
+import { type Rendering } from '../settings/engineChoices';
 import { HistoryRun, type RenderedMessage } from './historyRun';
 import { madeOnce } from '../memo';
 import { decideItems } from './decide';
-import type { FreshnessPolicy } from './freshness';
+import type { FreshnessPolicy } from '../settings/engineChoices';
 import { sentTurnOf, type CompletedTurn } from './completedTurn';
 import { ContextLibrary } from './library';
 import { imageTokens, itemSegment, layer, Measure, segment, toLibraryItem } from './measure';
@@ -58,8 +59,6 @@ export interface TurnInput {
    */
   readonly images?: readonly ImagePart[];
 }
-
-export type { TurnAssembly } from './turnAssembly';
 
 /** Serializable engine state (library contents included): what a saved chat must restore. */
 export interface EngineState {

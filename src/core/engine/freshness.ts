@@ -1,6 +1,4 @@
-import { FRESHNESS_POLICIES, type FreshnessPolicy } from '../settings/engineChoices';
-
-export { FRESHNESS_POLICIES, type FreshnessPolicy };
+import type { FreshnessPolicy } from '../settings/engineChoices';
 
 export function sendsUpdate(policy: FreshnessPolicy, attachedThisTurn: boolean): boolean {
   return policy === 'fresh' || (policy === 'fresh-attached' && attachedThisTurn);

@@ -1,6 +1,6 @@
 import { combineHashes } from '../hash';
 import type { CompactionKind } from './compaction';
-import type { Rendering } from './converter';
+import type { Rendering } from '../settings/engineChoices';
 import type { PrefixChange, PromptFragment } from './types';
 
 /** What the engine remembers of the last successful request: enough to tell whether the next one extends it. */

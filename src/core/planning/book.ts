@@ -1,8 +1,6 @@
 import type { KeptDecision, PlanBook, PlanCall, PlanOverride, PlanRecord } from '../conversation/records/plan';
 import { addUsage, ZERO_USAGE, type Usage } from '../usage';
 
-export type { KeptDecision, PlanBook } from '../conversation/records/plan';
-
 export const EMPTY_PLAN_BOOK: PlanBook = { decisions: [], overrides: [] };
 
 export function keptDecision(book: PlanBook | undefined, id: string): KeptDecision | undefined {

@@ -2,7 +2,8 @@ import type { TokenCounter } from '../tokens/tokenCounter';
 import { extractOf, jointExtracts, type JointExtract } from './extract';
 import { SummaryCache } from './summaryCache';
 import { summaryHeader, type ArtifactSummarizer } from './summarize';
-import type { Artifact, ArtifactDecision, Decider, PlanCall, Strategy } from './types';
+import type { Artifact } from './types';
+import type { ArtifactDecision, Decider, PlanCall, Strategy } from '../conversation/records/plan';
 
 /** Tokens a context block's wrapper adds to its text (the tag, id and title attributes), counted generously. */
 export const WRAPPER_TOKENS = 40;

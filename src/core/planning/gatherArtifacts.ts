@@ -4,14 +4,16 @@ import type { LibraryItem, ToolOutput } from '../engine/types';
 import { sha256Hex } from '../hash';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import { itemArtifact, toolArtifact } from './artifacts';
-import { keptDecision, overrideOf, type KeptDecision, type PlanBook } from './book';
+import { keptDecision, overrideOf } from './book';
+import { type KeptDecision, type PlanBook } from '../conversation/records/plan';
 import { WRAPPER_TOKENS } from './execute';
 import { extractOf, extractRanges } from './extract';
 import { plannedOutIds } from './plannedOut';
 import { sentRanges, type SupplementSource } from './supplements';
 import { SummaryCache } from './summaryCache';
 import { summaryHeader } from './summarize';
-import type { Artifact, ArtifactDecision, ArtifactUsage } from './types';
+import type { Artifact } from './types';
+import type { ArtifactDecision, ArtifactUsage } from '../conversation/records/plan';
 
 /** An artifact of this turn still to be decided, and where its decision goes back to. */
 export type Slot =

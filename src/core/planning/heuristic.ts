@@ -1,5 +1,6 @@
 import { ArtifactIndex } from './artifactIndex';
-import type { Artifact, ArtifactDecision, ArtifactPlan, Planner, PlannerInput } from './types';
+import type { Artifact, ArtifactPlan, Planner, PlannerInput } from './types';
+import type { ArtifactDecision } from '../conversation/records/plan';
 
 /** Chunks searched when ranking artifacts: enough that every artifact with a match gets a rank. */
 const RANK_DEPTH = 2_000;

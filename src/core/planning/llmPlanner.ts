@@ -5,7 +5,8 @@ import type { Usage } from '../usage';
 import { PlanError } from './planError';
 import { plannerMessages } from './plannerPrompt';
 import { PLAN_ANSWER_NAME, PlanAnswerSchema } from './planSchema';
-import type { PlanCall, Planner, PlannerInput } from './types';
+import type { Planner, PlannerInput } from './types';
+import type { PlanCall } from '../conversation/records/plan';
 import { validatePlan } from './validatePlan';
 
 export { PlanError, type PlanFailure } from './planError';

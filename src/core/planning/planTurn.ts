@@ -5,7 +5,7 @@ import type { PromptContextEngine, TurnInput } from '../engine/engine';
 import type { ToolOutput } from '../engine/types';
 import type { ContextPlanning } from '../settings/settings';
 import { tokenCounterFor, type TokenCounter } from '../tokens/tokenCounter';
-import type { KeptDecision, PlanBook } from './book';
+import type { KeptDecision, PlanBook } from '../conversation/records/plan';
 import { executePlan, type Outcome } from './execute';
 import { HEURISTIC_PLANNER } from './heuristic';
 import { shouldPlan } from './shouldPlan';
@@ -14,7 +14,8 @@ import { renderTool } from '../engine/render';
 import type { SummaryCache } from './summaryCache';
 import type { ArtifactSummarizer } from './summarize';
 import { gatherArtifacts, inputAsGathered, inputWith, plannedItem, type GatheredArtifacts } from './gatherArtifacts';
-import type { ArtifactDecision, ArtifactUsage, Decider, PlanCall, Planner, PlanRecord, ShouldPlan as PlanVerdict } from './types';
+import type { Planner, ShouldPlan as PlanVerdict } from './types';
+import type { ArtifactDecision, ArtifactUsage, Decider, PlanCall, PlanRecord } from '../conversation/records/plan';
 
 /**
  * Share of the budget planned artifacts together may take. With a summary (at most 8 %) it stays

@@ -1,6 +1,7 @@
 import type { ContextItem } from '../context/items';
 import type { ChipResolver } from '../context/resolver';
-import { overrideOf, type PlanBook } from './book';
+import { overrideOf } from './book';
+import { type PlanBook } from '../conversation/records/plan';
 
 /** Notes checked at once (as the library's re-read does). */
 const CONCURRENCY = 16;

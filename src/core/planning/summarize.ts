@@ -4,7 +4,8 @@ import { budgetSettingsFor, findProvider, summaryTarget, type StrataSettings } f
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import type { Usage } from '../usage';
 import { extractOf } from './extract';
-import type { Artifact, PlanCall } from './types';
+import type { Artifact } from './types';
+import type { PlanCall } from '../conversation/records/plan';
 
 /** How long one artifact summary may take before the plan sends an extract instead. */
 export const ARTIFACT_SUMMARY_TIMEOUT_MS = 60_000;

@@ -5,9 +5,6 @@ import type { ArtifactDecision, ArtifactType, PlanCall, ShouldPlanReason } from 
  * artifact (a Context Library item, a tool output) gets a strategy by relevance to the question.
  */
 
-export { DECIDERS, SHOULD_PLAN_REASONS, STRATEGIES } from '../conversation/records/plan';
-export type { ArtifactDecision, ArtifactType, ArtifactUsage, Decider, PlanCall, PlanOverride, PlanRecord, ShouldPlanReason, Strategy } from '../conversation/records/plan';
-
 /** What the planner sees of an artifact instead of its text. */
 export interface ArtifactPreview {
   /** The first characters (whole lines). */

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { PlanError } from './planError';
 import { PlanAnswerSchema, type PlanEntry } from './planSchema';
-import type { ArtifactDecision, ArtifactPlan } from './types';
+import type { ArtifactPlan } from './types';
+import type { ArtifactDecision } from '../conversation/records/plan';
 
 /** A planner's answer checked against the artifacts it was asked about. */
 export interface ValidatedPlan {

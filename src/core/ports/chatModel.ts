@@ -5,7 +5,8 @@
 import type { z } from 'zod';
 import type { CacheBreakpoint } from '../compiler/cacheBreakpoints';
 import type { ChatMessage } from '../engine/messages';
-import type { AgentStep, ToolCall, ToolSpec } from '../agent/types';
+import type { ToolSpec } from '../agent/types';
+import type { AgentStep, ToolCall } from '../conversation/records/agent';
 import type { Usage } from '../usage';
 
 /** Every provider kind, in the order the settings offer them; ProviderKind is derived from it. */

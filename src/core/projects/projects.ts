@@ -1,5 +1,5 @@
 import { normalizeChatFolder } from '../vaultFolders';
-import { PROJECT_ID, ProjectSchema, type ProjectSettings } from '../settings/projectSettings';
+import { PROJECT_ID, type ProjectSettings } from '../settings/projectSettings';
 import { normalizeFolder, projectChatsFolder } from './folders';
 
 /**
@@ -12,8 +12,6 @@ import { normalizeFolder, projectChatsFolder } from './folders';
 export function isValidProjectId(id: string): boolean {
   return PROJECT_ID.test(id);
 }
-
-export { ProjectSchema, type ProjectSettings };
 
 interface WithProjects {
   readonly projects: readonly ProjectSettings[];

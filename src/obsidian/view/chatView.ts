@@ -53,7 +53,7 @@ import type { ChatController } from '../../core/chat/chatController';
 import { chatListActions } from '../../core/chat/chatList';
 import { ComposerDrafts } from '../../core/chat/composerDrafts';
 import type { ChatState } from '../../core/chat/chatState';
-import { normalizeChatFolder } from '../../core/conversation/archive';
+import { normalizeChatFolder } from '../../core/vaultFolders';
 import { chatFolders, findProject } from '../../core/projects/projects';
 import type { ChatArchivePort } from '../../core/ports/chatArchive';
 import type { ContextChip } from '../../core/context/items';

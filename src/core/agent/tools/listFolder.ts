@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, errorText } from '../tool';
-import { insideFolder, normalizeFolder, VaultView } from '../vaultView';
+import { VaultView } from '../vaultView';
+import { insideFolder, normalizeFolder } from '../../vaultFolders';
 
 export const LIST_LIMIT_LINES = 400;
 export const LIST_DEFAULT_DEPTH = 2;
