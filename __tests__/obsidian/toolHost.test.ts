@@ -9,6 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Platform, type App } from 'obsidian';
 import { FsVault } from '../../src/node/fsVault';
 import { desktopNodeNet, fetchPage, obsidianToolHost } from '../../src/obsidian/toolHost';
@@ -164,17 +165,17 @@ describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
       const required: string[] = [];
       const desktop = Platform.isDesktopApp;
       try {
-        holder.window = { require: (id: string) => (required.push(id), id === 'dns' ? toLoopback : id === 'http' ? http : https) };
+        holder.window = { require: (id: string) => (required.push(id), id === 'dns' ? toLoopback : id === 'http' ? http : id === 'zlib' ? zlib : https) };
         Platform.isDesktopApp = false; // Mobile, or a browser: requestUrl.
         expect(desktopNodeNet()).toBeNull();
         Platform.isDesktopApp = true;
-        expect(desktopNodeNet()).toEqual({ dns: toLoopback, http, https });
+        expect(desktopNodeNet()).toEqual({ dns: toLoopback, http, https, zlib });
         const port = new URL(base).port;
         const host = obsidianToolHost(await shimApp(null), { search: () => null });
         expect((await run(host, 'fetchUrl', { url: `http://pages.example:${port}/page` })).content).toMatch(/is a name that resolves to 127\.0\.0\.1, a loopback address/);
         holder.window = {}; // The desktop flag without Node: requestUrl.
         expect(desktopNodeNet()).toBeNull();
-        expect(required).toEqual(['dns', 'http', 'https', 'dns', 'http', 'https']);
+        expect(required).toEqual(['dns', 'http', 'https', 'zlib', 'dns', 'http', 'https', 'zlib']);
       } finally {
         Platform.isDesktopApp = desktop;
         delete holder.window;
