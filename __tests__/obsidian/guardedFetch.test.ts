@@ -9,7 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { guardedGet, type DnsLike, type HttpLike, type LookupAddress, type NodeNet } from '../../src/obsidian/guardedFetch';
+import { guardedGet, NodeNetworkError, type DnsLike, type HttpLike, type LookupAddress, type NodeNet } from '../../src/obsidian/guardedFetch';
 import { FETCH_MAX_BYTES, MAX_REDIRECTS } from '../../src/core/agent/webPage';
 import { MAX_REDIRECTS as NODE_MAX_REDIRECTS } from '../../src/node/toolHost';
 
@@ -315,5 +315,35 @@ describe('with zlib (desktop): compressed pages', () => {
     for (let i = 0; i < 100 && !stored.closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(stored.closed).toBe(true);
     expect(stored.written).toBeLessThan(STORED.length);
+  });
+});
+
+describe('network failures (NodeNetworkError, which the host may retry through requestUrl) told apart from the rest', () => {
+  let dead: number;
+  beforeAll(async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    dead = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+  });
+
+  test('a name that does not resolve: the hop, no addresses', async () => {
+    await expect(get({ ...realNet, dns: stubDns({}) }, 'http://nowhere.example/a')).rejects.toMatchObject({ name: 'NodeNetworkError', code: 'ENOTFOUND', url: 'http://nowhere.example/a', addresses: null });
+  });
+
+  test('every checked address refusing: the hop and the addresses that were checked', async () => {
+    const two: DnsLike = { lookup: (_name, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.2', family: 4 }]) };
+    const error = await get({ ...realNet, dns: two }, `http://two.example:${dead}/page`, always).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeNetworkError);
+    expect(error).toMatchObject({ code: 'ECONNREFUSED', url: `http://two.example:${dead}/page`, addresses: ['127.0.0.1', '127.0.0.2'] });
+  });
+
+  test('a refusal, an HTTP error, a stop, the timeout and a bad body are not network failures', async () => {
+    const notNetwork = async (work: Promise<unknown>) => expect(await work.then(() => null, (e: unknown) => e instanceof NodeNetworkError)).not.toBe(true);
+    await notNetwork(get(realNet, `${base}/page`));
+    expect((await get(realNet, `${base}/gone`, always)).status).toBe(404);
+    await notNetwork(get(realNet, `${base}/page`, always, AbortSignal.abort()));
+    await notNetwork(get(realNet, `${base}/slow`, always, new AbortController().signal, 500));
+    await notNetwork(get(zlibNet, `${base}/gzip`, always));
   });
 });

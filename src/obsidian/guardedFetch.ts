@@ -226,11 +226,11 @@ function requestOnce(net: NodeNet, url: URL, host: string, pinned: LookupAddress
     let answered = false;
     let request: RequestLike | null = null;
     let decoder: DecompressorLike | null = null;
-    let connectTimer: ReturnType<typeof setTimeout> | undefined;
+    let unwatchConnect = () => {};
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(connectTimer);
+      unwatchConnect();
       stop.removeEventListener('abort', onStop);
       outcome();
     };
@@ -252,7 +252,7 @@ function requestOnce(net: NodeNet, url: URL, host: string, pinned: LookupAddress
       { protocol: url.protocol, hostname: host, port: url.port, path: `${url.pathname}${url.search}`, method: 'GET', headers: headersFor(net), agent: false, ...(lookup ? { lookup } : {}) },
       (res) => {
         answered = true;
-        clearTimeout(connectTimer);
+        unwatchConnect();
         const status = res.statusCode ?? 0;
         const contentType = headerOf(res.headers, 'content-type');
         const location = REDIRECT_STATUSES.has(status) ? headerOf(res.headers, 'location') : null;
@@ -334,11 +334,11 @@ function requestOnce(net: NodeNet, url: URL, host: string, pinned: LookupAddress
     request.on('socket', (socket) => {
       if (!socket.connecting) return;
       // Not connected in time on any checked address: a network failure (see NodeNetworkError), not the page's timeout.
-      connectTimer = setTimeout(() => {
-        const error = Object.assign(new Error(`could not connect to ${url.host} within ${CONNECT_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' });
-        request?.destroy(error);
-      }, CONNECT_TIMEOUT_MS);
-      socket.once('connect', () => clearTimeout(connectTimer));
+      const limit = AbortSignal.timeout(CONNECT_TIMEOUT_MS);
+      const onLimit = () => request?.destroy(Object.assign(new Error(`could not connect to ${url.host} within ${CONNECT_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' }));
+      limit.addEventListener('abort', onLimit, { once: true });
+      unwatchConnect = () => limit.removeEventListener('abort', onLimit);
+      socket.once('connect', unwatchConnect);
     });
     request.on('error', (error) => {
       if (stop.aborted) return finish(() => reject(stopError()));
