@@ -154,7 +154,9 @@ function tlsCode(code: string): boolean {
 /** The code of a connection error when every attempt failed that way (Node's happy eyeballs gives an AggregateError), else null. */
 function connectFailure(error: Error): string | null {
   const code = (e: unknown) => ((e as { code?: unknown }).code ?? '') as string;
-  const parts = error instanceof AggregateError && error.errors.length > 0 ? (error.errors as unknown[]) : [error];
+  // By shape, not instanceof: in Electron the error comes from Node's realm, not the window's.
+  const errors = (error as { errors?: unknown }).errors;
+  const parts = Array.isArray(errors) && errors.length > 0 ? (errors as unknown[]) : [error];
   const codes = parts.map(code);
   return codes.every((c) => CONNECT_CODES.has(c) || tlsCode(c)) ? codes[0] : null;
 }
