@@ -8,12 +8,32 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { guardedGet, type DnsLike, type HttpLike, type LookupAddress, type NodeNet } from '../../src/obsidian/guardedFetch';
+import zlib from 'node:zlib';
+import { guardedGet, NodeNetworkError, type DnsLike, type HttpLike, type LookupAddress, type NodeNet } from '../../src/obsidian/guardedFetch';
 import { FETCH_MAX_BYTES, MAX_REDIRECTS } from '../../src/core/agent/webPage';
 import { MAX_REDIRECTS as NODE_MAX_REDIRECTS } from '../../src/node/toolHost';
 
 const PUBLIC = '203.0.113.10';
 const realNet: NodeNet = { dns, http, https };
+/** As on desktop: with zlib, compressed pages are asked for and read. */
+const zlibNet: NodeNet = { dns, http, https, zlib };
+
+/** The page each encoding sends (about 46 KB, so each compresses well). */
+const PAGE = `<html><head><title>Pruning</title></head><body>${'<p>Pinch the side shoots.</p>'.repeat(1500)}</body></html>`;
+const ENCODED: Record<string, Buffer> = {
+  gzip: zlib.gzipSync(PAGE),
+  deflate: zlib.deflateSync(PAGE),
+  br: zlib.brotliCompressSync(PAGE),
+};
+/** A gzip bomb: 32,768 gzip members of 1 MB of zeros each (a gzip stream may hold several): 34 MB sent, 32 GB once decompressed. */
+const BOMB_MEMBER = zlib.gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
+const BOMB_MEMBERS = 32 * 1024;
+/** Stored, not compressed (level 0): the compressed stream is longer than the page, so its read is bounded first. */
+const STORED_PAGE = Buffer.alloc(3 * FETCH_MAX_BYTES, 'stored ');
+const STORED = zlib.gzipSync(STORED_PAGE, { level: 0 });
+let stored = { written: 0, closed: false };
+let bomb = { written: 0, closed: false };
+let acceptEncoding: string | undefined;
 
 let server: http.Server;
 let port: number;
@@ -27,6 +47,7 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     hits.push(`${req.headers.host ?? ''}${url}`);
+    acceptEncoding = req.headers['accept-encoding'];
     if (url === '/page') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><head><title>Pruning</title></head><body><p>Pinch the side shoots.</p></body></html>');
@@ -45,6 +66,37 @@ beforeAll(async () => {
     } else if (url === '/gzip') {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
       res.end(Buffer.from([0x1f, 0x8b, 8, 0]));
+    } else if (url.startsWith('/enc/')) {
+      const encoding = url.slice(5);
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': encoding });
+      res.end(ENCODED[encoding] ?? Buffer.from('not compressed at all'));
+    } else if (url === '/bomb') {
+      bomb = { written: 0, closed: false };
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      res.on('close', () => (bomb.closed = true));
+      let sent = 0;
+      const pump = () => {
+        while (!bomb.closed && sent < BOMB_MEMBERS) {
+          sent++;
+          bomb.written += BOMB_MEMBER.length;
+          if (!res.write(BOMB_MEMBER)) return void res.once('drain', pump);
+        }
+        if (sent === BOMB_MEMBERS) res.end();
+      };
+      pump();
+    } else if (url === '/stored') {
+      stored = { written: 0, closed: false };
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      res.on('close', () => (stored.closed = true));
+      const pump = () => {
+        while (!stored.closed && stored.written < STORED.length) {
+          const chunk = STORED.subarray(stored.written, stored.written + 64 * 1024);
+          stored.written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (stored.written === STORED.length) res.end();
+      };
+      pump();
     } else if (url.startsWith('/loop/')) {
       res.writeHead(302, { location: `/loop/${Number(url.slice(6)) + 1}` });
       res.end();
@@ -222,4 +274,76 @@ test('the body comes back as bytes with its content type (the host decodes the c
 
 test('pages are asked for uncompressed; one sent compressed anyway is refused with a reason', async () => {
   await expect(get(realNet, `${base}/gzip`, always)).rejects.toThrow('the server sent the page compressed (gzip) though it was asked not to');
+  expect(acceptEncoding).toBe('identity');
+});
+
+describe('with zlib (desktop): compressed pages', () => {
+  test.each(['gzip', 'deflate', 'br'])('a page sent %s is asked for and decompressed', async (encoding) => {
+    const page = await get(zlibNet, `${base}/enc/${encoding}`, always);
+    expect(acceptEncoding).toBe('gzip, deflate, br');
+    expect(ENCODED[encoding].length).toBeLessThan(PAGE.length / 20);
+    expect(page).toMatchObject({ status: 200, contentType: 'text/html' });
+    expect(text(page.body)).toBe(PAGE);
+  });
+
+  test('an encoding that cannot be read, or data that is not what it says, is refused with a reason', async () => {
+    await expect(get(zlibNet, `${base}/enc/zstd`, always)).rejects.toThrow('the server sent the page in an encoding that cannot be read (zstd)');
+    await expect(get(zlibNet, `${base}/gzip`, always)).rejects.toThrow(/^the page could not be decompressed \(gzip\): unexpected end of file$/);
+  });
+
+  test('a gzip bomb (32 GB of zeros) stops at the cap on the decompressed bytes, quickly, and the connection is closed', async () => {
+    const started = performance.now();
+    const page = await get(zlibNet, `${base}/bomb`, always);
+    const elapsed = performance.now() - started;
+    expect(page.body.length).toBe(FETCH_MAX_BYTES);
+    expect(page.body.every((b) => b === 0)).toBe(true);
+    expect(elapsed).toBeLessThan(3000);
+    for (let i = 0; i < 100 && !bomb.closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(bomb.closed).toBe(true);
+    // Of the 34 MB of compressed members, only what the sockets' buffers held was sent.
+    expect(BOMB_MEMBER.length * BOMB_MEMBERS).toBeGreaterThan(30 * 1024 * 1024);
+    expect(bomb.written).toBeLessThan(4 * FETCH_MAX_BYTES);
+  });
+
+  test('the compressed read is bounded too: a stream longer than its page stops at the cap, what it decompressed is the page', async () => {
+    const page = await get(zlibNet, `${base}/stored`, always);
+    // Stored blocks add a few bytes per 64 KB: the cap on the compressed bytes comes first (less
+    // the last part of zlib's output, which comes in 16 KB pieces, when the cut input ends it).
+    expect(page.body.length).toBeGreaterThan(FETCH_MAX_BYTES - 64 * 1024);
+    expect(page.body.length).toBeLessThan(FETCH_MAX_BYTES);
+    expect(Buffer.from(page.body).equals(STORED_PAGE.subarray(0, page.body.length))).toBe(true);
+    for (let i = 0; i < 100 && !stored.closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stored.closed).toBe(true);
+    expect(stored.written).toBeLessThan(STORED.length);
+  });
+});
+
+describe('network failures (NodeNetworkError, which the host may retry through requestUrl) told apart from the rest', () => {
+  let dead: number;
+  beforeAll(async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    dead = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+  });
+
+  test('a name that does not resolve: the hop, no addresses', async () => {
+    await expect(get({ ...realNet, dns: stubDns({}) }, 'http://nowhere.example/a')).rejects.toMatchObject({ name: 'NodeNetworkError', code: 'ENOTFOUND', url: 'http://nowhere.example/a', addresses: null });
+  });
+
+  test('every checked address refusing: the hop and the addresses that were checked', async () => {
+    const two: DnsLike = { lookup: (_name, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.2', family: 4 }]) };
+    const error = await get({ ...realNet, dns: two }, `http://two.example:${dead}/page`, always).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeNetworkError);
+    expect(error).toMatchObject({ code: 'ECONNREFUSED', url: `http://two.example:${dead}/page`, addresses: ['127.0.0.1', '127.0.0.2'] });
+  });
+
+  test('a refusal, an HTTP error, a stop, the timeout and a bad body are not network failures', async () => {
+    const notNetwork = async (work: Promise<unknown>) => expect(await work.then(() => null, (e: unknown) => e instanceof NodeNetworkError)).not.toBe(true);
+    await notNetwork(get(realNet, `${base}/page`));
+    expect((await get(realNet, `${base}/gone`, always)).status).toBe(404);
+    await notNetwork(get(realNet, `${base}/page`, always, AbortSignal.abort()));
+    await notNetwork(get(realNet, `${base}/slow`, always, new AbortController().signal, 500));
+    await notNetwork(get(zlibNet, `${base}/gzip`, always));
+  });
 });

@@ -9,10 +9,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Platform, type App } from 'obsidian';
 import { FsVault } from '../../src/node/fsVault';
 import { desktopNodeNet, fetchPage, obsidianToolHost } from '../../src/obsidian/toolHost';
-import type { DnsLike, NodeNet } from '../../src/obsidian/guardedFetch';
+import { guardedGet, type DnsLike, type NodeNet } from '../../src/obsidian/guardedFetch';
+import type { FetchedPage } from '../../src/core/ports/toolHost';
 import { FETCH_MAX_BYTES } from '../../src/core/agent/webPage';
 import { SourceCatalog } from '../../src/core/agent/sourceCatalog';
 import { AGENT_TOOLS, runToolCall } from '../../src/core/agent/toolbox';
@@ -91,6 +93,9 @@ describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
       } else if (req.url === '/latin1') {
         res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' });
         res.end(Buffer.from('Crème brûlée', 'latin1'));
+      } else if (req.url === '/slow') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('the first words, then nothing');
       } else if (req.url === '/file.bin') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         res.end(Buffer.from([0, 1, 2]));
@@ -103,6 +108,7 @@ describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
@@ -164,21 +170,100 @@ describe('fetchUrl through requestUrl and htmlToMarkdown', () => {
       const required: string[] = [];
       const desktop = Platform.isDesktopApp;
       try {
-        holder.window = { require: (id: string) => (required.push(id), id === 'dns' ? toLoopback : id === 'http' ? http : https) };
+        holder.window = { require: (id: string) => (required.push(id), id === 'dns' ? toLoopback : id === 'http' ? http : id === 'zlib' ? zlib : https) };
         Platform.isDesktopApp = false; // Mobile, or a browser: requestUrl.
         expect(desktopNodeNet()).toBeNull();
         Platform.isDesktopApp = true;
-        expect(desktopNodeNet()).toEqual({ dns: toLoopback, http, https });
+        expect(desktopNodeNet()).toEqual({ dns: toLoopback, http, https, zlib });
         const port = new URL(base).port;
         const host = obsidianToolHost(await shimApp(null), { search: () => null });
         expect((await run(host, 'fetchUrl', { url: `http://pages.example:${port}/page` })).content).toMatch(/is a name that resolves to 127\.0\.0\.1, a loopback address/);
         holder.window = {}; // The desktop flag without Node: requestUrl.
         expect(desktopNodeNet()).toBeNull();
-        expect(required).toEqual(['dns', 'http', 'https', 'dns', 'http', 'https']);
+        expect(required).toEqual(['dns', 'http', 'https', 'zlib', 'dns', 'http', 'https', 'zlib']);
       } finally {
         Platform.isDesktopApp = desktop;
         delete holder.window;
       }
+    });
+
+    describe('a failure of Node\'s networking falls back to requestUrl; a refusal, an HTTP error, a stop or the timeout never does', () => {
+      // A test-only self-signed key pair (fixtures/test-only-tls/README.md): Node trusts nothing that signed it.
+      const TLS = path.join(__dirname, 'fixtures', 'test-only-tls');
+      let tlsServer: https.Server;
+      let tlsBase: string;
+      let deadBase: string;
+      beforeAll(async () => {
+        tlsServer = https.createServer({ key: readFileSync(path.join(TLS, 'key.pem')), cert: readFileSync(path.join(TLS, 'cert.pem')) }, (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end('<html><head><title>Intranet</title></head><body><p>Behind the company root.</p></body></html>');
+        });
+        await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+        tlsBase = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+        // A port nothing listens on: opened, then closed.
+        const dead = http.createServer();
+        await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+        deadBase = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`;
+        await new Promise<void>((resolve) => dead.close(() => resolve()));
+      });
+      afterAll(async () => {
+        tlsServer.closeAllConnections();
+        await new Promise<void>((resolve) => tlsServer.close(() => resolve()));
+      });
+
+      /** The real requestUrl path (fetchPage over the shim's requestUrl, i.e. Node's fetch in jest), each call recorded. */
+      function watchedRequestUrl() {
+        const calls: string[] = [];
+        const fetch = (url: string, signal: AbortSignal, timeoutMs: number): Promise<FetchedPage> => {
+          calls.push(url);
+          return fetchPage(url, signal, timeoutMs);
+        };
+        return { calls, fetch };
+      }
+      const zlibNet: NodeNet = { dns, http, https, zlib };
+
+      test('a certificate Node does not trust goes to requestUrl', async () => {
+        // In Obsidian, Chromium's requestUrl would trust a company root in the OS store; in jest the
+        // shim's requestUrl is Node's fetch, which trusts it no more than Node's https: its own error
+        // comes back ("fetch failed", not Node's certificate code), which shows the path taken.
+        const watched = watchedRequestUrl();
+        const host = obsidianToolHost(await shimApp(null), { search: () => null, allowLocalAddresses: () => true, nodeNet: () => zlibNet, requestUrlFetch: watched.fetch });
+        expect((await run(host, 'fetchUrl', { url: `${tlsBase}/page` })).content).toBe(`Error: could not fetch ${tlsBase}/page: fetch failed`);
+        expect(watched.calls).toEqual([`${tlsBase}/page`]);
+        // What Node said first: the certificate, a network failure (NodeNetworkError).
+        await expect(guardedGet(zlibNet, `${tlsBase}/page`, new AbortController().signal, 30_000, () => true)).rejects.toMatchObject({
+          name: 'NodeNetworkError',
+          code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+          url: `${tlsBase}/page`,
+          addresses: null,
+        });
+      });
+
+      test('a refused connection and a name Node cannot resolve go to requestUrl (which fails here too: nothing listens)', async () => {
+        const watched = watchedRequestUrl();
+        const host = obsidianToolHost(await shimApp(null), { search: () => null, allowLocalAddresses: () => true, nodeNet: () => zlibNet, requestUrlFetch: watched.fetch });
+        const refused = await run(host, 'fetchUrl', { url: `${deadBase}/page` });
+        expect(refused.isError).toBe(true);
+        expect(refused.content).toMatch(/fetch failed/); // the shim's requestUrl (fetch), not Node's ECONNREFUSED
+        const unresolved: DnsLike = { lookup: (name, _options, callback) => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' }), []) };
+        const offline = obsidianToolHost(await shimApp(null), { search: () => null, nodeNet: () => ({ ...zlibNet, dns: unresolved }), requestUrlFetch: watched.fetch });
+        await expect(offline.fetchUrl?.('http://intranet.example/wiki', new AbortController().signal)).rejects.toThrow();
+        expect(watched.calls).toEqual([`${deadBase}/page`, 'http://intranet.example/wiki']);
+      });
+
+      test('never for a local address refused, a 404, a stop or the timeout', async () => {
+        const watched = watchedRequestUrl();
+        const strict = obsidianToolHost(await shimApp(null), { search: () => null, nodeNet: () => ({ ...zlibNet, dns: toLoopback }), requestUrlFetch: watched.fetch });
+        expect((await run(strict, 'fetchUrl', { url: `${base}/page` })).content).toMatch(/refused: .* is a loopback address/);
+        expect((await run(strict, 'fetchUrl', { url: `http://pages.example:${new URL(base).port}/page` })).content).toMatch(/is a name that resolves to 127\.0\.0\.1/);
+        const open = obsidianToolHost(await shimApp(null), { search: () => null, allowLocalAddresses: () => true, fetchTimeoutMs: 800, nodeNet: () => zlibNet, requestUrlFetch: watched.fetch });
+        expect(await run(open, 'fetchUrl', { url: `${base}/gone` })).toMatchObject({ isError: true, content: `Error: fetching ${base}/gone failed: the server answered HTTP 404.` });
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 100);
+        await expect(open.fetchUrl?.(`${base}/slow`, controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
+        await expect(open.fetchUrl?.(`${base}/slow`, new AbortController().signal)).rejects.toThrow('no answer after 1 s');
+        expect(watched.calls).toEqual([]);
+      });
     });
   });
 });

@@ -4,7 +4,7 @@ import type { VaultReader } from '../core/ports/vault';
 import type { VaultSearch } from '../core/search/types';
 import { cleanHtml, decodePage, FETCH_MAX_BYTES, htmlTitle, pageKind, pageTimeout, pageTooLarge, tidyMarkdown, unsupportedContent } from '../core/agent/webPage';
 import { assertPublicUrl } from '../core/net/localAddress';
-import { guardedGet, type NodeNet } from './guardedFetch';
+import { guardedGet, NodeNetworkError, type NodeNet } from './guardedFetch';
 import { ObsidianVaultReader } from './obsidianVault';
 
 export interface ObsidianToolHostOptions {
@@ -19,12 +19,14 @@ export interface ObsidianToolHostOptions {
   readonly fetchTimeoutMs?: number;
   /** The setting that lets the agent fetch local addresses (default: never). */
   readonly allowLocalAddresses?: () => boolean;
-  /** Node's dns and http(s) for the agent's guarded fetch; default desktopNodeNet() (null on mobile: requestUrl). */
+  /** Node's dns, http(s) and zlib for the agent's guarded fetch; default desktopNodeNet() (null on mobile: requestUrl). */
   readonly nodeNet?: () => NodeNet | null;
+  /** The requestUrl path a guarded fetch falls back to on a network failure; default fetchPage (tests watch it). */
+  readonly requestUrlFetch?: (url: string, signal: AbortSignal, timeoutMs: number) => Promise<FetchedPage>;
 }
 
 /**
- * Node's dns, http and https where Obsidian runs on Electron (the desktop app), else null (mobile:
+ * Node's dns, http, https and zlib where Obsidian runs on Electron (the desktop app), else null (mobile:
  * no Node). Read at run time: the plugin bundle imports no Node module.
  */
 export function desktopNodeNet(): NodeNet | null {
@@ -34,7 +36,7 @@ export function desktopNodeNet(): NodeNet | null {
   if (typeof load !== 'function') return null;
   try {
     const need = load as (id: string) => unknown;
-    return { dns: need('dns'), http: need('http'), https: need('https') } as NodeNet;
+    return { dns: need('dns'), http: need('http'), https: need('https'), zlib: need('zlib') } as NodeNet;
   } catch {
     return null;
   }
@@ -50,6 +52,7 @@ export function obsidianToolHost(app: App, options: ObsidianToolHostOptions): To
   const allowLocal = options.allowLocalAddresses ?? (() => false);
   let net: NodeNet | null | undefined;
   const nodeNet = () => (net === undefined ? (net = (options.nodeNet ?? desktopNodeNet)()) : net);
+  const viaRequestUrl = options.requestUrlFetch ?? fetchPage;
   return {
     vault: options.vault ?? new ObsidianVaultReader(app),
     search: options.search,
@@ -66,7 +69,21 @@ export function obsidianToolHost(app: App, options: ObsidianToolHostOptions): To
     fetchUrl: async (url, signal) => {
       const node = nodeNet();
       if (node) {
-        const raw = await guardedGet(node, url, signal, timeoutMs, allowLocal);
+        let raw;
+        try {
+          raw = await guardedGet(node, url, signal, timeoutMs, allowLocal);
+        } catch (error) {
+          // Node's networking skips the system proxy, resolver and certificate store that
+          // requestUrl (Chromium) uses: behind a corporate proxy or a company root certificate the
+          // guarded GET fails where requestUrl works. On such a network failure only (the name did
+          // not resolve, every checked address refused, reset or did not connect, an untrusted
+          // certificate; never a refused local address, a stop, the timeout or an HTTP error) the
+          // failed hop is fetched with requestUrl, as on mobile: its address as written was checked,
+          // and the addresses Node resolved it to, if any; requestUrl resolves it again and follows
+          // redirects out of sight. The tool's result says nothing of it (README, Network use).
+          if (!(error instanceof NodeNetworkError) || signal.aborted) throw error;
+          return viaRequestUrl(error.url, signal, timeoutMs);
+        }
         return pageOf(raw.url, raw.status, raw.contentType, raw.body);
       }
       if (!allowLocal()) assertPublicUrl(new URL(url));
