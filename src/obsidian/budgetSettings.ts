@@ -2,6 +2,7 @@ import { Setting } from 'obsidian';
 import { DEFAULT_BUDGET_SETTINGS } from '../core/settings/budgetSettings';
 import type { BudgetCount, StrataSettings } from '../core/settings/settings';
 import { parseBudgetCount } from './settingsInput';
+import { numberSetting } from './numberSetting';
 
 /** The Context budget section of the settings tab (seed 001): the input budget, when and how a chat condenses. */
 export function renderBudgetSettings(containerEl: HTMLElement, settings: StrataSettings, save: () => void): void {
@@ -97,25 +98,15 @@ export function renderBudgetSettings(containerEl: HTMLElement, settings: StrataS
 
 /** A whole-number setting: what does not parse or is out of range is refused, said under its name, and not saved. */
 function countSetting(containerEl: HTMLElement, settings: StrataSettings, save: () => void, key: BudgetCount, name: string, desc: string): void {
-  const setting = new Setting(containerEl).setName(name).setDesc(desc);
-  setting.settingEl.addClass('strata-settings-number');
-  const error = setting.infoEl.createDiv({ cls: 'strata-settings-error', attr: { role: 'alert' } });
-  error.hide();
-  setting.addText((text) => {
-    text.inputEl.setAttr('inputmode', 'numeric');
-    text.inputEl.setAttr('aria-label', name);
-    text.setValue(String(settings[key])).onChange((value) => {
-      const parsed = parseBudgetCount(key, value);
-      text.inputEl.toggleClass('is-invalid', !parsed.ok);
-      text.inputEl.setAttr('aria-invalid', String(!parsed.ok));
-      error.toggle(!parsed.ok);
-      if (!parsed.ok) {
-        error.setText(`Not saved: ${parsed.error}`);
-        return;
-      }
-      error.setText('');
-      settings[key] = parsed.value;
+  numberSetting(containerEl, {
+    name,
+    desc,
+    value: String(settings[key]),
+    numeric: true,
+    parse: (text) => parseBudgetCount(key, text),
+    apply: (value) => {
+      settings[key] = value;
       save();
-    });
+    },
   });
 }

@@ -11,6 +11,7 @@ import { requestUrlFetch } from '../providers';
 import { keyStatus, testConnection, type KeyStatus } from '../providers/connectionTest';
 import { chatModelsOnly, listModels, mergeModels } from '../providers/modelList';
 import { obsidianProviderFactory } from './providerWiring';
+import { numberSetting, type ParsedNumber } from './numberSetting';
 
 export const KIND_LABELS: Record<ProviderKind, string> = {
   openai: 'OpenAI',
@@ -199,27 +200,18 @@ function generationSettings(body: HTMLElement, host: ProviderSectionHost, provid
     body.createDiv({ cls: 'strata-settings-note', text: 'Claude Code chooses its own temperature and reply length: Strata sends neither.' });
     return;
   }
-  const field = (name: string, desc: string, current: number | undefined, parse: (t: string) => { ok: true; value: number | null } | { ok: false; error: string }, set: (v: number | null) => void) => {
-    const setting = new Setting(body).setName(name).setDesc(desc);
-    setting.settingEl.addClass('strata-settings-number');
-    const error = setting.infoEl.createDiv({ cls: 'strata-settings-error', attr: { role: 'alert' } });
-    error.hide();
-    setting.addText((text) => {
-      text.inputEl.setAttr('aria-label', name);
-      text.setPlaceholder('Default').setValue(current === undefined ? '' : String(current)).onChange((value) => {
-        const parsed = parse(value);
-        text.inputEl.toggleClass('is-invalid', !parsed.ok);
-        text.inputEl.setAttr('aria-invalid', String(!parsed.ok));
-        error.toggle(!parsed.ok);
-        if (!parsed.ok) {
-          error.setText(`Not saved: ${parsed.error}`);
-          return;
-        }
-        set(parsed.value);
+  const field = (name: string, desc: string, current: number | undefined, parse: (t: string) => ParsedNumber<number | null>, set: (v: number | null) => void) =>
+    numberSetting(body, {
+      name,
+      desc,
+      value: current === undefined ? '' : String(current),
+      placeholder: 'Default',
+      parse,
+      apply: (value) => {
+        set(value);
         host.save();
-      });
+      },
     });
-  };
   field('Temperature', 'From 0 (focused) to 2 (varied; Anthropic allows up to 1). Empty: the provider\'s default, and none is sent.', provider.temperature, parseTemperature, (v) => {
     if (v === null) delete provider.temperature;
     else provider.temperature = v;
