@@ -58,13 +58,23 @@ export const EMPTY_TEXT = '(empty)';
  * blocks. Anthropic has no system role inside the conversation, so a later system message is sent
  * as user content (consecutive user messages are merged by the adapter, which keeps the blocks and
  * their cache_control). A user message's images follow its text block as base64 `image` blocks; the
- * message's breakpoint then goes on its last block, so the cached prefix covers the images too.
+ * message's breakpoint then goes on its last block, so the cached prefix covers the images too. A
+ * leading system message with `blocks` is sent as those text blocks, a breakpoint on the block it names.
  */
 export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoints: readonly CacheBreakpoint[] = [], images = true): BaseMessage[] {
-  const marked = new Set<number>();
+  // Marked blocks by message: -1 stands for the message's last block.
+  const marked = new Map<number, Set<number>>();
+  let count = 0;
   for (const bp of breakpoints) {
-    if (marked.size >= MAX_BREAKPOINTS) break;
-    if (Number.isInteger(bp.messageIndex) && bp.messageIndex >= 0 && bp.messageIndex < messages.length) marked.add(bp.messageIndex);
+    if (count >= MAX_BREAKPOINTS) break;
+    if (!Number.isInteger(bp.messageIndex) || bp.messageIndex < 0 || bp.messageIndex >= messages.length) continue;
+    const blocks = messages[bp.messageIndex].blocks ?? [];
+    const block = bp.block !== undefined && Number.isInteger(bp.block) && bp.block >= 0 && bp.block < blocks.length - 1 ? bp.block : -1;
+    const set = marked.get(bp.messageIndex) ?? new Set<number>();
+    if (set.has(block)) continue;
+    set.add(block);
+    marked.set(bp.messageIndex, set);
+    count++;
   }
   let leadingSystem = true;
   return messages.map((message, index) => {
@@ -72,10 +82,22 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoint
     const withImages = message.role === 'user' && images && (message.images?.length ?? 0) > 0;
     const content = message.role === 'user' && !images ? textOnly(message) : message.content;
     const text = content.trim() === '' ? EMPTY_TEXT : content;
-    const cache = marked.has(index) ? { cache_control: EPHEMERAL } : {};
+    const marks = marked.get(index);
+    const cache = marks?.has(-1) ? { cache_control: EPHEMERAL } : {};
     const block = { type: 'text' as const, text, ...(withImages ? {} : cache) };
     if (message.role !== 'system') leadingSystem = false;
-    if (message.role === 'system' && leadingSystem) return new SystemMessage({ content: [block] });
+    if (message.role === 'system' && leadingSystem) {
+      // A system message of several blocks (its stable parts, see systemBlocks.ts) goes as those blocks.
+      const parts = message.blocks && message.blocks.length > 1 && message.blocks.join('') === message.content ? message.blocks : null;
+      if (!parts) return new SystemMessage({ content: [block] });
+      return new SystemMessage({
+        content: parts.map((t, i) => ({
+          type: 'text' as const,
+          text: t,
+          ...(marks?.has(i) || (i === parts.length - 1 && marks?.has(-1)) ? { cache_control: EPHEMERAL } : {}),
+        })),
+      });
+    }
     if (message.role === 'assistant') return new AIMessage({ content: [block] });
     if (withImages) {
       const parts = (message.images ?? []).map((i, n, all) => ({

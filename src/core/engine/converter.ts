@@ -5,6 +5,7 @@ import { closeTag, openTag } from './wrappers';
 import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from './types';
 import type { HistoryRun, RenderedMessage } from './historyRun';
 import type { Rendering } from '../settings/engineChoices';
+import { systemMessage, type StablePart } from './systemBlocks';
 
 export type { RenderedMessage } from './historyRun';
 
@@ -43,10 +44,10 @@ export class LayerToMessagesConverter {
     const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
     const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
     const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough);
-    // Items of condensed turns sit right after L1, so this block changes only when the library does.
-    const system = [...statics, LIBRARY_INSTRUCTION];
-    if (carried.length > 0) system.push(openTag('context_library'), ...carried.map((s) => s.text), closeTag('context_library'));
-    const messages: RenderedMessage[] = [message('system', system)];
+    // Items of condensed turns sit right after L1, so this block changes only when the library does;
+    // one chunk per turn they entered in (a later compaction appends turns), for Anthropic's blocks.
+    const library: StablePart = { open: [openTag('context_library')], chunks: chunksByTurn(carried), close: [closeTag('context_library')] };
+    const messages: RenderedMessage[] = [systemMessage([...statics, LIBRARY_INSTRUCTION], [library])];
 
     // What rendering a history user message needs: built only when one is not in the run yet.
     let context: { enteredBy: Map<number, LibraryItem[]>; firstEntered: Map<string, number>; records: Map<number, HistoryTurn> } | null = null;
@@ -169,6 +170,18 @@ function splitLibrary(segments: readonly ItemSegment[], through: number): { carr
   for (const s of segments) if (s.item.enteredTurn <= through) latest.set(s.item.id, s);
   const carried = segments.filter((s) => latest.get(s.item.id) === s);
   return { carried, entered: segments.filter((s) => s.item.enteredTurn > through) };
+}
+
+/** Carried items' texts, one chunk per turn they entered in (in the block's order). */
+function chunksByTurn(carried: readonly ItemSegment[]): string[][] {
+  const chunks: string[][] = [];
+  let turn = NaN;
+  for (const s of carried) {
+    if (s.item.enteredTurn === turn) chunks[chunks.length - 1].push(s.text);
+    else chunks.push([s.text]);
+    turn = s.item.enteredTurn;
+  }
+  return chunks;
 }
 
 function groupByTurn(items: readonly LibraryItem[]): Map<number, LibraryItem[]> {

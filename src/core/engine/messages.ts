@@ -11,6 +11,14 @@ export interface ChatMessage {
   readonly content: string;
   /** Absent (or empty): a text-only message, hashed exactly as before images existed. */
   readonly images?: readonly ImagePart[];
+  /**
+   * The content as provider content blocks (their concatenation is `content`, so hashes and other
+   * providers are unaffected): only Anthropic sends them apart, because its cache reads only at block
+   * boundaries. Absent: one block. See systemBlocks.ts.
+   */
+  readonly blocks?: readonly string[];
+  /** Indices of `blocks` whose end is a cache anchor (where a growing stable part ended), earliest first. */
+  readonly anchors?: readonly number[];
 }
 
 /** What a message's hash covers besides its role and text: its images' media types and byte hashes, in order. */
