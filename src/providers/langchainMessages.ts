@@ -3,6 +3,7 @@ import { MAX_BREAKPOINTS, type CacheBreakpoint } from '../core/compiler/cacheBre
 import type { ChatMessage } from '../core/engine/messages';
 import type { ImagePart } from '../core/engine/types';
 import { escapeContent } from '../core/engine/escape';
+import { anthropicStepMessages, openAiStepMessages } from './toolMessages';
 
 /** A data URL of an image's bytes. */
 export function imageDataUrl(image: ImagePart): string {
@@ -26,7 +27,12 @@ function textOnly(message: ChatMessage): string {
  * `input_image` items. `images` false: the model takes none, they are named in the text instead.
  */
 export function toLangChainMessages(messages: readonly ChatMessage[], images = true): BaseMessage[] {
-  return messages.map((message) => {
+  return messages.flatMap((message): BaseMessage[] => {
+    // An agent turn's reply: its steps first, as the loop sent them (see agentHistory.ts).
+    if (message.role === 'assistant' && message.steps && message.steps.length > 0) return [...openAiStepMessages(message.steps), new AIMessage(message.content)];
+    return [one(message)];
+  });
+  function one(message: ChatMessage): BaseMessage {
     switch (message.role) {
       case 'system':
         return new SystemMessage(message.content);
@@ -43,7 +49,7 @@ export function toLangChainMessages(messages: readonly ChatMessage[], images = t
       case 'assistant':
         return new AIMessage(message.content);
     }
-  });
+  }
 }
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
@@ -77,7 +83,7 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoint
     count++;
   }
   let leadingSystem = true;
-  return messages.map((message, index) => {
+  return messages.flatMap((message, index): BaseMessage | BaseMessage[] => {
     // Anthropic rejects empty or whitespace-only text blocks; an empty reply in history would fail every later turn.
     const withImages = message.role === 'user' && images && (message.images?.length ?? 0) > 0;
     const content = message.role === 'user' && !images ? textOnly(message) : message.content;
@@ -98,7 +104,11 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoint
         })),
       });
     }
-    if (message.role === 'assistant') return new AIMessage({ content: [block] });
+    if (message.role === 'assistant') {
+      const reply = new AIMessage({ content: [block] });
+      // An agent turn's reply: its steps first, as the loop sent them (no breakpoint of their own).
+      return message.steps && message.steps.length > 0 ? [...anthropicStepMessages(message.steps, false), reply] : reply;
+    }
     if (withImages) {
       const parts = (message.images ?? []).map((i, n, all) => ({
         type: 'image' as const,

@@ -1,4 +1,4 @@
-import type { ChatMessage } from './messages';
+import type { ChatMessage, ToolStep } from './messages';
 import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderLostImage, renderProblems, renderReferences, renderTool, renderUserText } from './render';
 import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
@@ -6,6 +6,7 @@ import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from 
 import type { HistoryRun, RenderedMessage } from './historyRun';
 import type { Rendering } from '../settings/engineChoices';
 import { systemMessage, type StablePart } from './systemBlocks';
+import { agentCallCount, toolStepsOf } from './agentHistory';
 
 export type { RenderedMessage } from './historyRun';
 
@@ -53,6 +54,7 @@ export class LayerToMessagesConverter {
     let context: { enteredBy: Map<number, LibraryItem[]>; firstEntered: Map<string, number>; records: Map<number, HistoryTurn> } | null = null;
     const history: RenderedMessage[] = run ? run.messages : [];
     let lead: string[] = run ? run.lead : [];
+    let steps: ToolStep[] | null = null;
     const segments = L4.segments;
     for (let i = run ? run.rendered : 0; i < segments.length; i++) {
       const segment = segments[i];
@@ -61,7 +63,9 @@ export class LayerToMessagesConverter {
         continue;
       }
       if (segment.role === 'assistant') {
-        history.push(message('assistant', [segment.text]));
+        // An agent turn's reply goes after its steps, sent as the provider's own tool messages.
+        history.push(steps ? { ...message('assistant', [segment.text]), steps } : message('assistant', [segment.text]));
+        steps = null;
         continue;
       }
       context ??= {
@@ -70,7 +74,10 @@ export class LayerToMessagesConverter {
         records: new Map(envelope.history.map((h) => [h.turn, h])),
       };
       const record = context.records.get(segment.turn);
-      history.push(message('user', [...lead, ...historyUserBlocks(segment.text, record, context.enteredBy.get(segment.turn) ?? [], context.firstEntered)], record?.images));
+      steps = record?.agent ? toolStepsOf(record.agent, record.tools) : null;
+      // Its user message as the loop's first request sent it: without the results, which the steps carry.
+      const sent = steps && record?.agent ? { ...record, tools: record.tools.slice(0, record.tools.length - agentCallCount(record.agent)) } : record;
+      history.push(message('user', [...lead, ...historyUserBlocks(segment.text, sent, context.enteredBy.get(segment.turn) ?? [], context.firstEntered)], record?.images));
       lead = [];
     }
     if (run) {
