@@ -53,6 +53,18 @@ describe('placeCacheBreakpoints with anchors', () => {
     ]);
   });
 
+  it('puts a spare breakpoint 20 blocks before the anchor, so a compaction that carried more than 20 turns still finds the previous one', () => {
+    const chunks = Array.from({ length: 30 }, (_, i) => [`item ${i}`]);
+    const big = systemMessage(['rules'], [lib(chunks)]);
+    expect(big.anchors).toEqual([30]);
+    const bps = placeCacheBreakpoints([big, { role: 'user', content: 'q1' }, { role: 'assistant', content: 'a' }, { role: 'user', content: 'q2' }]);
+    expect(bps.slice(0, 2)).toEqual([
+      { messageIndex: 0, block: 10, reason: 'library' },
+      { messageIndex: 0, block: 30, reason: 'library' },
+    ]);
+    expect(bps).toHaveLength(4);
+  });
+
   it('keeps the single system breakpoint for a one-block system message', () => {
     expect(placeCacheBreakpoints([{ role: 'system', content: 's' }, { role: 'user', content: 'q' }])).toEqual([
       { messageIndex: 0, reason: 'system' },

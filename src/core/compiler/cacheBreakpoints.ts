@@ -11,6 +11,9 @@ export interface CacheBreakpoint {
 /** Anthropic accepts at most four breakpoints per request. */
 export const MAX_BREAKPOINTS = 4;
 
+/** How many blocks before a breakpoint Anthropic checks for a cached prefix (its documented lookback). */
+const LOOKBACK_BLOCKS = 20;
+
 /**
  * Breakpoints for a request: end of the stable system block (L1, and L2 in the seed rendering), or,
  * when the system message carries stable parts as blocks, the end of each part (its anchors: the next
@@ -31,7 +34,15 @@ export function placeCacheBreakpoints(messages: readonly ChatMessage[]): CacheBr
   if (first.role === 'system' && last > 0) {
     const anchors = first.blocks && first.blocks.length > 1 ? (first.anchors ?? []) : [];
     if (anchors.length === 0) head.push({ messageIndex: 0, reason: 'system' });
-    else head.push(...anchors.slice(-(MAX_BREAKPOINTS - tail.length)).map((block) => ({ messageIndex: 0, block, reason: 'library' as const })));
+    else {
+      const kept = anchors.slice(-(MAX_BREAKPOINTS - tail.length));
+      // A breakpoint left over goes 20 blocks before the first anchor (then 40, …): Anthropic looks back
+      // 20 blocks from each, so a compaction that carried more than 20 turns' items still finds the
+      // previous request's anchor. Free: writes span the same blocks either way.
+      const extra: number[] = [];
+      for (let at = kept[0] - LOOKBACK_BLOCKS; at > 0 && kept.length + extra.length < MAX_BREAKPOINTS - tail.length; at -= LOOKBACK_BLOCKS) extra.unshift(at);
+      head.push(...[...extra, ...kept].map((block) => ({ messageIndex: 0, block, reason: 'library' as const })));
+    }
   }
   return [...head, ...tail].slice(-MAX_BREAKPOINTS);
 }
