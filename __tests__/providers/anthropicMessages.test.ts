@@ -30,3 +30,26 @@ describe('toAnthropicMessages', () => {
     expect(texts).toEqual(['q1', EMPTY_TEXT, EMPTY_TEXT]);
   });
 });
+
+describe('a system message of several blocks (stable parts, issue 27)', () => {
+  it('goes as its blocks, the breakpoint on the block named; other providers see the joined content', () => {
+    const blocks = ['L1\n\n', '<context_library>\n\nitem 1\n\n', 'item 2\n\n', '</context_library>'];
+    const system = { role: 'system' as const, content: blocks.join(''), blocks, anchors: [2] };
+    const out = toAnthropicMessages(
+      [system, { role: 'user', content: 'q' }],
+      [
+        { messageIndex: 0, block: 2, reason: 'library' },
+        { messageIndex: 1, reason: 'turn' },
+      ],
+    );
+    const sent = out[0].content as Array<{ text: string; cache_control?: unknown }>;
+    expect(sent.map((b) => b.text)).toEqual(blocks);
+    expect(sent.map((b) => b.cache_control !== undefined)).toEqual([false, false, true, false]);
+    expect(out[0]).toBeInstanceOf(SystemMessage);
+  });
+
+  it('sends one block when the blocks do not make up the content (never a different text)', () => {
+    const out = toAnthropicMessages([{ role: 'system', content: 'other', blocks: ['a', 'b'] }, { role: 'user', content: 'q' }], [{ messageIndex: 0, reason: 'system' }]);
+    expect(out[0].content).toEqual([{ type: 'text', text: 'other', cache_control: { type: 'ephemeral' } }]);
+  });
+});

@@ -29,7 +29,7 @@ export function simulateCaches(requests: readonly (readonly ChatMessage[])[], mo
   const anthropic = new AnthropicPromptCache();
   const minTokens = anthropicMinCacheableTokens(model);
   return requests.map((messages, index) => {
-    const breakpoints = new Set(placeCacheBreakpoints(messages).map((b) => b.messageIndex));
+    const breakpoints = new Set(placeCacheBreakpoints(messages).map((b) => (b.block === undefined ? b.messageIndex : `${b.messageIndex}:${b.block}`)));
     const encoded = encoder.encode(messages, breakpoints);
     const openaiCached = openai.account(model, encoded.tokens);
     const usage = anthropic.account(encoded.boundaries, encoded.tokens.length, minTokens, index * TURN_INTERVAL_MS);

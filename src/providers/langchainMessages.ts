@@ -3,6 +3,7 @@ import { MAX_BREAKPOINTS, type CacheBreakpoint } from '../core/compiler/cacheBre
 import type { ChatMessage } from '../core/engine/messages';
 import type { ImagePart } from '../core/engine/types';
 import { escapeContent } from '../core/engine/escape';
+import { anthropicStepMessages, openAiStepMessages } from './toolMessages';
 
 /** A data URL of an image's bytes. */
 export function imageDataUrl(image: ImagePart): string {
@@ -26,7 +27,12 @@ function textOnly(message: ChatMessage): string {
  * `input_image` items. `images` false: the model takes none, they are named in the text instead.
  */
 export function toLangChainMessages(messages: readonly ChatMessage[], images = true): BaseMessage[] {
-  return messages.map((message) => {
+  return messages.flatMap((message): BaseMessage[] => {
+    // An agent turn's reply: its steps first, as the loop sent them (see agentHistory.ts).
+    if (message.role === 'assistant' && message.steps && message.steps.length > 0) return [...openAiStepMessages(message.steps), new AIMessage(message.content)];
+    return [one(message)];
+  });
+  function one(message: ChatMessage): BaseMessage {
     switch (message.role) {
       case 'system':
         return new SystemMessage(message.content);
@@ -43,7 +49,7 @@ export function toLangChainMessages(messages: readonly ChatMessage[], images = t
       case 'assistant':
         return new AIMessage(message.content);
     }
-  });
+  }
 }
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
@@ -58,25 +64,51 @@ export const EMPTY_TEXT = '(empty)';
  * blocks. Anthropic has no system role inside the conversation, so a later system message is sent
  * as user content (consecutive user messages are merged by the adapter, which keeps the blocks and
  * their cache_control). A user message's images follow its text block as base64 `image` blocks; the
- * message's breakpoint then goes on its last block, so the cached prefix covers the images too.
+ * message's breakpoint then goes on its last block, so the cached prefix covers the images too. A
+ * leading system message with `blocks` is sent as those text blocks, a breakpoint on the block it names.
  */
 export function toAnthropicMessages(messages: readonly ChatMessage[], breakpoints: readonly CacheBreakpoint[] = [], images = true): BaseMessage[] {
-  const marked = new Set<number>();
+  // Marked blocks by message: -1 stands for the message's last block.
+  const marked = new Map<number, Set<number>>();
+  let count = 0;
   for (const bp of breakpoints) {
-    if (marked.size >= MAX_BREAKPOINTS) break;
-    if (Number.isInteger(bp.messageIndex) && bp.messageIndex >= 0 && bp.messageIndex < messages.length) marked.add(bp.messageIndex);
+    if (count >= MAX_BREAKPOINTS) break;
+    if (!Number.isInteger(bp.messageIndex) || bp.messageIndex < 0 || bp.messageIndex >= messages.length) continue;
+    const blocks = messages[bp.messageIndex].blocks ?? [];
+    const block = bp.block !== undefined && Number.isInteger(bp.block) && bp.block >= 0 && bp.block < blocks.length - 1 ? bp.block : -1;
+    const set = marked.get(bp.messageIndex) ?? new Set<number>();
+    if (set.has(block)) continue;
+    set.add(block);
+    marked.set(bp.messageIndex, set);
+    count++;
   }
   let leadingSystem = true;
-  return messages.map((message, index) => {
+  return messages.flatMap((message, index): BaseMessage | BaseMessage[] => {
     // Anthropic rejects empty or whitespace-only text blocks; an empty reply in history would fail every later turn.
     const withImages = message.role === 'user' && images && (message.images?.length ?? 0) > 0;
     const content = message.role === 'user' && !images ? textOnly(message) : message.content;
     const text = content.trim() === '' ? EMPTY_TEXT : content;
-    const cache = marked.has(index) ? { cache_control: EPHEMERAL } : {};
+    const marks = marked.get(index);
+    const cache = marks?.has(-1) ? { cache_control: EPHEMERAL } : {};
     const block = { type: 'text' as const, text, ...(withImages ? {} : cache) };
     if (message.role !== 'system') leadingSystem = false;
-    if (message.role === 'system' && leadingSystem) return new SystemMessage({ content: [block] });
-    if (message.role === 'assistant') return new AIMessage({ content: [block] });
+    if (message.role === 'system' && leadingSystem) {
+      // A system message of several blocks (its stable parts, see systemBlocks.ts) goes as those blocks.
+      const parts = message.blocks && message.blocks.length > 1 && message.blocks.join('') === message.content ? message.blocks : null;
+      if (!parts) return new SystemMessage({ content: [block] });
+      return new SystemMessage({
+        content: parts.map((t, i) => ({
+          type: 'text' as const,
+          text: t,
+          ...(marks?.has(i) || (i === parts.length - 1 && marks?.has(-1)) ? { cache_control: EPHEMERAL } : {}),
+        })),
+      });
+    }
+    if (message.role === 'assistant') {
+      const reply = new AIMessage({ content: [block] });
+      // An agent turn's reply: its steps first, as the loop sent them (no breakpoint of their own).
+      return message.steps && message.steps.length > 0 ? [...anthropicStepMessages(message.steps, false), reply] : reply;
+    }
     if (withImages) {
       const parts = (message.images ?? []).map((i, n, all) => ({
         type: 'image' as const,

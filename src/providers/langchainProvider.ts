@@ -5,6 +5,7 @@ import { buildRunner, buildStructuredRunner, type ModelRunner, type StructuredOu
 import { classifyError, finalizeError, IncompleteStreamError, isFetchBlocked, isProviderReported, type FailureContext } from './classify';
 import { ProviderError } from './errors';
 import { toAnthropicMessages, toLangChainMessages } from './langchainMessages';
+import { foldSteps } from '../core/engine/agentHistory';
 import { anthropicStepMessages, functionTools, openAiStepMessages, toolCallsOf } from './toolMessages';
 import { retryNotice, withRetries, type PendingRetry, type RetryPolicy } from './retry';
 import type { Sleep, Timers } from '../core/timers';
@@ -207,7 +208,10 @@ export class LangChainProvider implements ChatProvider {
   private messagesOf(request: ChatRequest): BaseMessage[] {
     const anthropic = this.config.kind === 'anthropic';
     const images = this.capabilities.images;
-    const base = anthropic ? toAnthropicMessages(request.messages, request.breakpoints, images) : toLangChainMessages(request.messages, images);
+    // Earlier agent turns go as native tool messages only beside tool definitions (providers refuse tool
+    // messages without them); a request without tools gets their results as blocks instead.
+    const messages = request.tools !== undefined ? request.messages : foldSteps(request.messages);
+    const base = anthropic ? toAnthropicMessages(messages, request.breakpoints, images) : toLangChainMessages(messages, images);
     const steps = request.steps ?? [];
     const note = request.finalNote !== undefined ? [new HumanMessage(request.finalNote)] : [];
     if (steps.length === 0) return [...base, ...note];

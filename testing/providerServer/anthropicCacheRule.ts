@@ -6,7 +6,9 @@
  * block boundary can be cached, and only entries created at breakpoints exist:
  * - read: for every breakpoint, the boundary itself and up to 20 earlier block boundaries are
  *   checked for a live entry (the documented lookback); the largest hit over all breakpoints is
- *   read (cache_read_input_tokens) and its lifetime refreshed;
+ *   read (cache_read_input_tokens). Every breakpoint's hit has its lifetime refreshed ("refreshed
+ *   each time the cached content is used"): an entry at a stable breakpoint (the end of the system
+ *   blocks) stays live while later turns read past it, so the request after a compaction finds it;
  * - write: from the end of the read prefix up to the last breakpoint whose prefix reaches the
  *   minimum cacheable length (1024 tokens; 2048 for Haiku models) is written
  *   (cache_creation_input_tokens), creating one entry per such breakpoint;
@@ -49,6 +51,8 @@ export interface AnthropicCacheUsage {
 export interface AnthropicCachePlan extends AnthropicCacheUsage {
   /** Boundary index whose entry is read, or -1. */
   readonly readIndex: number;
+  /** Boundary indices whose live entries a breakpoint's lookup found (readIndex among them): each is refreshed. */
+  readonly hitIndices: readonly number[];
   /** Breakpoint indices whose prefixes are written as new entries. */
   readonly writeIndices: readonly number[];
 }
@@ -63,6 +67,7 @@ export function planAnthropicCache(
   let cacheRead = 0;
   let readIndex = -1;
   let lastCacheable = -1;
+  const hitIndices: number[] = [];
   boundaries.forEach((boundary, i) => {
     if (!boundary.breakpoint) return;
     if (boundary.prefixTokens >= minTokens) lastCacheable = i;
@@ -70,6 +75,7 @@ export function planAnthropicCache(
       const candidate = boundaries[j];
       if (candidate.prefixTokens < minTokens) break;
       if (isLive(candidate.key)) {
+        if (!hitIndices.includes(j)) hitIndices.push(j);
         if (candidate.prefixTokens > cacheRead) {
           cacheRead = candidate.prefixTokens;
           readIndex = j;
@@ -95,7 +101,7 @@ export function planAnthropicCache(
     if (boundaries[i].ttlMs === ANTHROPIC_CACHE_TTL_1H_MS) cacheWrite1h += boundaries[i].prefixTokens - previousEnd;
     previousEnd = boundaries[i].prefixTokens;
   }
-  return { input: Math.max(0, totalTokens - cacheRead - cacheWrite), cacheRead, cacheWrite, cacheWrite1h, readIndex, writeIndices };
+  return { input: Math.max(0, totalTokens - cacheRead - cacheWrite), cacheRead, cacheWrite, cacheWrite1h, readIndex, hitIndices, writeIndices };
 }
 
 /** Live cache entries with their expiry, driven by an injected clock (milliseconds). */
@@ -110,8 +116,8 @@ export class AnthropicPromptCache {
   /** Plans one request against the cache at time `now`, then applies its reads and writes. */
   account(boundaries: readonly CacheBoundary[], totalTokens: number, minTokens: number, now: number): AnthropicCacheUsage {
     const plan = planAnthropicCache(boundaries, totalTokens, minTokens, (key) => this.isLive(key, now));
-    if (plan.readIndex >= 0) {
-      const key = boundaries[plan.readIndex].key;
+    for (const i of plan.hitIndices) {
+      const key = boundaries[i].key;
       const ttlMs = this.expiry.get(key)?.ttlMs ?? ANTHROPIC_CACHE_TTL_MS;
       this.expiry.set(key, { expiresAt: now + ttlMs, ttlMs });
     }

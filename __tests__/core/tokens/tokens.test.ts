@@ -85,6 +85,45 @@ describe('model context windows', () => {
     expect(modelWindow('anthropic/claude-sonnet-4-5').maxOutput).toBe(64_000);
   });
 
+  it.each([
+    // OpenAI
+    ['gpt-5-mini', 400_000],
+    ['gpt-4.1-nano', 1_047_576],
+    ['o1-mini', 128_000],
+    ['o3-mini', 200_000],
+    // Anthropic
+    ['claude-sonnet-4-5-20250929', 200_000],
+    ['claude-haiku-4-5', 200_000],
+    ['claude-opus-4-1-20250805', 200_000],
+    ['claude-sonnet-4-6', 1_000_000],
+    ['claude-sonnet-5', 1_000_000],
+    // Google
+    ['gemini-2.5-pro', 1_048_576],
+    ['gemini-2.0-flash', 1_048_576],
+    ['gemini-1.5-pro-latest', 2_097_152],
+    // DeepSeek (issue 27: deepseek-coder is 64k, not the 32k default)
+    ['deepseek-coder', 64_000],
+    ['deepseek-coder-v2:16b', 128_000],
+    ['deepseek-chat', 128_000],
+    ['deepseek-r1:14b', 128_000],
+    // Meta
+    ['llama3:8b', 8_192],
+    ['llama3.1:8b', 131_072],
+    ['meta-llama/llama-3.3-70b-instruct', 131_072],
+    ['llama-3-70b', 8_192],
+    ['llama4:scout', 1_048_576],
+    // Qwen
+    ['qwen2.5:14b-instruct', 32_768],
+    ['qwen3:8b', 32_768],
+    // Mistral
+    ['mistral:7b', 32_000],
+    ['mistral-large-latest', 131_072],
+    ['codestral-latest', 256_000],
+  ])('knows the window of %s (%i tokens)', (model, window) => {
+    expect(modelWindow(model).contextWindow).toBe(window);
+    expect(modelWindow(model).maxOutput).toBeLessThan(window);
+  });
+
   it('falls back to a default and honours user overrides', () => {
     expect(modelWindow('my-local-model')).toEqual(DEFAULT_MODEL_WINDOW);
     expect(modelWindow('my-local-model', { 'my-local-model': { contextWindow: 8192 } }).contextWindow).toBe(8192);

@@ -48,6 +48,25 @@ describe('prompt and arguments', () => {
     );
   });
 
+  test('an earlier agent turn (its steps native elsewhere) goes as text: its tool outputs as blocks of its user message', () => {
+    const steps = [
+      { text: '', calls: [{ id: 'call_1', name: 'readNote', args: { path: 'Vent.md' } }], results: [{ callId: 'call_1', name: 'readNote', content: 'Wax openers open at 18 °C.', isError: false }] },
+    ];
+    const prompt = cliPrompt(
+      [
+        { role: 'system', content: 'Static prompt.' },
+        { role: 'user', content: 'Which vents?' },
+        { role: 'assistant', content: 'Wax openers.', steps },
+        { role: 'user', content: 'And storms?' },
+      ],
+      false,
+    );
+    expect(prompt.prompt).toContain('<user>\nWhich vents?\n\n<tool_output tool="readNote" input="');
+    expect(prompt.prompt).toContain('Wax openers open at 18 °C.');
+    expect(prompt.prompt).toContain('<assistant>\nWax openers.\n</assistant>');
+    expect(prompt.prompt.endsWith('And storms?')).toBe(true);
+  });
+
   test('a request must end with the user message', () => {
     expect(() => cliPrompt([], false)).toThrow(/no messages/);
     expect(() => cliPrompt([{ role: 'assistant', content: 'x' }], false)).toThrow(/last message/);

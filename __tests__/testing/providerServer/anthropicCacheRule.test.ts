@@ -100,6 +100,30 @@ describe('AnthropicPromptCache', () => {
     expect(cache.account(b, 2010, MIN, 13 * 60_000 + 1).cacheRead).toBe(0); // more than 5 min after the last read
   });
 
+  it('refreshes an earlier breakpoint\'s entry while later requests read past it (cached content used)', () => {
+    const cache = new AnthropicPromptCache();
+    // A stable system block (breakpoint 0) and a conversation that grows each turn (its end a breakpoint).
+    const turn = (n: number) => boundaries([2000, ...Array.from({ length: n }, () => 300)], [0, n]);
+    cache.account(turn(1), 2300, MIN, 0);
+    for (let n = 2; n <= 8; n++) expect(cache.account(turn(n), 2000 + 300 * n, MIN, (n - 1) * 60_000).cacheRead).toBe(2000 + 300 * (n - 1));
+    // Eight minutes after the system entry was written, a compaction rewrites everything after it: it is still live.
+    const compacted = boundaries([2000, 500], [0, 1], ['b0:2000', 'summary']);
+    expect(cache.account(compacted, 2500, MIN, 8 * 60_000)).toMatchObject({ cacheRead: 2000, cacheWrite: 500 });
+  });
+
+  it('reads the end of a grown system block through the lookback when the next block was appended after it', () => {
+    const cache = new AnthropicPromptCache();
+    // L1, library chunks 1-2 (anchor after chunk 2), the close tag, then a message.
+    cache.account(boundaries([900, 400, 400, 5, 100], [2, 4], ['l1', 'c1', 'c2', 'close', 'm1']), 1805, MIN, 0);
+    // A compaction appended chunk 3: the anchor moves after it, and the old anchor is one block back.
+    const grown = boundaries([900, 400, 400, 600, 5, 200], [3, 5], ['l1', 'c1', 'c2', 'c3', 'close', 'summary']);
+    expect(cache.account(grown, 2505, MIN, 60_000)).toMatchObject({ cacheRead: 1700, cacheWrite: 805 });
+    // The same library as one block (its close inside) is written again whole.
+    const single = new AnthropicPromptCache();
+    single.account(boundaries([900, 805, 100], [1, 2], ['l1', 'lib12', 'm1']), 1805, MIN, 0);
+    expect(single.account(boundaries([900, 1405, 200], [1, 2], ['l1', 'lib123', 'summary']), 2505, MIN, 60_000)).toMatchObject({ cacheRead: 0 });
+  });
+
   it('keeps 1-hour entries for an hour', () => {
     const cache = new AnthropicPromptCache();
     const b: CacheBoundary[] = [{ key: 'k', prefixTokens: 3000, breakpoint: true, ttlMs: ANTHROPIC_CACHE_TTL_1H_MS }];

@@ -23,6 +23,7 @@ import type { VaultSearch } from '../search/types';
 import type { Usage } from '../usage';
 import { runAgentLoop, toolSpecTokens, type LoopEvent } from '../agent/loop';
 import { toolOutputsOf, type AgentTurn } from '../conversation/records/agent';
+import { agentHistoryOf } from '../engine/agentHistory';
 import { SourceCatalog } from '../agent/sourceCatalog';
 import { AGENT_TOOLS } from '../agent/toolbox';
 import type { ToolHost } from '../ports/toolHost';
@@ -98,8 +99,13 @@ export interface SentRequest {
   readonly result: ChatResult;
   /** Vault QA: the search the turn's localSearch block came from; Agent: the sources its searches numbered. */
   readonly search?: TurnSearch;
-  /** Agent: the loop's steps. The assembly then carries the tool outputs as the turn's blocks (what history renders). */
+  /** Agent: the loop's steps. The assembly then carries the tool outputs as the turn's blocks (saved with the turn). */
   readonly agent?: AgentTurn;
+  /**
+   * Agent, answered after tool calls: the loop's first request. History sends the steps as the
+   * provider's own tool messages, so the next request extends this one (and the loop's), not `assembly`.
+   */
+  readonly sent?: TurnAssembly;
   /** Artifact planning: the turn's plan record and the decisions the chat keeps once it is answered. */
   readonly plan?: Pick<PlannedTurn, 'record' | 'decisions'>;
 }
@@ -174,8 +180,10 @@ async function planForTurn(request: TurnRequest, engine: PromptContextEngine, in
 
 /**
  * An agent turn: the loop over the compiled request. Its tool outputs become the turn's context
- * blocks: the turn is assembled again with them (what history renders from now on, and what the
- * next turn's budget counts), so the commit records what later turns will send.
+ * blocks: the turn is assembled again with them (what the chat note saves and masking shortens).
+ * A turn answered after its calls is replayed by history as the provider's own tool messages (the
+ * steps, their results taken from those blocks), so the next request extends the loop's last one;
+ * one stopped at the step limit goes as blocks in its user message, as before.
  */
 async function agentTurn(
   request: TurnRequest,
@@ -216,11 +224,13 @@ async function agentTurn(
   const recorded = tools.length > 0 ? engine.assemble({ ...input, tools: [...(input.tools ?? []), ...tools] }) : assembly;
   const cited = sources.all();
   const queries = outcome.steps.flatMap((s) => s.calls.filter((c) => c.name === LOCAL_SEARCH_TOOL).map((c) => (typeof c.args.query === 'string' ? c.args.query : '')));
+  const agentRecord: AgentTurn = { stop: outcome.stop, steps: outcome.records };
   return {
     assembly: recorded,
     compiled,
     result: outcome.result,
-    agent: { stop: outcome.stop, steps: outcome.records },
+    agent: agentRecord,
+    ...(tools.length > 0 && agentHistoryOf(agentRecord) ? { sent: assembly } : {}),
     ...(cited.length > 0 ? { search: { query: queries.join(' · '), sources: cited } } : {}),
   };
 }

@@ -66,7 +66,7 @@ export class TurnRun extends ChatActivity {
       chat.engine.setRendering(settings.rendering);
       const c = chat.conversation;
       const turn = c.turns[this.index];
-      const { assembly, compiled, result, search, agent, plan } = await runTurnPipeline(
+      const { assembly, compiled, result, search, agent, plan, sent } = await runTurnPipeline(
         {
           chatId: c.id,
           providerId: c.provider,
@@ -89,9 +89,11 @@ export class TurnRun extends ChatActivity {
         compile: { mode: compiled.mode, reason: `${compiled.reason.code}: ${compiled.reason.detail}` },
         usage: result.usage,
         cost: deps.costOf ? deps.costOf(c.model, result.usage) : null,
-        session: advance(compiled, assembly, result),
+        // The provider session saw the loop's requests: an agent turn replayed natively extends its first.
+        session: advance(compiled, sent ?? assembly, result),
         ...(search ? { search } : {}),
         ...(agent ? { agent } : {}),
+        ...(sent ? { sent } : {}),
         ...(plan ? { plan } : {}),
       });
       return true;

@@ -1,3 +1,4 @@
+import { agentHistoryOf } from '../engine/agentHistory';
 import { PromptContextEngine, type EngineOptions, type EngineState } from '../engine/engine';
 import { type TurnAssembly } from '../engine/turnAssembly';
 import type { Compaction } from '../engine/compaction';
@@ -77,7 +78,8 @@ export class LiveChat {
    */
   commit(index: number, answer: Answer): void {
     const completed = completeTurn(this.current, index, answer);
-    this.live.commit(answer.assembly, answer.reply);
+    const history = answer.sent ? agentHistoryOf(answer.agent) : undefined;
+    this.live.commit(answer.assembly, answer.reply, history && answer.sent ? { history, sent: answer.sent } : undefined);
     this.current = this.synced(completed);
   }
 

@@ -1,3 +1,6 @@
+import { agentHistoryOf } from '../engine/agentHistory';
+import type { AgentHistory } from '../engine/types';
+import type { AgentTurn } from './records/agent';
 import { basename } from '../context/items';
 import { ChipResolver } from '../context/resolver';
 import type { VaultReader } from '../ports/vault';
@@ -59,6 +62,12 @@ interface Located {
 /** Library items located at once: a vault on disk reads several notes in parallel; a few files open at a time. */
 const CONCURRENCY = 16;
 
+/** An agent turn history replays natively (its steps, from the record the note keeps). */
+function agentOf(agent: AgentTurn | undefined): { agent: AgentHistory } | null {
+  const history = agentHistoryOf(agent);
+  return history ? { agent: history } : null;
+}
+
 /**
  * `resolver`: the chat's own (the controller's), so the notes read here are the ones its first
  * request finds unchanged by their stat instead of reading them all again.
@@ -87,6 +96,7 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       problems: turn.problems,
       ...(images.length > 0 ? { images } : {}),
       ...(lost.length > 0 ? { lostImages: lost } : {}),
+      ...(agentOf(turn.agent) ?? {}),
     });
   }
 

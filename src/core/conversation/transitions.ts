@@ -57,6 +57,11 @@ export function addUserMessage(c: Conversation, message: NewMessage): { conversa
 /** What the provider call produced besides the reply text. */
 export interface Answer {
   readonly assembly: TurnAssembly;
+  /**
+   * Agent: the loop's first request, when history replays the turn's steps as the provider's own tool
+   * messages (the engine's next request extends it, not `assembly`, whose user message holds the results).
+   */
+  readonly sent?: TurnAssembly;
   readonly reply: string;
   readonly replyAt: number;
   /** The provider id that answered (settings id). */

@@ -1,10 +1,12 @@
-import type { ChatMessage } from './messages';
+import type { ChatMessage, ToolStep } from './messages';
 import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderLostImage, renderProblems, renderReferences, renderTool, renderUserText } from './render';
 import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
 import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from './types';
 import type { HistoryRun, RenderedMessage } from './historyRun';
 import type { Rendering } from '../settings/engineChoices';
+import { systemMessage, type StablePart } from './systemBlocks';
+import { agentCallCount, toolStepsOf } from './agentHistory';
 
 export type { RenderedMessage } from './historyRun';
 
@@ -43,15 +45,16 @@ export class LayerToMessagesConverter {
     const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
     const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
     const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough);
-    // Items of condensed turns sit right after L1, so this block changes only when the library does.
-    const system = [...statics, LIBRARY_INSTRUCTION];
-    if (carried.length > 0) system.push(openTag('context_library'), ...carried.map((s) => s.text), closeTag('context_library'));
-    const messages: RenderedMessage[] = [message('system', system)];
+    // Items of condensed turns sit right after L1, so this block changes only when the library does;
+    // one chunk per turn they entered in (a later compaction appends turns), for Anthropic's blocks.
+    const library: StablePart = { open: [openTag('context_library')], chunks: chunksByTurn(carried), close: [closeTag('context_library')] };
+    const messages: RenderedMessage[] = [systemMessage([...statics, LIBRARY_INSTRUCTION], [library])];
 
     // What rendering a history user message needs: built only when one is not in the run yet.
     let context: { enteredBy: Map<number, LibraryItem[]>; firstEntered: Map<string, number>; records: Map<number, HistoryTurn> } | null = null;
     const history: RenderedMessage[] = run ? run.messages : [];
     let lead: string[] = run ? run.lead : [];
+    let steps: ToolStep[] | null = null;
     const segments = L4.segments;
     for (let i = run ? run.rendered : 0; i < segments.length; i++) {
       const segment = segments[i];
@@ -60,7 +63,9 @@ export class LayerToMessagesConverter {
         continue;
       }
       if (segment.role === 'assistant') {
-        history.push(message('assistant', [segment.text]));
+        // An agent turn's reply goes after its steps, sent as the provider's own tool messages.
+        history.push(steps ? { ...message('assistant', [segment.text]), steps } : message('assistant', [segment.text]));
+        steps = null;
         continue;
       }
       context ??= {
@@ -69,7 +74,10 @@ export class LayerToMessagesConverter {
         records: new Map(envelope.history.map((h) => [h.turn, h])),
       };
       const record = context.records.get(segment.turn);
-      history.push(message('user', [...lead, ...historyUserBlocks(segment.text, record, context.enteredBy.get(segment.turn) ?? [], context.firstEntered)], record?.images));
+      steps = record?.agent ? toolStepsOf(record.agent, record.tools) : null;
+      // Its user message as the loop's first request sent it: without the results, which the steps carry.
+      const sent = steps && record?.agent ? { ...record, tools: record.tools.slice(0, record.tools.length - agentCallCount(record.agent)) } : record;
+      history.push(message('user', [...lead, ...historyUserBlocks(segment.text, sent, context.enteredBy.get(segment.turn) ?? [], context.firstEntered)], record?.images));
       lead = [];
     }
     if (run) {
@@ -169,6 +177,18 @@ function splitLibrary(segments: readonly ItemSegment[], through: number): { carr
   for (const s of segments) if (s.item.enteredTurn <= through) latest.set(s.item.id, s);
   const carried = segments.filter((s) => latest.get(s.item.id) === s);
   return { carried, entered: segments.filter((s) => s.item.enteredTurn > through) };
+}
+
+/** Carried items' texts, one chunk per turn they entered in (in the block's order). */
+function chunksByTurn(carried: readonly ItemSegment[]): string[][] {
+  const chunks: string[][] = [];
+  let turn = NaN;
+  for (const s of carried) {
+    if (s.item.enteredTurn === turn) chunks[chunks.length - 1].push(s.text);
+    else chunks.push([s.text]);
+    turn = s.item.enteredTurn;
+  }
+  return chunks;
 }
 
 function groupByTurn(items: readonly LibraryItem[]): Map<number, LibraryItem[]> {

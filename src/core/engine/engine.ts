@@ -17,6 +17,7 @@ import { detectPrefixChange, type CommittedRequest, type PendingEvent } from './
 export type { CommittedRequest, PendingEvent } from './prefix';
 import { renderProblems, renderReferences, renderTool } from './render';
 import type {
+  AgentHistory,
   Envelope,
   FragmentSegment,
   HistoryTurn,
@@ -339,8 +340,12 @@ export class PromptContextEngine {
     return { messages, messageHashes, promptTokens };
   }
 
-  /** Record a completed turn: its new item versions join the library, its messages join history. */
-  commit(assembly: TurnAssembly, reply: string): CompletedTurn {
+  /**
+   * Record a completed turn: its new item versions join the library, its messages join history. An
+   * agent turn (`agent`) answered after tool calls: history replays its steps natively, so the request
+   * that extends is the loop's first (`sent`, without the results in its user message), not `assembly`.
+   */
+  commit(assembly: TurnAssembly, reply: string, agent?: { readonly history: AgentHistory; readonly sent: TurnAssembly }): CompletedTurn {
     const { envelope } = assembly;
     const libraryBefore = this.library.all().length;
     if (envelope.turn !== this.turns.length + 1) {
@@ -348,12 +353,13 @@ export class PromptContextEngine {
     }
     for (const s of envelope.layers.L3.segments) if (s.type === 'item') this.library.add(s.item);
     const fragments = envelope.layers.L1.segments;
-    const completed: CompletedTurn = { ...sentTurnOf(assembly), reply };
+    const completed: CompletedTurn = { ...sentTurnOf(assembly), reply, ...(agent ? { agent: agent.history } : {}) };
     this.turns.push(completed);
     const replyHash = this.measure.messageHash({ role: 'assistant', content: reply });
+    const sent = agent ? agent.sent.messageHashes : assembly.messageHashes;
     this.lastRequest = {
-      count: assembly.messageHashes.length + 1,
-      combined: this.measure.combineMessages([...assembly.messageHashes, replyHash]),
+      count: sent.length + 1,
+      combined: this.measure.combineMessages([...sent, replyHash]),
       model: envelope.model,
       staticFragments: fragments.filter((f) => f.lifecycle === 'static').map((f) => `${f.id}:${f.hash}`),
       libraryVersions: libraryBefore,
@@ -421,7 +427,7 @@ const historyRecords = new WeakMap<CompletedTurn, HistoryTurn>();
 function historyRecordOf(t: CompletedTurn): HistoryTurn {
   let record = historyRecords.get(t);
   if (!record) {
-    const { turn, dynamic, tools, referenced, problems, images, lostImages } = t;
+    const { turn, dynamic, tools, referenced, problems, images, lostImages, agent } = t;
     record = {
       turn,
       dynamic,
@@ -430,6 +436,7 @@ function historyRecordOf(t: CompletedTurn): HistoryTurn {
       problems,
       ...(images && images.length > 0 ? { images } : {}),
       ...(lostImages && lostImages.length > 0 ? { lostImages } : {}),
+      ...(agent ? { agent } : {}),
     };
     historyRecords.set(t, record);
   }

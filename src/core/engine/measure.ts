@@ -3,7 +3,8 @@ import { HashChain, sha256Hex, combineHashes } from '../hash';
 import { TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING, type TokenCounter } from '../tokens/tokenCounter';
 import { SEP } from './converter';
 import type { HistoryRun, HistorySegment, RenderedMessage } from './historyRun';
-import { imagesKey, messageHashText, type ChatMessage } from './messages';
+import { imagesKey, messageHashText, type ChatMessage, type ToolStep } from './messages';
+import { stepTokens } from './agentHistory';
 import { renderItem } from './render';
 import type { ImageRef, ItemSegment, Layer, LayerId, LibraryItem, MessageSegment, Segment } from './types';
 
@@ -95,6 +96,18 @@ export class Measure {
       for (const part of message.parts) tokens += counter.count(part);
       memo.set(message.content, tokens);
     }
+    // An agent turn's reply carries its steps (the tool calls and results): they count as the loop counted them.
+    if (message.steps && message.steps.length > 0) tokens += this.stepsTokens(message.steps, counter);
+    return tokens;
+  }
+
+  private stepsMemo = new WeakMap<readonly ToolStep[], { encoding: string; tokens: number }>();
+
+  private stepsTokens(steps: readonly ToolStep[], counter: TokenCounter): number {
+    const memo = this.stepsMemo.get(steps);
+    if (memo && memo.encoding === counter.encoding) return memo.tokens;
+    const tokens = stepTokens(steps, (text) => counter.count(text));
+    this.stepsMemo.set(steps, { encoding: counter.encoding, tokens });
     return tokens;
   }
 

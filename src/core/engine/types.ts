@@ -198,4 +198,18 @@ export interface HistoryTurn {
    * changed): each becomes the text `[image <path> is no longer available]` after the message's text.
    */
   readonly lostImages?: readonly string[];
+  /**
+   * An agent turn answered after its tool calls: its steps without their results, which are the last
+   * of `tools` (one per call, in call order). History sends them as the provider's own tool messages
+   * (agentHistory.ts) instead of blocks in the user message. Absent: any other turn.
+   */
+  readonly agent?: AgentHistory;
+}
+
+/** An agent turn's model calls as history replays them (the results are the turn's tools). */
+export interface AgentHistory {
+  readonly steps: readonly {
+    readonly text: string;
+    readonly calls: readonly { readonly id: string; readonly name: string; readonly args: Readonly<Record<string, unknown>>; readonly isError: boolean }[];
+  }[];
 }

@@ -25,10 +25,20 @@ export interface ShouldPlanInput {
 }
 
 /**
- * Seed 004's decision table, in the issue's order (each row is checked only when the rows above did
- * not decide): no artifacts → no; all under 5k characters → no; fits with a 30 % buffer on a cheap
+ * Seed 004's decision table, in this order (each row is checked only when the rows above did not
+ * decide): no artifacts → no; all under 5k characters → no; fits with a 30 % buffer on a cheap
  * model → no; near or over the budget → yes; one artifact over 10k characters → yes; tool results
  * from earlier turns → yes; expensive model → yes; otherwise no.
+ *
+ * Why not the seed's order (historical tool results second, before the size rows): the seed decided
+ * once per request of a stateless chat; here the table runs every turn, and every turn of an agent
+ * chat after its first has earlier tool results. A "yes" for them that early would call the planner
+ * on every turn, and a plan that touched those outputs would rewrite history every turn: a prefix
+ * break per turn, the costliest thing a long chat can do (5.6× the lower bound for a per-turn
+ * sliding window). Earlier turns' outputs are decided where the prefix breaks anyway: at a
+ * compaction, which masks them (head and tail) in the turns it keeps and drops them with the turns
+ * it summarizes. So the row stays after the size rows: it only names the reason when new artifacts
+ * already fit on an expensive model, where a cheap planner pays for itself either way.
  */
 export function shouldPlan(input: ShouldPlanInput): ShouldPlan {
   const { undecided, decided, budgetTokens, expensiveModel } = input;

@@ -1,5 +1,6 @@
 import { escapeContent, escapeTags } from '../../core/engine/escape';
 import type { ChatMessage } from '../../core/engine/messages';
+import { foldSteps } from '../../core/engine/agentHistory';
 import { renderSystemContext } from '../../core/engine/render';
 import { closeTag, openTag, type WrapperTag } from '../../core/engine/wrappers';
 
@@ -34,7 +35,9 @@ function historyMessage(m: ChatMessage): string {
  * On resume a system message is not expected (the compiler leaves it out); if one comes anyway it
  * is sent as [System Context] rather than dropped.
  */
-export function cliPrompt(messages: readonly ChatMessage[], resuming: boolean): CliPrompt {
+export function cliPrompt(request: readonly ChatMessage[], resuming: boolean): CliPrompt {
+  // The CLI takes text: an earlier agent turn's tool results go as blocks of its user message.
+  const messages = foldSteps(request);
   if (messages.length === 0) throw new Error('Claude Code: the request has no messages');
   const last = messages[messages.length - 1];
   if (last.role !== 'user') throw new Error(`Claude Code: the last message must be the user's, not ${last.role}`);
