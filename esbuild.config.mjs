@@ -2,6 +2,10 @@ import esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
 import process from 'node:process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+// The token rank tables, packed at build time (a third of js-tiktoken's text; see the script).
+const { packedRanksPlugin } = createRequire(import.meta.url)('./scripts/packRanks.cjs');
 
 const appExternals = JSON.parse(readFileSync(new URL('./esbuild.externals.json', import.meta.url), 'utf8'));
 
@@ -25,6 +29,7 @@ const context = await esbuild.context({
   minify: production,
   outfile: 'main.js',
   metafile: true,
+  plugins: [packedRanksPlugin()],
 });
 
 if (production) {

@@ -10,6 +10,10 @@ import { join, resolve } from 'node:path';
 
 import appExternals from '../esbuild.externals.json';
 
+// The build step that packs the token rank tables (shared with esbuild.config.mjs; plain CommonJS).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a .cjs script, required as it is
+const { packedRanksPlugin } = require('../scripts/packRanks.cjs') as { packedRanksPlugin: () => esbuild.Plugin };
+
 export const PROJECT_ROOT = resolve(__dirname, '..');
 export const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'strata-workbench');
 
@@ -107,5 +111,7 @@ export function buildPlugin(force = false): Promise<BundleResult> {
     target: 'es2022',
     sourcemap: 'linked',
     treeShaking: true,
+    // The rank tables packed as in main.js, so the page counts through the bundle's own decoder.
+    plugins: [packedRanksPlugin()],
   }, force);
 }
