@@ -1,4 +1,5 @@
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import { internalsOf, LinearEncoder } from '../../../src/core/tokens/linearBpe';
 import { unpackRanks, type PackedRanks } from '../../../src/core/tokens/rankCodec';
 
 // The packer the builds run (esbuild.config.mjs, the workbench): plain CommonJS.
@@ -42,6 +43,25 @@ describe('the rank tables packed into the bundle', () => {
       const unpacked = new Tiktoken({ pat_str, special_tokens, bpe_ranks: '' });
       Object.assign(unpacked, unpackRanks(tables[encoding]));
       expect(unpacked.encode(text, [], [])).toEqual(new Tiktoken(original(encoding)).encode(text, [], []));
+    }
+  });
+
+  it('the linear encoder over the unpacked byte-keyed table gives js-tiktoken\'s tokens, long runs included', () => {
+    const texts = [
+      'Obsidian vaults hold Markdown notes; Strata sends them to the model.',
+      ' '.repeat(700),
+      'a'.repeat(300) + ' ' + '漢'.repeat(120),
+      '| col | col |\n| --- | --- |\n' + '-'.repeat(90) + '\t\t' + '🙂'.repeat(40),
+    ];
+    for (const encoding of packer.ENCODINGS) {
+      const { pat_str, special_tokens } = tables[encoding];
+      const unpacked = new Tiktoken({ pat_str, special_tokens, bpe_ranks: '' });
+      Object.assign(unpacked, unpackRanks(tables[encoding]));
+      const internals = internalsOf(unpacked);
+      expect(internals?.byteRanks).toBeDefined();
+      const linear = new LinearEncoder(internals!);
+      const reference = new Tiktoken(original(encoding));
+      for (const text of texts) expect(linear.encode(text)).toEqual(reference.encode(text, [], []));
     }
   });
 });

@@ -3,8 +3,8 @@ import { inflateSync } from 'fflate';
 /**
  * Reads a rank table packed by scripts/packRanks.cjs (the form the plugin bundle carries): each
  * token is the pair of earlier tokens it joins, as byte planes, DEFLATEd, 13 bits per two printable
- * characters. Builds js-tiktoken's two maps straight from the pairs, without the base64 text
- * js-tiktoken parses (o200k_base: about 0.1 s here against 1.1 s through js-tiktoken's constructor).
+ * characters. Builds the tables straight from the pairs, without the base64 text js-tiktoken
+ * parses (js-tiktoken's constructor takes over a second of CPU for o200k_base).
  */
 
 /** One packed table, as scripts/packRanks.cjs writes it. */
@@ -56,12 +56,13 @@ export function bytesOfText(text: string, length: number): Uint8Array {
 }
 
 /**
- * rank → bytes, filled on its first read: only js-tiktoken's decode() reads it, and counting never
- * decodes, so the first count does not pay for 200,000 byte arrays.
+ * A Map filled on its first read: js-tiktoken's own maps (comma-joined keys, and rank → bytes) are
+ * read only by js-tiktoken's encode and decode, which counting does not call (linearBpe.ts reads
+ * the byte-string keys), so the first count does not build 200,000 more keys and arrays.
  */
-class LazyTextMap extends Map<number, Uint8Array> {
+class LazyMap<K, V> extends Map<K, V> {
   private pending: (() => void) | null;
-  constructor(fill: (map: Map<number, Uint8Array>) => void) {
+  constructor(fill: (map: Map<K, V>) => void) {
     super();
     this.pending = () => fill(this);
   }
@@ -70,71 +71,69 @@ class LazyTextMap extends Map<number, Uint8Array> {
     this.pending = null;
     fill?.();
   }
-  override get(rank: number): Uint8Array | undefined {
+  override get(key: K): V | undefined {
     this.ready();
-    return super.get(rank);
+    return super.get(key);
   }
-  override has(rank: number): boolean {
+  override has(key: K): boolean {
     this.ready();
-    return super.has(rank);
+    return super.has(key);
   }
   override get size(): number {
     this.ready();
     return super.size;
   }
-  override forEach(callback: (value: Uint8Array, key: number, map: Map<number, Uint8Array>) => void): void {
+  override forEach(callback: (value: V, key: K, map: Map<K, V>) => void): void {
     this.ready();
     super.forEach(callback);
   }
-  override entries(): MapIterator<[number, Uint8Array]> {
+  override entries(): MapIterator<[K, V]> {
     this.ready();
     return super.entries();
   }
-  override keys(): MapIterator<number> {
+  override keys(): MapIterator<K> {
     this.ready();
     return super.keys();
   }
-  override values(): MapIterator<Uint8Array> {
+  override values(): MapIterator<V> {
     this.ready();
     return super.values();
   }
-  override [Symbol.iterator](): MapIterator<[number, Uint8Array]> {
+  override [Symbol.iterator](): MapIterator<[K, V]> {
     return this.entries();
   }
 }
 
-/** The maps js-tiktoken builds from a bpe_ranks text, built from the packed pairs. */
-export function unpackRanks(packed: PackedRanks): RankMaps {
+/**
+ * The tokenizer's tables from the packed pairs: the byte-string map the linear encoder reads, built
+ * at once, and js-tiktoken's two maps, built when js-tiktoken reads them.
+ */
+export function unpackRanks(packed: PackedRanks): RankMaps & { readonly byteRanks: Map<string, number>; readonly maxTokenBytes: number } {
   const n = packed.count;
   const planes = inflateSync(bytesOfText(packed.text, packed.bytes));
   if (planes.length !== n * 6) throw new Error('packed rank table: wrong size');
-  const left = new Int32Array(n);
-  const right = new Int32Array(n);
   const keys: string[] = new Array<string>(n);
-  const rankMap = new Map<string, number>();
+  const byteRanks = new Map<string, number>();
+  let maxTokenBytes = 1;
   for (let r = 0; r < n; r++) {
     const a = (planes[r] << 16) | (planes[n + r] << 8) | planes[2 * n + r];
     const b = (planes[3 * n + r] << 16) | (planes[4 * n + r] << 8) | planes[5 * n + r];
     if (a > r || (a > 0 && b >= r)) throw new Error('packed rank table: a pair refers forward');
-    left[r] = a;
-    right[r] = b;
-    keys[r] = a === 0 ? String(b) : `${keys[a - 1]},${keys[b]}`;
-    rankMap.set(keys[r], r);
+    const key = a === 0 ? String.fromCharCode(b) : keys[a - 1] + keys[b];
+    keys[r] = key;
+    if (key.length > maxTokenBytes) maxTokenBytes = key.length;
+    byteRanks.set(key, r);
   }
-  const textMap = new LazyTextMap((map) => {
-    const bytes: Uint8Array[] = new Array<Uint8Array>(n);
-    for (let r = 0; r < n; r++) {
-      if (left[r] === 0) bytes[r] = Uint8Array.of(right[r]);
-      else {
-        const a = bytes[left[r] - 1];
-        const b = bytes[right[r]];
-        const token = new Uint8Array(a.length + b.length);
-        token.set(a);
-        token.set(b, a.length);
-        bytes[r] = token;
-      }
-      map.set(r, bytes[r]);
-    }
+  const bytesOf = (key: string) => {
+    const bytes = new Uint8Array(key.length);
+    for (let i = 0; i < key.length; i++) bytes[i] = key.charCodeAt(i);
+    return bytes;
+  };
+  const rankMap = new LazyMap<string, number>((map) => {
+    for (let r = 0; r < n; r++) map.set(bytesOf(keys[r]).join(','), r);
   });
-  return { rankMap, textMap };
+  const textMap = new LazyMap<number, Uint8Array>((map) => {
+    for (let r = 0; r < n; r++) map.set(r, bytesOf(keys[r]));
+  });
+  return { rankMap, textMap, byteRanks, maxTokenBytes };
 }
