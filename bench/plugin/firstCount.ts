@@ -14,17 +14,22 @@ import { median } from '../lib/stats';
 const { bundlePlugins } = require('../../scripts/bundlePlugins.cjs') as { bundlePlugins: () => Plugin[] };
 
 export interface FirstCount {
-  /** gpt-4o's o200k_base and gpt-4's cl100k_base: evaluation + unpacking + one count, median of `runs` fresh processes. */
+  /** gpt-4o's o200k_base and gpt-4's cl100k_base: evaluation + unpacking + one count, median of `runs` fresh processes (wall time). */
   readonly o200kMs: number;
   readonly cl100kMs: number;
+  /** The same in the process's CPU time (user + system): what a loaded machine's waiting leaves out. */
+  readonly o200kCpuMs: number;
+  readonly cl100kCpuMs: number;
   readonly runs: number;
 }
 
 const PROBE = `
 const started = performance.now();
+const cpu = process.cpuUsage();
 const { tokenCounterFor } = require('./counter.js');
 const n = tokenCounterFor(process.argv[2]).count('Obsidian vaults hold Markdown notes; Strata counts them.');
-process.stdout.write(JSON.stringify({ ms: performance.now() - started, n }));
+const used = process.cpuUsage(cpu);
+process.stdout.write(JSON.stringify({ ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, n }));
 `;
 
 export async function measureFirstCount(root: string, runs: number): Promise<FirstCount> {
@@ -42,16 +47,18 @@ export async function measureFirstCount(root: string, runs: number): Promise<Fir
       plugins: bundlePlugins(),
     });
     writeFileSync(path.join(dir, 'probe.js'), PROBE);
-    const time = (model: string): number => {
-      const samples: number[] = [];
+    const time = (model: string): { ms: number; cpuMs: number } => {
+      const samples: { ms: number; cpuMs: number }[] = [];
       for (let i = 0; i < runs; i++) {
         const result = spawnSync(process.execPath, ['probe.js', model], { cwd: dir, encoding: 'utf8' });
         if (result.status !== 0) throw new Error(`first count failed: ${result.stderr}`);
-        samples.push((JSON.parse(result.stdout) as { ms: number }).ms);
+        samples.push(JSON.parse(result.stdout) as { ms: number; cpuMs: number });
       }
-      return median(samples);
+      return { ms: median(samples.map((s) => s.ms)), cpuMs: median(samples.map((s) => s.cpuMs)) };
     };
-    return { o200kMs: time('gpt-4o'), cl100kMs: time('gpt-4'), runs };
+    const o200k = time('gpt-4o');
+    const cl100k = time('gpt-4');
+    return { o200kMs: o200k.ms, cl100kMs: cl100k.ms, o200kCpuMs: o200k.cpuMs, cl100kCpuMs: cl100k.cpuMs, runs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
