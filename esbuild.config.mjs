@@ -1,7 +1,10 @@
 import esbuild from 'esbuild';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import process from 'node:process';
 import { readFileSync } from 'node:fs';
+
+// The token rank tables packed, zod's locales trimmed (scripts/bundlePlugins.cjs).
+const { bundlePlugins } = createRequire(import.meta.url)('./scripts/bundlePlugins.cjs');
 
 const appExternals = JSON.parse(readFileSync(new URL('./esbuild.externals.json', import.meta.url), 'utf8'));
 
@@ -25,6 +28,7 @@ const context = await esbuild.context({
   minify: production,
   outfile: 'main.js',
   metafile: true,
+  plugins: bundlePlugins(),
 });
 
 if (production) {

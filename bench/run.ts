@@ -1,5 +1,7 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn,tokens] [-- --no-profile]
+ * npm run bench [-- --quick] [-- --long] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn,tokens] [-- --no-profile]
+ * By default the long parts are left out (about 3 minutes on a quiet 2-core machine); --long adds the
+ * 10,000-note search vault and the uncached whole turns (FsVault: the disk every time).
  * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step,
  * artifact planning over more than the window, whole turns through the controller, in one run: a markdown report on stdout, the same figures as JSON in bench-results/. Progress goes to stderr.
  * With --only, latest.json keeps the other sections' figures from the run before (named in `carriedOver`).
@@ -15,6 +17,7 @@ import { measureGrowth } from './growth/section';
 import type { GrowthOptions } from './growth/worker';
 import { machineInfo } from './lib/machine';
 import { bundleBreakdown } from './plugin/bundleBreakdown';
+import { measureFirstCount } from './plugin/firstCount';
 import { measurePluginCost } from './plugin/section';
 import { renderMarkdown, type BenchResults } from './report/markdown';
 import { measureSearch } from './search/section';
@@ -28,22 +31,24 @@ type Section = (typeof SECTIONS)[number];
 
 interface Args {
   quick: boolean;
+  long: boolean;
   profile: boolean;
   only: Set<Section>;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { quick: false, profile: true, only: new Set(SECTIONS) };
+  const args: Args = { quick: false, long: false, profile: true, only: new Set(SECTIONS) };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') args.quick = true;
+    else if (arg === '--long') args.long = true;
     else if (arg === '--no-profile') args.profile = false;
     else if (arg === '--only') {
       const list = (argv[++i] ?? '').split(',').filter(Boolean);
       const bad = list.filter((s) => !(SECTIONS as readonly string[]).includes(s));
       if (list.length === 0 || bad.length > 0) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}`);
       args.only = new Set(list as Section[]);
-    } else throw new Error(`unknown argument ${arg}; usage: bench [--quick] [--only ${SECTIONS.join(',')}] [--no-profile]`);
+    } else throw new Error(`unknown argument ${arg}; usage: bench [--quick] [--long] [--only ${SECTIONS.join(',')}] [--no-profile]`);
   }
   return args;
 }
@@ -67,6 +72,7 @@ function carryOver(fresh: BenchResults, latest: string, ran: ReadonlySet<Section
     if (ran.has(section) || old === null || old === undefined) continue;
     merged[section] = old;
     if (section === 'wholeTurn') merged.wholeTurnRuns = previous.wholeTurnRuns ?? null;
+    if (previous.sectionMs?.[section] !== undefined) merged.sectionMs = { ...(merged.sectionMs as Record<string, number>), [section]: previous.sectionMs[section] };
     carried.push(section);
   }
   if (carried.length === 0) return fresh;
@@ -85,88 +91,118 @@ async function main(): Promise<void> {
   const started = new Date();
   const machine = machineInfo();
   const t0 = performance.now();
+  // How long each section took, for the README's timings (progress shows them as they end).
+  const sectionMs: Record<string, number> = {};
+  let sectionStart = performance.now();
+  const ended = (section: Section) => {
+    sectionMs[section] = performance.now() - sectionStart;
+    progress(`${section}: ${(sectionMs[section] / 1000).toFixed(0)} s`);
+    sectionStart = performance.now();
+  };
 
   let cache: BenchResults['cache'] = null;
   if (args.only.has('cache')) {
+    sectionStart = performance.now();
     progress('cache efficiency: replaying scenarios…');
     cache = await measureCacheEfficiency(root);
+    ended('cache');
   }
 
   let budget: BenchResults['budget'] = null;
   if (args.only.has('budget')) {
+    sectionStart = performance.now();
     progress('budget: replaying budget scenarios under a 12k budget…');
     const started = performance.now();
     const scenarios = await measureBudget(root);
     budget = { scenarios, ms: performance.now() - started };
+    ended('budget');
   }
 
   let growth: BenchResults['growth'] = null;
   if (args.only.has('growth')) {
+    sectionStart = performance.now();
     const options: GrowthOptions = args.quick
       ? { turns: 200, notes: 40, checkpoints: [10, 50, 200], warmRuns: 7, coldRuns: [5, 5, 3], nextWindow: 5, model: 'gpt-4o', profileRuns: args.profile ? 20 : 0 }
       : { turns: 1000, notes: 200, checkpoints: [10, 50, 200, 1000], warmRuns: 21, coldRuns: [15, 11, 11, 5], nextWindow: 9, model: 'gpt-4o', profileRuns: args.profile ? 50 : 0 };
     progress(`assembly growth: ${options.turns} turns, ${options.notes} notes, in a child process…`);
     growth = measureGrowth(root, options);
+    ended('growth');
   }
 
   let chats: BenchResults['chats'] = null;
   if (args.only.has('chats')) {
+    sectionStart = performance.now();
     progress('chat list: list, open and search over many chat notes…');
     const rows = [];
     for (const count of args.quick ? [200] : [200, 1000]) rows.push(await measureChatList(root, count, 50, args.quick ? 3 : 7));
     chats = rows;
+    ended('chats');
   }
 
   let frontmatter: BenchResults['frontmatter'] = null;
   if (args.only.has('frontmatter')) {
+    sectionStart = performance.now();
     progress('chat-note frontmatter: chats of 10 to 1,000 turns…');
     frontmatter = await measureFrontmatter(args.quick ? [10, 50, 200] : [10, 50, 200, 1000]);
+    ended('frontmatter');
   }
 
   let plugin: BenchResults['plugin'] = null;
   if (args.only.has('plugin')) {
+    sectionStart = performance.now();
     progress('plugin cost: bundle and fresh loads…');
     const cost = await measurePluginCost(root, args.quick ? 5 : 15);
-    plugin = { ...cost, breakdown: await bundleBreakdown(root) };
+    plugin = { ...cost, breakdown: await bundleBreakdown(root), firstCount: await measureFirstCount(root, args.quick ? 3 : 5) };
+    ended('plugin');
   }
 
   let search: BenchResults['search'] = null;
   if (args.only.has('search')) {
+    sectionStart = performance.now();
     progress('vault search: the evaluation set over the shared corpus…');
-    search = await measureSearch(root, args.quick ? 2_000 : 10_000, progress);
+    search = await measureSearch(root, args.long ? 10_000 : 2_000, progress);
+    ended('search');
   }
 
   let agent: BenchResults['agent'] = null;
   if (args.only.has('agent')) {
+    sectionStart = performance.now();
     progress('agent loop: a scripted agent chat on each API, through the local provider server…');
     agent = await measureAgent(root);
+    ended('agent');
   }
 
   let planning: BenchResults['planning'] = null;
   if (args.only.has('planning')) {
+    sectionStart = performance.now();
     progress('artifact planning: the planning scenario with the deterministic planner and the planner model, sticky or not…');
     planning = await measurePlanning(root);
     if (!planning) progress('artifact planning: skipped (no ../shared/corpus/tasks-docs beside the checkout)');
+    ended('planning');
   }
 
   let wholeTurn: BenchResults['wholeTurn'] = null;
   let wholeTurnRuns: BenchResults['wholeTurnRuns'] = null;
   if (args.only.has('wholeTurn')) {
+    sectionStart = performance.now();
     const figures = measureWholeTurn(
       root,
       args.quick
         ? { notes: 1000, turns: 200, checkpoints: [10, 50, 200], window: 5, retries: 3 }
         : { notes: 1000, turns: 1000, checkpoints: [10, 50, 200, 1000], window: 7, retries: 3 },
-      ['cached', 'uncached'],
+      args.long ? ['cached', 'uncached'] : ['cached'],
       progress,
     );
     wholeTurn = figures.rows;
     wholeTurnRuns = figures.runs;
+    ended('wholeTurn');
   }
   let tokens: BenchResults['tokens'] = null;
   if (args.only.has('tokens')) {
+    sectionStart = performance.now();
     progress('token counting: long runs, ordinary text, a pasted note of long runs through the controller…');
     tokens = await measureTokens(root);
+    ended('tokens');
   }
 
   // The figures from before issue 16's changes (the same worker run on commit 863d8c4), shown next to this run's.
@@ -177,6 +213,8 @@ async function main(): Promise<void> {
     machine: { ...machine, loadAverageAtEnd: os.loadavg()[0] },
     startedAt: started.toISOString(),
     durationMs: performance.now() - t0,
+    long: args.long,
+    sectionMs,
     cache,
     budget,
     growth,

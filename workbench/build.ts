@@ -10,6 +10,10 @@ import { join, resolve } from 'node:path';
 
 import appExternals from '../esbuild.externals.json';
 
+// The build steps main.js has (rank tables packed, zod's locales trimmed; plain CommonJS).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a .cjs script, required as it is
+const { bundlePlugins } = require('../scripts/bundlePlugins.cjs') as { bundlePlugins: () => esbuild.Plugin[] };
+
 export const PROJECT_ROOT = resolve(__dirname, '..');
 export const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'strata-workbench');
 
@@ -107,5 +111,7 @@ export function buildPlugin(force = false): Promise<BundleResult> {
     target: 'es2022',
     sourcemap: 'linked',
     treeShaking: true,
+    // As in main.js: the page counts through the bundle's own rank-table decoder.
+    plugins: bundlePlugins(),
   }, force);
 }

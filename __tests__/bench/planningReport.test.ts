@@ -2,7 +2,7 @@ import { PromptContextEngine } from '../../src/core/engine/engine';
 import type { ReplayedTurn } from '../../src/core/scenario/replay';
 import type { PlanRecord } from '../../src/core/conversation/records/plan';
 import { planningRow } from '../../bench/planning/section';
-import { wholeTurnTargets } from '../../bench/report/wholeTurn';
+import { shortAndReopenRatios, wholeTurnTargets } from '../../bench/report/wholeTurn';
 import type { WholeTurnRow } from '../../bench/wholeTurn/section';
 
 const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, cachedReadTokens: 0, cacheWriteTokens: 0 });
@@ -58,5 +58,12 @@ describe('whole-turn targets', () => {
 
   test('no 50-turn row: no ratios', () => {
     expect(wholeTurnTargets([row('cached', 10, 1, 1)])[0]).toMatchObject({ nextRatio: null, saveRatio: null });
+  });
+
+  test("issue 30's ratios: the next request at 10 over the one at 50, reopen + first send over the next request at N", () => {
+    expect(shortAndReopenRatios([row('cached', 10, 1, 1), row('cached', 50, 2, 4), row('cached', 1000, 5, 6), row('uncached', 200, 10, 3)])).toEqual([
+      { vault: 'cached', tenRatio: 0.5, reopenRatio: 30 },
+      { vault: 'uncached', tenRatio: null, reopenRatio: 15 },
+    ]);
   });
 });

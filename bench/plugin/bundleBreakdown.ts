@@ -1,6 +1,11 @@
 import { builtinModules } from 'node:module';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
+import appExternals from '../../esbuild.externals.json';
+
+// The same build steps as main.js (rank tables packed, zod's locales trimmed).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a .cjs script, required as it is
+const { bundlePlugins } = require('../../scripts/bundlePlugins.cjs') as { bundlePlugins: () => Plugin[] };
 
 export interface BundlePart {
   readonly name: string;
@@ -11,14 +16,17 @@ export interface BundlePart {
 export function packageOf(input: string): string {
   const parts = input.split('/');
   const at = parts.lastIndexOf('node_modules');
-  if (at < 0) return parts[0] === 'src' ? 'src (Strata)' : parts[0];
+  if (at < 0) {
+    if (input.endsWith('src/core/tokens/packedRanks.ts')) return 'token rank tables (packed)';
+    return parts[0] === 'src' ? 'src (Strata)' : parts[0];
+  }
   const scope = parts[at + 1] ?? '';
   return scope.startsWith('@') ? `${scope}/${parts[at + 2] ?? ''}` : scope;
 }
 
 /**
  * Which packages the production bundle's bytes come from: an in-memory esbuild build of src/main.ts
- * with the same externals and minification as esbuild.config.mjs (so close to, not exactly, main.js).
+ * with the same externals, build steps and minification as esbuild.config.mjs.
  */
 export async function bundleBreakdown(root: string, top = 8): Promise<BundlePart[]> {
   const result = await build({
@@ -33,7 +41,8 @@ export async function bundleBreakdown(root: string, top = 8): Promise<BundlePart
     treeShaking: true,
     logLevel: 'silent',
     outfile: 'breakdown.js',
-    external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+    external: [...appExternals, ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+    plugins: bundlePlugins(),
   });
   const byPackage = new Map<string, number>();
   for (const output of Object.values(result.metafile.outputs)) {

@@ -9,6 +9,7 @@ import type { MachineInfo } from '../lib/machine';
 import type { PluginCost } from '../plugin/section';
 import type { SearchBench } from '../search/section';
 import type { BundlePart } from '../plugin/bundleBreakdown';
+import type { FirstCount } from '../plugin/firstCount';
 import { budgetSection, type BudgetFigures } from './budget';
 import { searchSection } from './search';
 import { agentSection } from './agent';
@@ -23,13 +24,17 @@ export interface BenchResults {
   readonly machine: MachineInfo & { readonly loadAverageAtEnd: number };
   readonly startedAt: string;
   readonly durationMs: number;
+  /** Run with --long (the 10,000-note search vault, uncached whole turns). */
+  readonly long?: boolean;
+  /** How long each section took, ms. */
+  readonly sectionMs?: Readonly<Record<string, number>>;
   readonly cache: readonly ScenarioEfficiency[] | null;
   readonly budget: BudgetFigures | null;
   readonly growth: GrowthSummary | null;
   readonly chats: readonly ChatListFigures[] | null;
   /** Chat-note frontmatter and chat data sizes by chat length. */
   readonly frontmatter: readonly NoteSize[] | null;
-  readonly plugin: (PluginCost & { readonly breakdown: readonly BundlePart[] }) | null;
+  readonly plugin: PluginFigures | null;
   /** Vault search: quality on the evaluation set, and a generated vault's index build. */
   readonly search: SearchBench | null;
   /** The agent loop: cached share per step on each API. */
@@ -47,6 +52,14 @@ export interface BenchResults {
   /** Sections not run this time, kept from an earlier latest.json (`npm run bench -- --only …`). */
   readonly carriedOver?: { readonly sections: readonly string[]; readonly from: string };
 }
+
+/** The plugin section: load cost, the bundle's breakdown, the first token count after loading. */
+export type PluginFigures = PluginCost & { readonly breakdown: readonly BundlePart[]; readonly firstCount?: FirstCount };
+
+/** Obsidian Sync's Standard plan skips plugin files over 5 MB; Copilot 4.0.1's main.js, for comparison. */
+const SYNC_LIMIT_BYTES = 5_000_000;
+const COPILOT_BYTES = 5_080_000;
+const BUNDLE_TARGET_BYTES = 2_500_000;
 
 const RULE_NAMES: Record<Rule, string> = {
   openai: 'OpenAI rule (longest shared prefix ≥ 1024 tokens, 128-token steps)',
@@ -264,11 +277,15 @@ function growthSection(g: GrowthSummary): string {
   return out.join('\n');
 }
 
-function pluginSection(p: PluginCost & { readonly breakdown: readonly BundlePart[] }): string {
+function pluginSection(p: PluginFigures): string {
   const out: string[] = ['## 3. Plugin cost', ''];
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
   out.push(
-    `main.js: ${kib(p.bundle.bytes)} (${kib(p.bundle.gzipBytes)} gzipped)${p.bundle.rebuilt ? ', rebuilt for this run (esbuild production)' : ''}.` +
+    `main.js: ${mb(p.bundle.bytes)} (${kib(p.bundle.bytes)}; ${kib(p.bundle.gzipBytes)} gzipped)${p.bundle.rebuilt ? ', rebuilt for this run (esbuild production)' : ''}.` +
       (p.bundle.note ? ` Note: ${p.bundle.note}.` : ''),
+    '',
+    `Against Obsidian Sync's 5 MB line (Standard plan: larger plugin files do not sync): ${(100 * p.bundle.bytes / SYNC_LIMIT_BYTES).toFixed(0)} % of it${p.bundle.bytes <= SYNC_LIMIT_BYTES ? ' ✓' : ' ✗'}; ` +
+      `Copilot 4.0.1's main.js is 5.08 MB (Strata's is ${ratio(p.bundle.bytes / COPILOT_BYTES, 2)} of it); issue 30's target 2.5 MB${p.bundle.bytes <= BUNDLE_TARGET_BYTES ? ' ✓' : ' ✗'}.`,
     '',
     `Largest contributors (esbuild metafile, minified bytes): ${p.breakdown.map((b) => `${b.name} ${kib(b.bytes)}`).join(', ')}.`,
     '',
@@ -284,6 +301,12 @@ function pluginSection(p: PluginCost & { readonly breakdown: readonly BundlePart
       ],
       ['l'],
     ),
+    '',
+    p.firstCount
+      ? `First token count after loading (the bundle's tokenCounter with its packed rank tables, in a fresh Node process: evaluation, unpacking, one count; median of ${p.firstCount.runs}): ` +
+          `gpt-4o (o200k_base) ${ms(p.firstCount.o200kMs)} (${ms(p.firstCount.o200kCpuMs)} of CPU), gpt-4 (cl100k_base) ${ms(p.firstCount.cl100kMs)} (${ms(p.firstCount.cl100kCpuMs)} of CPU); ` +
+          `target under 300 ms${p.firstCount.o200kMs < 300 ? ' ✓' : p.firstCount.o200kCpuMs < 300 ? ' in CPU time (the wall time waits on a loaded machine)' : ' ✗'}.`
+      : '',
     '',
     `onload registered ${p.registered.commands} commands, ${p.registered.views} view(s), ${p.registered.settingTabs} settings tab(s), ${p.registered.ribbonIcons} ribbon icon(s).`,
     '',
@@ -318,6 +341,10 @@ export function renderMarkdown(r: BenchResults): string {
       'Token figures are deterministic; times are from this run only (compare ratios, not absolute times, across runs).',
     '',
   ];
+  if (r.sectionMs) {
+    const parts = Object.entries(r.sectionMs).map(([name, t]) => `${name} ${(t / 1000).toFixed(0)} s`);
+    out.push(`Sections${r.long ? ' (--long)' : ''}: ${parts.join(', ')}.`, '');
+  }
   if (r.carriedOver) out.push(`Sections kept from the run of ${r.carriedOver.from} (not run this time): ${r.carriedOver.sections.join(', ')}.`, '');
   if (r.cache) out.push(cacheSection(r.cache));
   if (r.budget) out.push(budgetSection(r.budget));

@@ -16,6 +16,29 @@ export interface WholeTurnTargets {
   readonly reopenMs: number;
 }
 
+/** Issue 30's ratios for one vault kind: the next request at turn 10 over the one at 50 (≤ 1×), reopen + first send at N over the next request at N (≤ 5×). */
+export interface ShortAndReopenRatios {
+  readonly vault: string;
+  readonly tenRatio: number | null;
+  readonly reopenRatio: number | null;
+}
+
+/** Pure: issue 30's ratios per vault kind (null when the run has no 10- or 50-turn row). */
+export function shortAndReopenRatios(rows: readonly WholeTurnRow[]): ShortAndReopenRatios[] {
+  const kinds = [...new Set(rows.map((r) => r.vault))];
+  return kinds.map((vault) => {
+    const own = rows.filter((r) => r.vault === vault).sort((a, b) => a.turns - b.turns);
+    const last = own[own.length - 1];
+    const fifty = own.find((r) => r.turns === 50);
+    const ten = own.find((r) => r.turns === 10);
+    return {
+      vault,
+      tenRatio: ten && fifty && fifty.nextMs > 0 ? ten.nextMs / fifty.nextMs : null,
+      reopenRatio: last && last.nextMs > 0 ? (last.openMs + last.firstSendMs) / last.nextMs : null,
+    };
+  });
+}
+
 /** Pure: the targets per vault kind (null ratios when the run has no 50-turn row or nothing past it). */
 export function wholeTurnTargets(rows: readonly WholeTurnRow[]): WholeTurnTargets[] {
   const kinds = [...new Set(rows.map((r) => r.vault))];
@@ -55,14 +78,16 @@ function rowsTable(rows: readonly WholeTurnRow[]): string {
 function targetsTable(rows: readonly WholeTurnRow[]): string {
   const pass = (ok: boolean | null) => (ok === null ? '' : ok ? ' ✓' : ' ✗');
   return table(
-    ['vault', 'next at N ÷ at 50 (≤ 3×)', 'save at N ÷ at 50 (≤ 3×)', 'its encode at N ÷ at 50 (≤ 3×)', 'frontmatter at N (< 150 KB)', 'reopen + first send at N (< 1 s)'],
-    wholeTurnTargets(rows).map((t) => [
+    ['vault', 'next at N ÷ at 50 (≤ 3×)', 'next at 10 ÷ at 50 (≤ 1×)', 'save at N ÷ at 50 (≤ 3×)', 'its encode at N ÷ at 50 (≤ 3×)', 'frontmatter at N (< 150 KB)', 'reopen + first send at N (< 1 s)', 'reopen + first send ÷ next, at N (≤ 5×)'],
+    wholeTurnTargets(rows).map((t) => ({ ...t, ...shortAndReopenRatios(rows).find((r) => r.vault === t.vault) })).map((t) => [
       `${t.vault}, N = ${int(t.at)}`,
       `${ratio(t.nextRatio, 1)}${pass(t.nextRatio === null ? null : t.nextRatio <= 3)}`,
+      `${ratio(t.tenRatio ?? null, 2)}${pass(t.tenRatio == null ? null : t.tenRatio <= 1)}`,
       `${ratio(t.saveRatio, 1)}${pass(t.saveRatio === null ? null : t.saveRatio <= 3)}`,
       t.encodeRatio === null ? '—' : `${ratio(t.encodeRatio, 1)}${pass(t.encodeRatio <= 3)}`,
       `${kib(t.frontmatterBytes)}${pass(t.frontmatterBytes < FRONTMATTER_TARGET)}`,
       `${ms(t.reopenMs)}${pass(t.reopenMs < REOPEN_TARGET_MS)}`,
+      `${ratio(t.reopenRatio ?? null, 1)}${pass(t.reopenRatio == null ? null : t.reopenRatio <= 5)}`,
     ]),
     ['l'],
   );

@@ -1,9 +1,10 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { sha256TextHex } from './sha256Text';
 
 /** Hex sha256 of a UTF-8 string. Pure JS so it runs the same on desktop, mobile and Node. */
 export function sha256Hex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  return sha256TextHex(text);
 }
 
 /** Hex sha256 of raw bytes (an image file). */

@@ -2,6 +2,7 @@ import { ChatAnthropic } from '@langchain/anthropic';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { trimTrailingSlashes } from '../core/trim';
+import { anthropicBaseUrl, OPENAI_BASE_URL } from './baseUrls';
 import type { FunctionTool } from './toolMessages';
 import type { ProviderConfig } from '../core/ports/chatModel';
 
@@ -27,9 +28,6 @@ export interface RunnerOptions {
   readonly tools?: readonly FunctionTool[];
 }
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-
 /**
  * A keyless local server (Ollama, LM Studio, llama.cpp) ignores the Authorization header, but the
  * OpenAI SDK refuses to start without a key.
@@ -45,11 +43,6 @@ const ANTHROPIC_BROWSER_HEADERS = { 'anthropic-dangerous-direct-browser-access':
  * calls with a large max_tokens.
  */
 const SDK_TIMEOUT_MS = 15 * 60_000;
-
-/** Anthropic's base URL is the host; people often paste the OpenAI-style ".../v1". */
-export function anthropicBaseUrl(baseUrl: string | undefined): string {
-  return trimTrailingSlashes(baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/v1$/, '');
-}
 
 export function buildRunner(options: RunnerOptions): ModelRunner {
   const { config } = options;

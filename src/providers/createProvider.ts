@@ -2,7 +2,6 @@ import type { ModelWindow } from '../core/tokens/modelWindows';
 import type { ClaudeCodeDeps } from './claudeCode/index';
 import { capabilitiesFor } from './capabilities';
 import { buildError, type FailureContext } from './classify';
-import { DEFAULT_ANTHROPIC_MAX_TOKENS, LangChainProvider } from './langchainProvider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { DEFAULT_TIMERS, makeSleep, type Sleep, type Timers } from '../core/timers';
 import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig, ProviderKind } from '../core/ports/chatModel';
@@ -83,6 +82,10 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
   };
 
   const timers = deps.timers ?? DEFAULT_TIMERS;
+  // LangChain and the SDKs (1.5 MB, a quarter of a second to evaluate) load with the first
+  // provider made, not with the plugin: required here, the bundle evaluates them only then.
+  /* eslint-disable-next-line @typescript-eslint/no-require-imports, no-undef -- synchronous lazy load: the bundle is CommonJS, and createProvider stays synchronous */
+  const { DEFAULT_ANTHROPIC_MAX_TOKENS, LangChainProvider } = require('./langchainProvider') as typeof import('./langchainProvider');
   return new LangChainProvider(config, capabilities, {
     getApiKey,
     fetch: deps.fetch ?? platformFetch(),

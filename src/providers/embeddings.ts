@@ -10,7 +10,7 @@ import type { ProviderConfig } from '../core/ports/chatModel';
 import type { Embedder, EmbeddingBatch } from '../core/search/embedder';
 import { tokenCounterFor } from '../core/tokens/tokenCounter';
 import { trimTrailingSlashes } from '../core/trim';
-import { OPENAI_BASE_URL } from './chatModels';
+import { OPENAI_BASE_URL } from './baseUrls';
 import { buildError, classifyError, finalizeError, type FailureContext } from './classify';
 import { ProviderError } from './errors';
 import { KEY_REQUIRED, type ProviderDeps } from './createProvider';

@@ -5,7 +5,7 @@
  */
 import type { ProviderKind } from '../core/ports/chatModel';
 import { trimTrailingSlashes } from '../core/trim';
-import { anthropicBaseUrl, OPENAI_BASE_URL } from './chatModels';
+import { anthropicBaseUrl, OPENAI_BASE_URL } from './baseUrls';
 import { redactSecrets } from './errors';
 
 export interface ModelListRequest {

@@ -76,3 +76,19 @@ describe('chat note times', () => {
     expect(epochFromIso('+275760-09-13T00:00:00.001Z')).toBeNull();
   });
 });
+
+describe('the canonical form read without the pattern', () => {
+  it('gives what the general reader gives, for the form isoFromEpoch writes and near misses', () => {
+    // The general reader, reached through forms the fast path declines (a space for T, no fraction).
+    const general = (iso: string) => epochFromIso(` ${iso}`);
+    const samples = [0, 1, 999, 86_399_999, Date.UTC(2026, 10, 27, 15, 30, 1, 7), Date.UTC(1000, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(2024, 1, 29, 12)];
+    for (const ms of samples) {
+      const iso = isoFromEpoch(ms);
+      expect(epochFromIso(iso)).toBe(ms);
+      expect(epochFromIso(iso)).toBe(general(iso));
+    }
+    for (const bad of ['2026-13-01T00:00:00.000Z', '2026-11-27T24:00:00.000Z', '2026-11-27T12:60:00.000Z', '2026-11-27T12:00:00.00xZ', '2026-11-27T12:00:00.000z', '0999-01-01T00:00:00.000Z']) {
+      expect(epochFromIso(bad)).toBe(general(bad));
+    }
+  });
+});

@@ -1,12 +1,25 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProviderConfig } from '../../../src/core/ports/chatModel';
 import type { SpawnFn } from '../../../src/providers/claudeCode';
 import { isProviderError, type ProviderError } from '../../../src/providers/errors';
 
-export const CLAUDE_BIN = path.resolve(__dirname, '../../../node_modules/.bin/claude');
+/**
+ * The Claude Code CLI's native binary, from its platform package (an optional dependency: npm installs
+ * the one for this machine). The `@anthropic-ai/claude-code` wrapper is not a dependency: its
+ * releases that work with Strata ask for Node 22, and npm warned about it on every install.
+ */
+function claudeBinary(): string {
+  const base = `@anthropic-ai/claude-code-${process.platform}-${process.arch}`;
+  const file = process.platform === 'win32' ? 'claude.exe' : 'claude';
+  const modules = path.resolve(__dirname, '../../../node_modules');
+  const candidates = [base, `${base}-musl`].map((pkg) => path.join(modules, pkg, file));
+  return candidates.find((candidate) => existsSync(candidate)) ?? candidates[0];
+}
+
+export const CLAUDE_BIN = claudeBinary();
 
 /** The Claude Code provider as the tests configure it: the CLI installed with the dev dependencies. */
 export const CONFIG: ProviderConfig = { id: 'cc', kind: 'claude-code', model: 'claude-sonnet-4-5', executable: CLAUDE_BIN };

@@ -25,8 +25,40 @@ export function isoFromEpoch(ms: number): string {
   return Number.isFinite(ms) && Math.abs(ms) <= MAX_MS ? new Date(ms).toISOString() : String(ms);
 }
 
+/** Digits of `text` from `at`, `n` of them, as a number; -1 if one is not a digit. */
+function digitsAt(text: string, at: number, n: number): number {
+  let value = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/**
+ * The form isoFromEpoch writes for years 1000–9999 (2026-11-22T01:02:03.004Z), read without the
+ * pattern: a reopened chat reads thousands of them. null when the text is not exactly that form
+ * (then the general reader below decides).
+ */
+function epochFromCanonical(text: string): number | null {
+  if (text.length !== 24 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84) return null;
+  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 46 || text.charCodeAt(23) !== 90) return null;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  const millis = digitsAt(text, 20, 3);
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60 || millis < 0) return null;
+  return Date.UTC(year, month - 1, day, hour, minute, second) + millis;
+}
+
 /** ISO 8601 date-time (Z or ±hh:mm offset, optional seconds and fraction) → epoch ms; null if it is not one. */
 export function epochFromIso(text: string): number | null {
+  const canonical = epochFromCanonical(text);
+  if (canonical !== null) return canonical;
   const m = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, zone] = m;

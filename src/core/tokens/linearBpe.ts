@@ -14,6 +14,13 @@ import type { Tiktoken } from 'js-tiktoken/lite';
 interface TiktokenInternals {
   readonly patStr: string;
   readonly rankMap: Map<string, number>;
+  /**
+   * Set by a table unpacked from the bundle (rankCodec.ts): the ranks keyed by byte strings (one
+   * char per byte) and the longest token. The encoder then looks up by those only, and js-tiktoken's
+   * own rankMap is never built unless js-tiktoken itself reads it.
+   */
+  readonly byteRanks?: Map<string, number>;
+  readonly maxTokenBytes?: number;
 }
 
 /**
@@ -26,6 +33,13 @@ export function internalsOf(tokenizer: Tiktoken): TiktokenInternals | null {
   const map = t.rankMap;
   const mapLike = typeof map === 'object' && map !== null && typeof map.get === 'function' && typeof map.keys === 'function';
   return typeof t.patStr === 'string' && mapLike ? (t as unknown as TiktokenInternals) : null;
+}
+
+/** One char per byte (the byte-string keys). */
+function latin1(bytes: Uint8Array): string {
+  let chars = '';
+  for (let i = 0; i < bytes.length; i += 8192) chars += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return chars;
 }
 
 /** A piece shorter than this is merged js-tiktoken's way (a plain scan is faster than a heap on short pieces). */
@@ -42,9 +56,21 @@ export class LinearEncoder {
   /** Rank lookups made so far: the tests bound them by the bytes encoded (work, not time). */
   lookups = 0;
 
+  /** True when the table came keyed by byte strings (rankCodec.ts): every lookup uses byteRanks. */
+  private readonly byteKeyed: boolean;
+
   constructor(internals: TiktokenInternals) {
     this.pattern = new RegExp(internals.patStr, 'gu');
     this.ranks = internals.rankMap;
+    if (internals.byteRanks) {
+      this.byteKeyed = true;
+      this.byteRanks = internals.byteRanks;
+      let longest = internals.maxTokenBytes ?? 0;
+      if (internals.maxTokenBytes === undefined) for (const key of internals.byteRanks.keys()) longest = Math.max(longest, key.length);
+      this.maxTokenBytes = longest;
+      return;
+    }
+    this.byteKeyed = false;
     // A merge longer than the longest token can never have a rank: no lookup needed.
     let longest = 1;
     for (const key of internals.rankMap.keys()) {
@@ -53,6 +79,12 @@ export class LinearEncoder {
       if (bytes > longest) longest = bytes;
     }
     this.maxTokenBytes = longest;
+  }
+
+  /** The rank of these bytes as one token, by whichever keys the table has. */
+  private rankOfBytes(bytes: Uint8Array): number | undefined {
+    if (!this.byteKeyed) return this.ranks.get(bytes.join(','));
+    return bytes.length > this.maxTokenBytes ? undefined : this.byteRankTable().get(latin1(bytes));
   }
 
   /** Token ids of text, special-token strings read as plain text (js-tiktoken's encode(text, [], [])). */
@@ -71,7 +103,7 @@ export class LinearEncoder {
   encodePiece(piece: string, out: number[]): void {
     const bytes = this.utf8.encode(piece);
     this.lookups++;
-    const whole = this.ranks.get(bytes.join(','));
+    const whole = this.rankOfBytes(bytes);
     if (whole !== undefined) {
       out.push(whole);
       return;
@@ -83,7 +115,7 @@ export class LinearEncoder {
   private rankOf(bytes: Uint8Array, start: number, end: number): number | undefined {
     if (end - start > this.maxTokenBytes) return undefined;
     this.lookups++;
-    return this.ranks.get(bytes.subarray(start, end).join(','));
+    return this.rankOfBytes(bytes.subarray(start, end));
   }
 
   /** js-tiktoken's own merge (quadratic), for short pieces. */
@@ -175,7 +207,7 @@ export class LinearEncoder {
     const ids: number[] = [];
     for (let i = 0; i + 1 < starts.length; i++) {
       // Every single byte has a rank, and every merge made has one: never undefined.
-      const id = this.ranks.get(bytes.subarray(starts[i], starts[i + 1]).join(','));
+      const id = this.rankOfBytes(bytes.subarray(starts[i], starts[i + 1]));
       if (id !== undefined) ids.push(id);
     }
     return ids;

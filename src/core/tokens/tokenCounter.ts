@@ -1,11 +1,11 @@
-import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
-
-type RanksModule = TiktokenBPE | { default: TiktokenBPE };
+import type { Tiktoken } from 'js-tiktoken/lite';
 import { sha256Hex } from '../hash';
 import { DEFAULT_TIMERS } from '../timers';
 import { encodingForModel, type EncodingName } from './encodings';
 import { chunkStarts } from './lineChunks';
 import { internalsOf, LinearEncoder } from './linearBpe';
+import { rankSource } from './packedRanks';
+import { unpackRanks } from './rankCodec';
 
 /** Counts tokens for one model's tokenizer. */
 export interface TokenCounter {
@@ -17,20 +17,22 @@ export interface TokenCounter {
 
 const tokenizers = new Map<EncodingName, Tiktoken>();
 
-// The rank tables are ~1-2 MB each: required on first use only, never at plugin load.
+// The rank tables are ~1-2 MB each: required and decoded on first use only, never at plugin load.
 function loadTokenizer(encoding: Exclude<EncodingName, 'estimate'>): Tiktoken {
   const cached = tokenizers.get(encoding);
   if (cached) return cached;
-  /* eslint-disable @typescript-eslint/no-require-imports, no-undef -- synchronous lazy load: the bundle is CommonJS, and counting must stay synchronous */
+  /* eslint-disable-next-line @typescript-eslint/no-require-imports, no-undef -- synchronous lazy load: the bundle is CommonJS, and counting must stay synchronous */
   const lite = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
-  const TiktokenClass = lite.Tiktoken;
-  const module = (
-    encoding === 'o200k_base' ? require('js-tiktoken/ranks/o200k_base') : require('js-tiktoken/ranks/cl100k_base')
-  ) as RanksModule;
-  /* eslint-enable @typescript-eslint/no-require-imports, no-undef -- end of the lazy load */
-  // The CommonJS build exports the table itself; ESM interop wraps it in `default`.
-  const ranks = 'default' in module && module.default ? module.default : (module as TiktokenBPE);
-  const tokenizer = new TiktokenClass(ranks);
+  const source = rankSource(encoding);
+  let tokenizer: Tiktoken;
+  if ('bpe' in source) tokenizer = new lite.Tiktoken(source.bpe);
+  else {
+    // The bundle's packed table: js-tiktoken gets an empty table and the maps built from the pairs
+    // (the same two fields linearBpe.ts reads), so its own text parsing is skipped.
+    const { pat_str, special_tokens } = source.packed;
+    tokenizer = new lite.Tiktoken({ pat_str, special_tokens, bpe_ranks: '' });
+    Object.assign(tokenizer, unpackRanks(source.packed));
+  }
   tokenizers.set(encoding, tokenizer);
   return tokenizer;
 }
