@@ -7,6 +7,7 @@ export function providerConfigOf(provider: ProviderSettings, model: string): Pro
   return {
     id: provider.id,
     kind: provider.kind,
+    ...(provider.name ? { name: provider.name } : {}),
     model,
     ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
     ...(provider.secretId ? { secretId: provider.secretId } : {}),
