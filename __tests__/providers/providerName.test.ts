@@ -32,7 +32,7 @@ test("a provider's error names it by its display name", async () => {
 });
 
 test('a provider without a name of its own keeps the kind and the id', async () => {
-  server.injectFault({ kind: 'status', status: 401, times: 1 });
+  server.injectFault({ kind: 'status', status: 500, times: 3 });
   const error = await failure(undefined);
   expect(error.message).toContain('OpenAI (local-openai)');
 });

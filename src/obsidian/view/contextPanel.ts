@@ -179,8 +179,11 @@ export class ContextPanel {
     const stats = this.statsEl;
     stats.empty();
     const lastRequest = state.contextUsage;
-    stat(stats, 'Last request', lastRequest ? `${lastRequest.promptTokens.toLocaleString('en-US')} tokens` : '—', 'strata-usage-last');
     const last = lastUsage(state);
+    // A chat read from its note (or one whose newest request was stopped before it was assembled)
+    // has no request measured in this session: the last reply's reported prompt stands in.
+    const lastTokens = lastRequest?.promptTokens ?? last?.inputTokens;
+    stat(stats, 'Last request', lastTokens !== undefined ? `${lastTokens.toLocaleString('en-US')} tokens` : '—', 'strata-usage-last');
     stat(stats, 'Cached (last turn)', last ? `${formatPercent(cachedShareOf(last))} of ${last.inputTokens.toLocaleString('en-US')}` : '—', 'strata-usage-cached');
     // Said where the share is shown: "cached" is the one figure here a new user cannot guess.
     stats.createDiv({ cls: 'strata-muted strata-usage-explain', text: CACHED_EXPLAINED });

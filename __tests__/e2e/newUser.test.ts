@@ -1,0 +1,87 @@
+/**
+ * Issue 29, "What a new user trips over", in the browser: Escape stops a reply, the usage panel
+ * after a stopped turn, Condense offered only when it frees something, errors naming the provider
+ * by its own name, the view's one scrolling list, the library's Exclude at once, the 300 px rows.
+ */
+import type { Page } from 'playwright-core';
+import type { ProviderServer } from '../../testing/providerServer';
+import { startWorkbench, type Workbench } from './harness';
+
+const PLAN = 'Projects/Greenhouse/Plan.md';
+const TEXTAREA = '.strata-composer textarea';
+
+let wb: Workbench;
+let page: Page;
+let server: ProviderServer;
+
+beforeAll(async () => {
+  wb = await startWorkbench({ theme: 'light', openNote: PLAN, settings: { generateTitles: false } });
+  page = wb.page;
+  server = wb.providerServer;
+  expect(await wb.runCommand('open-chat')).toBe(true);
+  await page.waitForSelector(TEXTAREA);
+}, 120_000);
+
+afterAll(async () => {
+  await wb?.close();
+});
+
+const ANSWERED = '.strata-message.is-assistant:not(.is-failed):not(.is-streaming)';
+
+async function sendAndWait(text: string): Promise<void> {
+  const before = await page.$$eval(ANSWERED, (e) => e.length);
+  await page.fill(TEXTAREA, text);
+  await page.press(TEXTAREA, 'Enter');
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length > n, [ANSWERED, before] as const);
+}
+
+async function openPanel(): Promise<void> {
+  if (!(await page.$('.strata-context-panel.is-open'))) await page.click('.strata-context-summary');
+  await page.waitForSelector('.strata-context-panel.is-open');
+}
+
+async function closePanel(): Promise<void> {
+  if (await page.$('.strata-context-panel.is-open')) await page.click('.strata-context-summary');
+}
+
+test('Escape in the composer stops a streaming reply; the Stop button says so', async () => {
+  server.injectFault({ kind: 'hang', times: 1 });
+  await page.fill(TEXTAREA, 'Will you wait?');
+  await page.press(TEXTAREA, 'Enter');
+  await page.waitForSelector('.strata-stop', { state: 'visible' });
+  expect(await page.getAttribute('.strata-stop', 'aria-label')).toMatch(/Escape/);
+  await page.waitForSelector('.strata-message.is-streaming');
+  await page.focus(TEXTAREA);
+  await page.press(TEXTAREA, 'Escape');
+  await page.waitForSelector('.strata-message.is-stopped');
+  await page.waitForSelector('.strata-stop', { state: 'hidden' });
+});
+
+test('the usage panel keeps the last request with usage after a stopped turn', async () => {
+  await sendAndWait('Answer this one.');
+  server.injectFault({ kind: 'hang', times: 1 });
+  await page.fill(TEXTAREA, 'And stop this one.');
+  await page.press(TEXTAREA, 'Enter');
+  await page.waitForSelector('.strata-message.is-streaming');
+  await page.click('.strata-stop');
+  await page.waitForSelector('.strata-message.is-stopped');
+  await openPanel();
+  const last = await page.textContent('.strata-usage-last .strata-usage-value');
+  const cached = await page.textContent('.strata-usage-cached .strata-usage-value');
+  expect(last).not.toBe('—');
+  expect(cached).not.toBe('—');
+  await closePanel();
+  // Back to the chat from the history (it is read from its note: no request assembled in this session).
+  await wb.flush();
+  await page.click('.strata-new-chat');
+  await page.waitForFunction(() => document.querySelectorAll('.strata-message').length === 0);
+  await page.click('.strata-history-button');
+  await page.waitForSelector('.strata-history-item');
+  await page.click('.strata-history-item:first-child .strata-history-main');
+  await page.waitForSelector('.strata-history-modal', { state: 'detached' });
+  await page.waitForSelector('.strata-message.is-stopped');
+  await openPanel();
+  expect(await page.textContent('.strata-usage-last .strata-usage-value')).toMatch(/^[\d,]+ tokens/);
+  expect(await page.textContent('.strata-usage-cached .strata-usage-value')).not.toBe('—');
+  await closePanel();
+});
