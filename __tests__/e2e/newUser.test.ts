@@ -85,3 +85,23 @@ test('the usage panel keeps the last request with usage after a stopped turn', a
   expect(await page.textContent('.strata-usage-cached .strata-usage-value')).not.toBe('—');
   await closePanel();
 });
+
+test('Condense is offered only when it would free something; otherwise its row says why', async () => {
+  await page.click('.strata-new-chat');
+  await page.waitForFunction(() => document.querySelectorAll('.strata-message').length === 0);
+  await sendAndWait('First question about the greenhouse.');
+  await sendAndWait('Second question about the vents.');
+  await openPanel();
+  expect(await page.isDisabled('.strata-condense-button')).toBe(true);
+  const why = (await page.getAttribute('.strata-condense-button', 'aria-label')) ?? '';
+  expect(why).toMatch(/^Nothing to condense yet: the newest 4 messages always stay word for word/);
+  expect(await page.getAttribute('.strata-condense-row', 'title')).toBe(why);
+  expect(await page.textContent('.strata-condense-note')).toBe(why);
+  await closePanel();
+  // A third and a fourth turn: turns older than the newest four messages can be condensed.
+  await sendAndWait('Third question about watering.');
+  await openPanel();
+  expect(await page.isDisabled('.strata-condense-button')).toBe(false);
+  expect(await page.getAttribute('.strata-condense-button', 'aria-label')).toBe('Condense the chat now: summarize older messages');
+  await closePanel();
+});

@@ -172,6 +172,7 @@ export class ChatView extends ItemView {
       },
       condense: () => this.condense(),
       resized: () => this.messages.scrollToEnd(),
+      keepMessages: () => this.host.settings.keepMessages,
     });
     this.composer = new Composer(bottom, {
       app: this.app,
