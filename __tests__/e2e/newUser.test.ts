@@ -105,3 +105,48 @@ test('Condense is offered only when it would free something; otherwise its row s
   expect(await page.getAttribute('.strata-condense-button', 'aria-label')).toBe('Condense the chat now: summarize older messages');
   await closePanel();
 });
+
+describe('@ mentions with spaces', () => {
+  async function typeMention(text: string): Promise<string[]> {
+    await page.fill(TEXTAREA, '');
+    await page.locator(TEXTAREA).pressSequentially(text);
+    await page.waitForSelector('.strata-suggest-item, .strata-suggest-empty');
+    return page.$$eval('.strata-suggest-item', (els) => els.map((e) => e.getAttribute('data-chip') ?? ''));
+  }
+
+  test('"@Lesson 4" and "@Climate l" list the notes; Enter attaches the one picked', async () => {
+    expect((await typeMention('@Lesson 4'))[0]).toBe('note:Piano Lessons/Lesson 4.md');
+    await page.press(TEXTAREA, 'Escape');
+    expect(await typeMention('Read @Climate l')).toEqual(['note:Projects/Greenhouse/Climate log.md']);
+    await page.press(TEXTAREA, 'Enter');
+    expect(await page.inputValue(TEXTAREA)).toBe('Read [[Climate log]] ');
+    await page.waitForSelector('.strata-chip[data-chip="note:Projects/Greenhouse/Climate log.md"]');
+    await page.fill(TEXTAREA, '');
+    await page.click('.strata-chip[data-chip="note:Projects/Greenhouse/Climate log.md"] .strata-chip-remove');
+  });
+
+  test('Enter with no match sends nothing; the picker stays closed as the user types on, and Enter then sends as written', async () => {
+    const before = server.requests.length;
+    const messages = await page.$$eval('.strata-message', (e) => e.length);
+    await typeMention('@Climate lug');
+    expect(await page.$$('.strata-suggest-item')).toHaveLength(0);
+    await page.press(TEXTAREA, 'Enter');
+    await page.waitForSelector('.strata-suggest', { state: 'hidden' });
+    expect(await page.inputValue(TEXTAREA)).toBe('@Climate lug');
+    expect(server.requests.length).toBe(before);
+    expect(await page.$$eval('.strata-message', (e) => e.length)).toBe(messages);
+    await page.locator(TEXTAREA).pressSequentially(' readings, please');
+    expect(await page.isVisible('.strata-suggest')).toBe(false);
+    await page.press(TEXTAREA, 'Enter');
+    await page.waitForFunction((n) => document.querySelectorAll('.strata-message').length > n, messages);
+    expect(await page.inputValue(TEXTAREA)).toBe('');
+    await page.waitForSelector('.strata-stop', { state: 'hidden' });
+  });
+
+  test('a space right after @ is no mention', async () => {
+    await page.fill(TEXTAREA, '');
+    await page.locator(TEXTAREA).pressSequentially('meet @ 5');
+    expect(await page.isVisible('.strata-suggest')).toBe(false);
+    await page.fill(TEXTAREA, '');
+  });
+});

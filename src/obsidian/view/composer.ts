@@ -285,7 +285,7 @@ export class Composer {
   private onInput(): void {
     // An @ mention being typed wins over the / picker: "/Translate @Plan" attaches Plan.
     const upToCaret = this.textarea.value.slice(0, this.textarea.selectionStart ?? this.textarea.value.length);
-    const typingMention = /(^|\s)@[^\s@]*$/.test(upToCaret) || urlMentionAt(upToCaret) !== null;
+    const typingMention = this.mentions.typing(upToCaret) !== null || urlMentionAt(upToCaret) !== null;
     if (typingMention) this.slash?.close();
     else if (this.slash?.update()) {
       this.mentions.close();
