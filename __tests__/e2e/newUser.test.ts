@@ -92,7 +92,7 @@ test('Condense is offered only when it would free something; otherwise its row s
   await sendAndWait('First question about the greenhouse.');
   await sendAndWait('Second question about the vents.');
   await openPanel();
-  expect(await page.isDisabled('.strata-condense-button')).toBe(true);
+  expect(await page.getAttribute('.strata-condense-button', 'aria-disabled')).toBe('true');
   const why = (await page.getAttribute('.strata-condense-button', 'aria-label')) ?? '';
   expect(why).toMatch(/^Nothing to condense yet: the newest 4 messages always stay word for word/);
   expect(await page.getAttribute('.strata-condense-row', 'title')).toBe(why);
@@ -101,7 +101,7 @@ test('Condense is offered only when it would free something; otherwise its row s
   // A third and a fourth turn: turns older than the newest four messages can be condensed.
   await sendAndWait('Third question about watering.');
   await openPanel();
-  expect(await page.isDisabled('.strata-condense-button')).toBe(false);
+  expect(await page.getAttribute('.strata-condense-button', 'aria-disabled')).toBe('false');
   expect(await page.getAttribute('.strata-condense-button', 'aria-label')).toBe('Condense the chat now: summarize older messages');
   await closePanel();
 });

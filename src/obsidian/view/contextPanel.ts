@@ -157,14 +157,17 @@ export class ContextPanel {
     button.setText(state.condensing ? 'Condensing…' : 'Condense');
     // While a reply or a compaction runs the button only looks disabled: a disabled button drops the
     // keyboard focus, and the user who pressed it would lose their place.
-    button.disabled = (blocker !== null && !state.condensing) || state.phase === 'opening';
-    const waiting = state.busy;
+    const blocked = blocker !== null && !state.condensing;
+    button.disabled = state.answered.length === 0 || state.phase === 'opening';
+    // Blocked once there are answers (a condense just done, say), it only looks disabled, like while
+    // a reply runs: a disabled button would drop the focus of the user who just pressed it.
+    const waiting = state.busy || blocked;
     button.toggleClass('is-disabled', waiting);
     button.setAttr('aria-disabled', String(waiting || button.disabled));
     const why = state.condensing ? 'Condensing: the stop button stops it' : (blocker ?? 'Condense the chat now: summarize older messages');
     button.setAttr('aria-label', why);
     // A disabled button shows no tooltip of its own: its row says why.
-    this.condenseNote.parentElement?.setAttr('title', blocker !== null && !state.condensing ? blocker : '');
+    this.condenseNote.parentElement?.setAttr('title', blocked ? blocker : '');
     this.condenseNote.setText(
       state.condensing ? 'The stop button stops it; nothing changes then.' : (blocker ?? 'Summarize older messages now; the newest stay word for word.'),
     );
