@@ -150,3 +150,38 @@ describe('@ mentions with spaces', () => {
     await page.fill(TEXTAREA, '');
   });
 });
+
+test.each([
+  ['wide', false],
+  ['300 px', true],
+] as const)('900 px tall with the usage panel open (%s): only the message list scrolls; header and composer stay', async (name, narrow) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await wb.narrowSidebar(narrow);
+  await openPanel();
+  const layout = await page.evaluate(() => {
+    const view = document.querySelector('.strata-view') as HTMLElement;
+    const scrolled: string[] = [];
+    for (let el: HTMLElement | null = view; el; el = el.parentElement) {
+      if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'hidden') scrolled.push(el.className || el.tagName);
+    }
+    const box = view.getBoundingClientRect();
+    const header = document.querySelector('.strata-header')!.getBoundingClientRect();
+    const composer = document.querySelector('.strata-composer')!.getBoundingClientRect();
+    const messages = document.querySelector('.strata-messages') as HTMLElement;
+    return {
+      scrolled,
+      viewFits: view.scrollHeight <= view.clientHeight + 1,
+      headerIn: header.top >= box.top - 1 && header.bottom <= box.bottom + 1,
+      composerIn: composer.top >= box.top - 1 && composer.bottom <= box.bottom + 1,
+      messagesHeight: messages.clientHeight,
+    };
+  });
+  await wb.screenshot(`usage-panel-open-900-${narrow ? '300' : 'wide'}`);
+  expect(layout.scrolled).toEqual([]);
+  expect(layout.viewFits).toBe(true);
+  expect(layout.headerIn).toBe(true);
+  expect(layout.composerIn).toBe(true);
+  expect(layout.messagesHeight).toBeGreaterThan(100);
+  await closePanel();
+  await wb.narrowSidebar(false);
+});
