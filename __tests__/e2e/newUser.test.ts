@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { ProviderServer } from '../../testing/providerServer';
-import { startWorkbench, type Workbench } from './harness';
+import { startWorkbench, type Workbench, type WorkbenchWindow } from './harness';
 
 const PLAN = 'Projects/Greenhouse/Plan.md';
 const TEXTAREA = '.strata-composer textarea';
@@ -184,4 +184,29 @@ test.each([
   expect(layout.messagesHeight).toBeGreaterThan(100);
   await closePanel();
   await wb.narrowSidebar(false);
+});
+
+test('library Exclude: a click lands even when the panel is redrawn between press and release (a save, a measure)', async () => {
+  await openPanel();
+  const exclude = '.strata-library-item[data-id] .strata-library-exclude';
+  await page.waitForSelector(exclude);
+  await page.locator(exclude).first().scrollIntoViewIfNeeded();
+  const box = (await page.locator(exclude).first().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  // Something else changes the chat's state meanwhile: the view draws again.
+  await page.evaluate(() => {
+    const view = (window as unknown as WorkbenchWindow).workbench.app.workspace.getLeavesOfType('strata-chat')[0].view as unknown as { refresh(): void };
+    view.refresh();
+  });
+  await page.mouse.up();
+  // The sent note asks first (a prefix break): the confirmation shows at once.
+  await page.waitForSelector('.strata-library-confirm', { timeout: 2000 });
+  await page.click('.strata-library-confirm-exclude');
+  await page.waitForSelector('.strata-library-item.is-excluded');
+  expect(await page.$eval('.strata-library-item.is-excluded .strata-library-badges', (e) => e.textContent ?? '')).toMatch(/Excluded/i);
+  expect(await page.$('.strata-library-item.is-excluded .strata-library-exclude')).toBeNull();
+  await page.click('.strata-library-item.is-excluded .strata-library-plan');
+  await page.waitForSelector('.strata-library-item.is-excluded', { state: 'detached' });
+  await closePanel();
 });
