@@ -97,6 +97,10 @@ test('Condense is offered only when it would free something; otherwise its row s
   expect(why).toMatch(/^Nothing to condense yet: the newest 4 messages always stay word for word/);
   expect(await page.getAttribute('.strata-condense-row', 'title')).toBe(why);
   expect(await page.textContent('.strata-condense-note')).toBe(why);
+  await page.locator('.strata-condense-row').scrollIntoViewIfNeeded();
+  await wb.narrowSidebar(true);
+  await wb.screenshotThemes('condense-not-offered-300', { selector: '.strata-bottom' });
+  await wb.narrowSidebar(false);
   await closePanel();
   // A third and a fourth turn: turns older than the newest four messages can be condensed.
   await sendAndWait('Third question about watering.');
@@ -116,6 +120,9 @@ describe('@ mentions with spaces', () => {
 
   test('"@Lesson 4" and "@Climate l" list the notes; Enter attaches the one picked', async () => {
     expect((await typeMention('@Lesson 4'))[0]).toBe('note:Piano Lessons/Lesson 4.md');
+    await wb.narrowSidebar(true);
+    await wb.screenshotThemes('mention-with-space-300', { selector: '.strata-bottom' });
+    await wb.narrowSidebar(false);
     await page.press(TEXTAREA, 'Escape');
     expect(await typeMention('Read @Climate l')).toEqual(['note:Projects/Greenhouse/Climate log.md']);
     await page.press(TEXTAREA, 'Enter');
