@@ -60,10 +60,47 @@ async function main(): Promise<void> {
     });
     const where = remote ? `${kind} at ${remote}` : `the local provider server (${server?.url}, OpenAI caching rules)`;
     process.stdout.write(formatTable(`Strata demo: "${scenario.name}" over examples/vault, ${model} via ${where}`, turns, { budget }));
-    process.stdout.write(`\n${providerTable(turns)}`);
+    process.stdout.write(`\n${LEGEND}\n\n${providerTable(turns)}`);
+    process.stdout.write(`\n${countsCompared(turns)}\n`);
   } finally {
     await server?.close();
   }
+}
+
+/** What the first table's columns mean: a reader of the demo meets them there first. */
+const LEGEND = [
+  'How to read the table above (tokens per request, by layer of the prompt):',
+  '  L1      instructions: the system prompt, your memory, the project\'s prompt (most stable, sent first)',
+  '  L2      the Context Library: every note of earlier turns, each sent once, in the cached prefix',
+  '  L3      this turn\'s notes: new ones in full, ones already in L2 referred to by name',
+  '  L4      the conversation so far (earlier messages and replies)',
+  '  L5      your message',
+  '  prompt  the whole request, as Strata counts it before sending',
+  '  full    notes sent in full this turn (new, or changed since they were sent)',
+  '  ref     notes already in the library, referred to by name instead of sent again',
+  '  prefix  "extends": the request starts with the previous one word for word, so the provider',
+  '          can serve that part from its cache; otherwise the reason the cached prefix restarts',
+].join('\n');
+
+/**
+ * Why the two prompt totals differ: Strata counts each request before it goes (the model's
+ * tokenizer over the compiled messages, plus OpenAI's published framing of 3 tokens a message and 3
+ * to prime the reply); the provider counts what it received, with its own framing of roles and
+ * message boundaries. The two agree to a few tokens a request, and only the provider's is billed.
+ */
+function countsCompared(turns: readonly LiveReplayed[]): string {
+  const reported = turns.filter((t) => t.usageReported);
+  if (reported.length === 0) return 'The provider reported no usage: only Strata\'s own count is shown above.';
+  const ours = reported.reduce((s, t) => s + t.assembly.promptTokens, 0);
+  const theirs = reported.reduce((s, t) => s + t.usage.inputTokens, 0);
+  const diff = theirs - ours;
+  return [
+    `Strata counted ${ours.toLocaleString('en-US')} prompt tokens, the provider reported ${theirs.toLocaleString('en-US')} (${diff >= 0 ? '+' : ''}${diff}, ${((Math.abs(diff) / Math.max(1, ours)) * 100).toFixed(2)} %).`,
+    'They differ because Strata counts each request before sending it (the model\'s tokenizer over the',
+    'messages, plus a fixed 3 tokens of framing a message and 3 to start the reply, from OpenAI\'s published',
+    'recipe), while the provider counts what it received with its own framing of roles and message',
+    'boundaries. Strata\'s count decides the budget; the provider\'s is what is billed.',
+  ].join('\n');
 }
 
 function providerTable(turns: readonly LiveReplayed[]): string {

@@ -108,6 +108,15 @@ export class FsChatStore implements ChatNoteStore {
     return next;
   }
 
+  async rename(from: string, to: string): Promise<void> {
+    const source = this.full(from);
+    const target = this.full(to);
+    if (await this.exists(to)) throw new Error(`${to} already exists`);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    this.kept.delete(source);
+    await fs.rename(source, target);
+  }
+
   async trash(rel: string): Promise<void> {
     this.kept.delete(this.full(rel));
     await fs.rm(this.full(rel), { force: true });

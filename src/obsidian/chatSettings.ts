@@ -6,18 +6,29 @@ import type { ChatMode, StrataSettings } from '../core/settings/settings';
  * The Chat section of the settings tab: the default model and mode, the system prompt and memory,
  * where chats and prompts live, titles; then the folders the vault search leaves out.
  */
-export function renderChatSettings(containerEl: HTMLElement, settings: StrataSettings, save: () => void): void {
+export function renderChatSettings(containerEl: HTMLElement, settings: StrataSettings, save: () => void): { refreshDefaultModel(): void } {
   new Setting(containerEl).setName('Chat').setHeading();
+  let select: HTMLSelectElement | null = null;
+  // Filled again whenever a provider or its models change (the tab calls refreshDefaultModel), so
+  // a provider just added is offered here without reopening the settings.
+  const fill = () => {
+    if (!select) return;
+    select.empty();
+    for (const p of settings.providers) for (const m of p.models) select.createEl('option', { value: `${p.id}::${m}`, text: `${m} (${p.name})` });
+    const current = `${settings.defaultProviderId}::${settings.defaultModel}`;
+    if (!settings.providers.some((p) => p.id === settings.defaultProviderId && p.models.includes(settings.defaultModel))) {
+      select.createEl('option', { value: current, text: `${settings.defaultModel} (${settings.defaultProviderId})` });
+    }
+    select.value = current;
+  };
   new Setting(containerEl)
     .setName('Default model')
-    .setDesc('Used by new chats. Each chat remembers its own model.')
+    .setDesc('Used by new chats. Each chat remembers its own model. The first provider you add becomes the default.')
     .addDropdown((dropdown) => {
-      for (const p of settings.providers) for (const m of p.models) dropdown.addOption(`${p.id}::${m}`, `${m} (${p.name})`);
-      const current = `${settings.defaultProviderId}::${settings.defaultModel}`;
-      if (!settings.providers.some((p) => p.id === settings.defaultProviderId && p.models.includes(settings.defaultModel))) {
-        dropdown.addOption(current, `${settings.defaultModel} (${settings.defaultProviderId})`);
-      }
-      dropdown.setValue(current).onChange((value) => {
+      select = dropdown.selectEl;
+      select.addClass('strata-default-model');
+      fill();
+      dropdown.onChange((value) => {
         const [providerId, ...rest] = value.split('::');
         settings.defaultProviderId = providerId;
         settings.defaultModel = rest.join('::');
@@ -95,4 +106,5 @@ export function renderChatSettings(containerEl: HTMLElement, settings: StrataSet
         save();
       });
     });
+  return { refreshDefaultModel: fill };
 }

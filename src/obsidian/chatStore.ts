@@ -4,7 +4,7 @@ import type { ChatNoteStore } from '../core/ports/chatNoteStore';
 /**
  * Chat notes in the vault, through the Vault API only: `vault.create` for a new chat,
  * `vault.process` for every update (so the merge sees, and keeps, an edit made in the editor
- * meanwhile), `fileManager.trashFile` for deletion (honours the user's trash setting). The
+ * meanwhile), `fileManager.renameFile` when a chat's title changes, `fileManager.trashFile` for deletion (honours the user's trash setting). The
  * chat logic itself (codec, merge, list) lives in src/core/conversation.
  */
 export class ObsidianChatStore implements ChatNoteStore {
@@ -41,6 +41,15 @@ export class ObsidianChatStore implements ChatNoteStore {
     const file = this.file(path);
     if (!file) throw new Error(`chat note not found: ${path}`);
     return this.app.vault.process(file, update);
+  }
+
+  /** FileManager.renameFile: links to the chat note follow it (when the user's setting says so). */
+  async rename(from: string, to: string): Promise<void> {
+    const file = this.file(from);
+    if (!file) throw new Error(`chat note not found: ${from}`);
+    const target = normalizePath(to);
+    if (this.file(target)) throw new Error(`${target} already exists`);
+    await this.app.fileManager.renameFile(file, target);
   }
 
   async trash(path: string): Promise<void> {

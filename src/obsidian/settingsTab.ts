@@ -4,6 +4,7 @@ import { renderProvider } from './providerSettings';
 import { renderProjectSettings } from './projectSettings';
 import type { SemanticState } from './searchIndex';
 import { renderChatSettings } from './chatSettings';
+import { adoptDefault } from '../core/settings/defaultModel';
 import { renderContextSettings } from './contextSettings';
 import { renderSemanticSearchSettings } from './semanticSearchSettings';
 import { renderAgentSettings } from './agentSettings';
@@ -24,6 +25,8 @@ export interface SettingsHost extends Plugin {
 export class StrataSettingTab extends PluginSettingTab {
   /** Providers shown expanded (by position), kept across redraws. */
   private readonly expanded = new Set<number>();
+  /** Fills the Default model list again (a provider or its models changed). */
+  private refreshDefaultModel: () => void = () => undefined;
   /** Refreshes the semantic search status while the tab is open. */
   private statusTimer: number | null = null;
 
@@ -54,6 +57,8 @@ export class StrataSettingTab extends PluginSettingTab {
     containerEl.addClass('strata-settings');
     const settings = this.plugin.config;
     const save = () => void this.plugin.saveSettings();
+    // The Default model list follows the providers as they are edited (set below, once it exists).
+    this.refreshDefaultModel = () => undefined;
 
     new Setting(containerEl).setName('Providers').setHeading();
     containerEl.createDiv({
@@ -65,12 +70,13 @@ export class StrataSettingTab extends PluginSettingTab {
       button.setButtonText('Add provider').onClick(() => {
         settings.providers.push({ id: uniqueId(settings, 'provider'), kind: 'openai-compatible', name: 'New provider', models: [], baseUrl: 'http://localhost:11434/v1' });
         this.expanded.add(settings.providers.length - 1);
-        save();
+        this.saveProviders();
         this.render();
       }),
     );
 
-    renderChatSettings(containerEl, settings, save);
+    const chat = renderChatSettings(containerEl, settings, save);
+    this.refreshDefaultModel = () => chat.refreshDefaultModel();
 
     renderProjectSettings(containerEl, { app: this.app, settings, save, redraw: () => this.render() });
 
@@ -84,11 +90,22 @@ export class StrataSettingTab extends PluginSettingTab {
     renderPlanningSettings(containerEl, settings, save);
   }
 
+  /**
+   * A provider changed: when the default model is offered by none (a first setup), the first
+   * provider with a model becomes the default; the Default model list shows the providers as they
+   * are now; the save tells open chats (an empty one follows the new default at once).
+   */
+  private saveProviders(): void {
+    adoptDefault(this.plugin.config);
+    this.refreshDefaultModel();
+    void this.plugin.saveSettings();
+  }
+
   private providerSettings(containerEl: HTMLElement, provider: ProviderSettings, index: number): void {
     const host = {
       app: this.app,
       settings: this.plugin.config,
-      save: () => void this.plugin.saveSettings(),
+      save: () => this.saveProviders(),
       redraw: () => this.render(),
       remove: (at: number) => {
         this.plugin.config.providers.splice(at, 1);
@@ -96,7 +113,7 @@ export class StrataSettingTab extends PluginSettingTab {
         const shifted = [...this.expanded].filter((i) => i !== at).map((i) => (i > at ? i - 1 : i));
         this.expanded.clear();
         for (const i of shifted) this.expanded.add(i);
-        void this.plugin.saveSettings();
+        this.saveProviders();
         this.render();
       },
     };

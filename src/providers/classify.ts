@@ -14,6 +14,8 @@ export class IncompleteStreamError extends Error {
 export interface FailureContext {
   readonly kind: ProviderKind;
   readonly providerId: string;
+  /** The configured display name (ProviderConfig.name), what the messages call the provider. */
+  readonly providerName?: string;
   readonly baseUrl?: string;
   readonly secrets: readonly (string | null | undefined)[];
   readonly now: () => number;
@@ -196,7 +198,7 @@ function hostOf(baseUrl: string | undefined): string {
 
 /** Message and advice for a failure after `attempts` attempts. */
 function words(d: Description, ctx: FailureContext, attempts: number): { message: string; advice: string } {
-  const who = providerLabel(ctx.kind, ctx.providerId);
+  const who = providerLabel(ctx.kind, ctx.providerId, ctx.providerName);
   const detail = d.detail ? ` (${d.detail})` : '';
   switch (d.kind) {
     case 'aborted':

@@ -58,6 +58,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
   const context: FailureContext = {
     kind: config.kind,
     providerId: config.id,
+    providerName: config.name,
     baseUrl: config.baseUrl,
     secrets: [],
     now,

@@ -96,6 +96,7 @@ export function createEmbedder(config: ProviderConfig, deps: EmbedderDeps): Embe
   const context = (apiKey: string | undefined, extra: Partial<FailureContext> = {}): FailureContext => ({
     kind: config.kind,
     providerId: config.id,
+    providerName: config.name,
     baseUrl: config.baseUrl,
     secrets: [apiKey],
     now,
@@ -160,7 +161,7 @@ export function createEmbedder(config: ProviderConfig, deps: EmbedderDeps): Embe
       throw new ProviderError({
         kind: 'bad-request',
         providerId: config.id,
-        message: `The embeddings from ${config.id} are malformed (expected ${expected} vectors of one length). Check that ${config.model} is an embedding model.`,
+        message: `The embeddings from ${config.name ?? config.id} are malformed (expected ${expected} vectors of one length). Check that ${config.model} is an embedding model.`,
         advice: 'Choose an embedding model in the semantic search settings.',
         attempts: 1,
       });

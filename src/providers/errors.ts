@@ -92,9 +92,13 @@ const KIND_LABELS: Readonly<Record<ProviderKind, string>> = {
   'claude-code': 'Claude Code',
 };
 
-/** "OpenAI (my-openai)": the provider kind as people know it, and the configured id. */
-export function providerLabel(kind: ProviderKind, id: string): string {
-  return `${KIND_LABELS[kind]} (${id})`;
+/**
+ * What errors call a provider: the display name the user gave it in settings ("Work OpenAI"), else
+ * the kind as people know it and the configured id ("OpenAI (my-openai)").
+ */
+export function providerLabel(kind: ProviderKind, id: string, name?: string): string {
+  const own = name?.trim();
+  return own && own !== id ? own : `${KIND_LABELS[kind]} (${id})`;
 }
 
 /**

@@ -104,6 +104,7 @@ export class LangChainProvider implements ChatProvider {
     return (overrides: Partial<FailureContext> = {}): FailureContext => ({
       kind: this.config.kind,
       providerId: this.config.id,
+      providerName: this.config.name,
       baseUrl: this.config.baseUrl,
       secrets: [apiKey],
       now: this.options.now,

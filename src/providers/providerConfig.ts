@@ -7,6 +7,8 @@ export function providerConfigOf(provider: ProviderSettings, model: string): Pro
   return {
     id: provider.id,
     kind: provider.kind,
+    // A display name of its own (settings give the id when there is none): what errors call it.
+    ...(provider.name && provider.name !== provider.id ? { name: provider.name } : {}),
     model,
     ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
     ...(provider.secretId ? { secretId: provider.secretId } : {}),

@@ -17,3 +17,21 @@ describe('fuzzy matching for the @ picker', () => {
     expect(fuzzyFilter('', candidates, 3)).toEqual(paths.slice(0, 3));
   });
 });
+
+describe('names with spaces (issue 29 item 2)', () => {
+  const paths = ['Piano Lessons/Lesson 4', 'Piano Lessons/api-docs', 'Projects/Greenhouse/Climate log', 'Projects/Greenhouse/Plan', 'Projects/Greenhouse/Ventilation'];
+  const candidates = paths.map((p) => ({ item: p, text: p }));
+
+  test('the whole typed text is matched, spaces included', () => {
+    expect(fuzzyFilter('Lesson 4', candidates)[0]).toBe('Piano Lessons/Lesson 4');
+    expect(fuzzyFilter('Climate l', candidates)).toEqual(['Projects/Greenhouse/Climate log']);
+    expect(fuzzyFilter('Climate log', candidates)).toEqual(['Projects/Greenhouse/Climate log']);
+  });
+
+  test('several words match each word in order, not scattered letters', () => {
+    expect(fuzzyFilter('green plan', candidates)).toEqual(['Projects/Greenhouse/Plan']);
+    expect(fuzzyFilter('plan green', candidates)).toEqual([]);
+    // Words typed on after a mention that was not picked match nothing.
+    expect(fuzzyFilter('Plan about the vents', candidates)).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ChatArchive } from '../../../src/core/conversation/archive';
@@ -104,7 +104,10 @@ describe('chat notes with CRLF or CR line endings, or a BOM', () => {
       await fresh.save(fourth);
       expect(readFileSync(file, 'utf8')).toBe(written(encodeChatNote(fourth), format));
       await fresh.rename('chat-eol', 'Renamed');
-      expect(readFileSync(file, 'utf8')).toBe(written(encodeChatNote({ ...fourth, title: 'Renamed', titleSource: 'user' }), format));
+      // Issue 29: the note is renamed after its new title (it kept its name before); its line endings stay.
+      const renamed = path.join(path.dirname(file), `${path.basename(file).slice(0, 10)} Renamed.md`);
+      expect(existsSync(file)).toBe(false);
+      expect(readFileSync(renamed, 'utf8')).toBe(written(encodeChatNote({ ...fourth, title: 'Renamed', titleSource: 'user' }), format));
     });
   });
 });

@@ -118,7 +118,7 @@ describe('turn transitions (with the engine kept in step)', () => {
 });
 
 describe('chat list', () => {
-  test('list (newest first), search, rename (file name kept), delete', async () => {
+  test('list (newest first), search, rename (the file follows the title: issue 29), delete', async () => {
     const { archive, store } = setup();
     const clock = tickingClock(Date.UTC(2026, 0, 1));
     const chats: string[] = [];
@@ -143,6 +143,9 @@ describe('chat list', () => {
     expect(await archive.search('nothing like this')).toEqual([]);
 
     await archive.rename(ids[0], 'Tomato pruning');
+    // Issue 29 changed this deliberately: the note is renamed after its new title (it kept its name before).
+    expect(await store.read(chats[0])).toBeNull();
+    chats[0] = 'Strata/Chats/2026-01-01 Tomato pruning.md';
     const renamed = (await archive.list()).find((c) => c.path === chats[0]);
     expect(renamed?.title).toBe('Tomato pruning');
     expect((await archive.load(ids[0])).conversation.titleSource).toBe('user');

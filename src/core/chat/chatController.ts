@@ -286,7 +286,7 @@ export class ChatController {
     if (this.saves.saved) void this.saves.save(this.chat);
   }
 
-  /** Rename the chat shown (the title is saved with it; the note keeps its file name). */
+  /** Rename the chat shown (the title is saved with it, and its note renamed after it: ChatArchive.followTitle). */
   async rename(title: string): Promise<void> {
     if (!title.trim()) throw new Error('The title is empty.');
     this.titler.cancel(this.chat.id);

@@ -9,6 +9,7 @@ import type { ChatNoteStore } from '../ports/chatNoteStore';
 import { isoFromEpoch } from './time';
 import { projectChatsFolder } from '../projects/folders';
 import { DEFAULT_CHAT_FOLDER, normalizeChatFolder } from '../vaultFolders';
+import { noteTitleName } from './noteName';
 
 /** What the archive needs of a project: where its chats go (src/core/projects). */
 export interface ProjectFolder {
@@ -24,6 +25,12 @@ export interface ProjectFolder {
 export class ChatArchive implements ChatArchivePort {
   private readonly lastText = new Map<string, string>();
   private readonly paths = new Map<string, string>();
+  /**
+   * The title each chat's file was named for (or read with), by id: the file is renamed when the
+   * title changes, never because its name differs (a note the user renamed by hand keeps its name
+   * until the chat's title changes).
+   */
+  private readonly named = new Map<string, string>();
   readonly folder: string;
 
   /**
@@ -96,14 +103,42 @@ export class ChatArchive implements ChatArchivePort {
         return encodeChatNote(merged.conversation, noteFormat(current));
       });
       this.lastText.set(known, written);
-      return result;
+      const path = await this.followTitle(result.conversation, known);
+      return path === known ? result : { ...result, path };
     }
     const text = encodeChatNote(conversation);
-    const path = await this.freePath(conversation);
+    const path = await this.freePath(conversation.created, conversation.title, this.folderFor(conversation));
     await this.store.create(path, text);
     this.lastText.set(path, text);
     this.paths.set(conversation.id, path);
+    this.named.set(conversation.id, conversation.title);
     return { path, conversation, edited: [], warnings: [] };
+  }
+
+  /**
+   * The chat's title changed since its file was named (a generated title arrived, the user renamed
+   * it): the file takes the new title's name in its folder (Obsidian's renameFile updates links to
+   * it). A chat still titled by its first words keeps the name it was created with. A failed rename
+   * leaves the name: the chat is saved either way. Returns where the note is now.
+   */
+  private async followTitle(conversation: Conversation, path: string): Promise<string> {
+    const id = conversation.id;
+    const was = this.named.get(id);
+    if (!this.store.rename || was === undefined || was === conversation.title || conversation.titleSource === 'first-message') return path;
+    this.named.set(id, conversation.title);
+    const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    const target = await this.freePath(conversation.created, conversation.title, folder, path);
+    if (target === path) return path;
+    try {
+      await this.store.rename(path, target);
+    } catch {
+      return path;
+    }
+    const text = this.lastText.get(path);
+    this.lastText.delete(path);
+    if (text !== undefined) this.lastText.set(target, text);
+    this.paths.set(id, target);
+    return target;
   }
 
   /** Open a saved chat by id (one note read and decoded; the folder is listed again only if it moved). */
@@ -130,6 +165,7 @@ export class ChatArchive implements ChatArchivePort {
     const decoded = decodeChatNote(text, { id: idFromPath(path), now: this.clock.now() });
     this.lastText.set(path, text);
     this.paths.set(decoded.conversation.id, path);
+    if (!this.named.has(decoded.conversation.id)) this.named.set(decoded.conversation.id, decoded.conversation.title);
     return { ...decoded, path };
   }
 
@@ -148,6 +184,7 @@ export class ChatArchive implements ChatArchivePort {
       if (summary.id === '') continue;
       // A note copied with "Make a copy" shares its id: the first path (sorted) keeps it.
       if (!ids.has(summary.id)) ids.set(summary.id, path);
+      if (!this.named.has(summary.id)) this.named.set(summary.id, summary.title);
       out.push(summary);
     }
     for (const [id, path] of this.paths) if (ids.get(id) !== path) this.paths.delete(id);
@@ -178,16 +215,19 @@ export class ChatArchive implements ChatArchivePort {
     return hits;
   }
 
-  /** Set a user title (the file keeps its name, so links to it keep working). */
+  /** Set a user title; the file is renamed after it (Obsidian's renameFile keeps links to it working). */
   async rename(id: string, title: string): Promise<void> {
     const path = await this.pathOf(id);
     const clean = title.replace(/\s+/g, ' ').trim();
     if (!clean) throw new Error('a chat title cannot be empty');
+    let renamed: Conversation | null = null;
     const written = await this.store.process(path, (current) => {
       const { conversation } = decodeChatNote(current, { id: idFromPath(path), now: this.clock.now() });
-      return encodeChatNote({ ...conversation, title: clean, titleSource: 'user' });
+      renamed = { ...conversation, title: clean, titleSource: 'user' };
+      return encodeChatNote(renamed);
     });
     this.lastText.set(path, written);
+    if (renamed) await this.followTitle(renamed, path);
   }
 
   /** Move a chat note to the trash. */
@@ -198,25 +238,15 @@ export class ChatArchive implements ChatArchivePort {
     for (const [id, p] of this.paths) if (p === path) this.paths.delete(id);
   }
 
-  private async freePath(conversation: Conversation): Promise<string> {
-    const stem = `${isoFromEpoch(conversation.created).slice(0, 10)} ${fileSafe(conversation.title)}`;
+  /** `<folder>/<created date> <title's name>.md`, numbered when taken (`self`: the note being renamed, free for itself). */
+  private async freePath(created: number, title: string, folder: string, self?: string): Promise<string> {
+    const stem = `${isoFromEpoch(created).slice(0, 10)} ${noteTitleName(title)}`;
+    const there = async (path: string): Promise<boolean> => (this.store.exists ? this.store.exists(path) : (await this.store.read(path)) !== null);
     for (let n = 1; ; n++) {
-      const path = `${this.folderFor(conversation)}/${n === 1 ? stem : `${stem} (${n})`}.md`;
-      if ((await this.store.read(path)) === null) return path;
+      const path = `${folder ? `${folder}/` : ''}${n === 1 ? stem : `${stem} (${n})`}.md`;
+      if (path === self || !(await there(path))) return path;
     }
   }
-}
-
-/** A file name from a title: no characters Obsidian or file systems reject, bounded length. */
-export function fileSafe(title: string): string {
-  const clean = title
-    .replace(/[\\/:*?"<>|#^[\]]/g, ' ')
-    .replace(/\p{Cc}/gu, ' ')
-    .replace(/[\ud800-\udfff]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/^\.+/, '')
-    .trim();
-  return (clean.length > 80 ? clean.slice(0, 80).trim() : clean) || 'Chat';
 }
 
 function idFromPath(path: string): string {

@@ -29,6 +29,15 @@ export class MemoryChatStore implements ChatNoteStore {
     return Promise.resolve(next);
   }
 
+  rename(from: string, to: string): Promise<void> {
+    const text = this.files.get(from);
+    if (text === undefined) return Promise.reject(new Error(`${from} does not exist`));
+    if (this.files.has(to)) return Promise.reject(new Error(`${to} already exists`));
+    this.files.delete(from);
+    this.files.set(to, text);
+    return Promise.resolve();
+  }
+
   trash(path: string): Promise<void> {
     this.files.delete(path);
     return Promise.resolve();

@@ -31,6 +31,8 @@ export interface Capabilities {
 export interface ProviderConfig {
   readonly id: string;
   readonly kind: ProviderKind;
+  /** The configured display name, what errors call the provider (unset: the kind and the id). */
+  readonly name?: string;
   readonly model: string;
   /** For OpenAI-compatible endpoints (Ollama, LM Studio, OpenRouter, llama.cpp, vLLM) and tests. */
   readonly baseUrl?: string;

@@ -16,6 +16,11 @@ export interface ChatNoteStore {
    * concurrent edit) and returns the new text. Vault.process in Obsidian.
    */
   process(path: string, update: (current: string) => string): Promise<string>;
+  /**
+   * Rename a note (a chat's title changed). Obsidian: FileManager.renameFile, which updates links to
+   * it. Absent: chat notes keep the name they were created with.
+   */
+  rename?(from: string, to: string): Promise<void>;
   /** Move to the trash (Obsidian: FileManager.trashFile, which honours the user's trash setting). */
   trash(path: string): Promise<void>;
 }

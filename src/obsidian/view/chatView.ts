@@ -66,6 +66,7 @@ import { HistoryModal } from './historyModal';
 import { MessageList } from './messageList';
 import { ChatHeader } from './chatHeader';
 import { renderSetupNotice, setupProblem } from './setupNotice';
+import { emptyChatModel } from '../../core/settings/defaultModel';
 import type { PromptSource } from './slashPicker';
 
 export const VIEW_TYPE_CHAT = 'strata-chat';
@@ -172,6 +173,7 @@ export class ChatView extends ItemView {
       },
       condense: () => this.condense(),
       resized: () => this.messages.scrollToEnd(),
+      keepMessages: () => this.host.settings.keepMessages,
     });
     this.composer = new Composer(bottom, {
       app: this.app,
@@ -274,6 +276,10 @@ export class ChatView extends ItemView {
   /** Settings changed: re-render (model list, active-note default) and measure the next request against the new budget. */
   refresh(): void {
     if (!this.controller) return;
+    // A chat with no message yet whose provider is not set up follows the new default model.
+    const state = this.controller.state;
+    const follow = state.busy ? null : emptyChatModel(this.host.settings, { ...state.conversation, messages: state.conversation.turns.length });
+    if (follow) this.controller.setModel(follow.provider, follow.model);
     this.render();
     this.schedulePreview();
   }

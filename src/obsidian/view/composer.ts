@@ -79,7 +79,7 @@ export class Composer {
     const actions = row.createDiv({ cls: 'strata-composer-actions' });
     this.sendButton = actions.createEl('button', { cls: 'strata-send mod-cta', attr: { 'aria-label': 'Send' } });
     setIcon(this.sendButton, 'send-horizontal');
-    this.stopButton = actions.createEl('button', { cls: 'strata-stop mod-warning', attr: { 'aria-label': 'Stop the reply' } });
+    this.stopButton = actions.createEl('button', { cls: 'strata-stop mod-warning', attr: { 'aria-label': 'Stop the reply: Escape' } });
     setIcon(this.stopButton, 'square');
     this.stopButton.hide();
     this.mentions = new MentionPicker(suggestEl, this.textarea, {
@@ -255,6 +255,12 @@ export class Composer {
   private onKeyDown(event: KeyboardEvent): void {
     if (this.slash?.onKeyDown(event)) return;
     if (this.mentions.onKeyDown(event)) return;
+    // Escape stops a streaming reply (a picker open takes it first, to close).
+    if (event.key === 'Escape' && this.busy && !event.isComposing) {
+      event.preventDefault();
+      this.host.onStop();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       this.submit();
@@ -279,7 +285,7 @@ export class Composer {
   private onInput(): void {
     // An @ mention being typed wins over the / picker: "/Translate @Plan" attaches Plan.
     const upToCaret = this.textarea.value.slice(0, this.textarea.selectionStart ?? this.textarea.value.length);
-    const typingMention = /(^|\s)@[^\s@]*$/.test(upToCaret) || urlMentionAt(upToCaret) !== null;
+    const typingMention = this.mentions.typing(upToCaret) !== null || urlMentionAt(upToCaret) !== null;
     if (typingMention) this.slash?.close();
     else if (this.slash?.update()) {
       this.mentions.close();

@@ -6,12 +6,15 @@ import { USAGE_LAYERS } from '../../core/chat/contextUsage';
 import { budgetText, cachedShareOf, condenseStatus, formatPercent, formatTokens, formatUsd } from './format';
 import { LibraryList, type LibraryActions } from './libraryList';
 import { planCostText } from './planLabels';
+import { condenseBlocker } from '../../core/budget/condenseOffer';
 
 export interface ContextPanelActions extends LibraryActions {
   /** Condense the chat now (the button). */
   condense(): void;
   /** The panel opened or closed (the conversation above changed height). */
   resized(): void;
+  /** The Keep messages setting (a manual condense keeps that many): decides whether Condense is offered. */
+  keepMessages?(): number;
 }
 
 /**
@@ -149,24 +152,24 @@ export class ContextPanel {
 
   private renderCondense(state: ChatState): void {
     const button = this.condenseButton;
-    const nothing = state.answered.length === 0;
+    const compactions = state.conversation.compactions ?? [];
+    const blocker = condenseBlocker(state.answered.length, compactions[compactions.length - 1]?.through ?? 0, this.actions.keepMessages?.() ?? 0);
     button.setText(state.condensing ? 'Condensing…' : 'Condense');
     // While a reply or a compaction runs the button only looks disabled: a disabled button drops the
     // keyboard focus, and the user who pressed it would lose their place.
-    button.disabled = nothing || state.phase === 'opening';
-    const waiting = state.busy;
+    const blocked = blocker !== null && !state.condensing;
+    button.disabled = state.answered.length === 0 || state.phase === 'opening';
+    // Blocked once there are answers (a condense just done, say), it only looks disabled, like while
+    // a reply runs: a disabled button would drop the focus of the user who just pressed it.
+    const waiting = state.busy || blocked;
     button.toggleClass('is-disabled', waiting);
     button.setAttr('aria-disabled', String(waiting || button.disabled));
-    button.setAttr(
-      'aria-label',
-      state.condensing ? 'Condensing: the stop button stops it' : nothing ? 'Nothing to condense yet' : 'Condense the chat now: summarize older messages',
-    );
+    const why = state.condensing ? 'Condensing: the stop button stops it' : (blocker ?? 'Condense the chat now: summarize older messages');
+    button.setAttr('aria-label', why);
+    // A disabled button shows no tooltip of its own: its row says why.
+    this.condenseNote.parentElement?.setAttr('title', blocked ? blocker : '');
     this.condenseNote.setText(
-      state.condensing
-        ? 'The stop button stops it; nothing changes then.'
-        : nothing
-          ? 'Nothing to condense yet.'
-          : 'Summarize older messages now; the newest stay word for word.',
+      state.condensing ? 'The stop button stops it; nothing changes then.' : (blocker ?? 'Summarize older messages now; the newest stay word for word.'),
     );
     const result = this.result;
     const shown = result !== null && result.chat === state.conversation.id && result.turns === state.answered.length;
@@ -179,8 +182,11 @@ export class ContextPanel {
     const stats = this.statsEl;
     stats.empty();
     const lastRequest = state.contextUsage;
-    stat(stats, 'Last request', lastRequest ? `${lastRequest.promptTokens.toLocaleString('en-US')} tokens` : '—', 'strata-usage-last');
     const last = lastUsage(state);
+    // A chat read from its note (or one whose newest request was stopped before it was assembled)
+    // has no request measured in this session: the last reply's reported prompt stands in.
+    const lastTokens = lastRequest?.promptTokens ?? last?.inputTokens;
+    stat(stats, 'Last request', lastTokens !== undefined ? `${lastTokens.toLocaleString('en-US')} tokens` : '—', 'strata-usage-last');
     stat(stats, 'Cached (last turn)', last ? `${formatPercent(cachedShareOf(last))} of ${last.inputTokens.toLocaleString('en-US')}` : '—', 'strata-usage-cached');
     // Said where the share is shown: "cached" is the one figure here a new user cannot guess.
     stats.createDiv({ cls: 'strata-muted strata-usage-explain', text: CACHED_EXPLAINED });

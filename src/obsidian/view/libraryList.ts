@@ -42,6 +42,8 @@ export class LibraryList {
   private focusNext: FocusKey | null = null;
   private last: ChatState | null = null;
   private rows: readonly LibraryRow[] = [];
+  /** What the list was last drawn from. */
+  private shown = '';
 
   constructor(
     parent: HTMLElement,
@@ -80,10 +82,17 @@ export class LibraryList {
     this.rows = libraryRows(state);
     if (this.confirming && !this.rows.some((r) => r.id === this.confirming?.id && r.sent)) this.confirming = null;
 
-    this.renderHead(state);
-    this.listEl.empty();
     const busy = state.busy || state.phase === 'opening';
-    for (const row of this.rows) this.renderRow(row, busy);
+    // Drawn again only when what it shows changed: a redraw for anything else (a save, a measure of
+    // the next request) between a button's press and release would replace the button, and the
+    // browser would drop the click (the first "Exclude" seemed to do nothing).
+    const shown = JSON.stringify([this.rows, this.confirming, busy, state.library.length, state.library.reduce((sum, item) => sum + item.tokens, 0), (state.conversation.compactions ?? []).length]);
+    if (shown !== this.shown) {
+      this.shown = shown;
+      this.renderHead(state);
+      this.listEl.empty();
+      for (const row of this.rows) this.renderRow(row, busy);
+    }
 
     const wanted = this.focusNext ?? focused;
     this.focusNext = null;

@@ -3,7 +3,7 @@ import type { ContextChip } from '../../core/context/items';
 import type { Candidate } from '../../core/fuzzy';
 import { urlMentionAt } from '../../core/context/urlChip';
 import { chipIcon, chipKey } from './format';
-import { matchMentions, urlMention, vaultMentions, type Mention } from './mentionSource';
+import { matchMentions, mentionAt, urlMention, vaultMentions, type Mention } from './mentionSource';
 
 export interface MentionHost {
   readonly app: App;
@@ -18,10 +18,15 @@ export interface MentionHost {
 /**
  * The `@` picker: typing `@` lists the vault's notes, folders and tags (fuzzy), or "Attach web
  * page" for an address typed or pasted after `@`; arrows move, Enter or Tab picks, Escape closes.
- * Picking leaves the mention in the words and attaches it as a chip.
+ * Picking leaves the mention in the words and attaches it as a chip. The text after `@` is searched
+ * whole, spaces included ("@Lesson 4"). Enter with nothing matching sends nothing: it closes the
+ * picker and leaves the text; typing on after that (or after Escape) does not reopen it for that
+ * `@`, so a second Enter sends the text as written.
  */
 export class MentionPicker {
   private mention: { start: number; candidates: Candidate<Mention>[]; matches: Mention[]; selected: number } | null = null;
+  /** The mention the user closed (Enter on no match, Escape): not reopened while they type on after it. */
+  private dismissed: { start: number; query: string } | null = null;
 
   /** `el`: the list (`.strata-suggest`, placed by the composer above its text box). */
   constructor(
@@ -49,12 +54,12 @@ export class MentionPicker {
     // Enter on "No matching notes" picks nothing and sends nothing: the picker closes, the text stays.
     if (this.mention && event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      this.close();
+      this.dismiss();
       return true;
     }
     if (this.mention && event.key === 'Escape') {
       event.preventDefault();
-      this.close();
+      this.dismiss();
       return true;
     }
     return false;
@@ -75,18 +80,36 @@ export class MentionPicker {
       this.render();
       return;
     }
-    const at = /(^|\s)@([^\s@]*)$/.exec(before);
+    const at = this.typing(before);
     if (!at) {
       this.close();
       return;
     }
-    const start = caret - at[2].length - 1;
+    const start = at.start;
     if (!this.mention || this.mention.start !== start) {
       this.mention = { start, candidates: vaultMentions(this.host.app, this.host.chatFolder?.() ?? null), matches: [], selected: 0 };
     }
-    this.mention.matches = matchMentions(at[2], this.mention.candidates);
+    this.mention.matches = matchMentions(at.query, this.mention.candidates);
     this.mention.selected = Math.min(this.mention.selected, Math.max(0, this.mention.matches.length - 1));
     this.render();
+  }
+
+  /** The mention typed before the caret that the picker follows: null when none, or the user closed it and typed on. */
+  typing(before: string): { start: number; query: string } | null {
+    const at = mentionAt(before);
+    const dismissed = this.dismissed;
+    if (at && dismissed && at.start === dismissed.start && at.query.startsWith(dismissed.query)) return null;
+    this.dismissed = null;
+    return at;
+  }
+
+  /** Closed by the user: the text stays as typed, and the picker stays closed for this mention. */
+  private dismiss(): void {
+    const mention = this.mention;
+    if (!mention) return;
+    const caret = this.textarea.selectionStart ?? this.textarea.value.length;
+    this.dismissed = { start: mention.start, query: this.textarea.value.slice(mention.start + 1, caret) };
+    this.close();
   }
 
   close(): void {

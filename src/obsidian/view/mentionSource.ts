@@ -40,6 +40,21 @@ export function vaultMentions(app: App, exclude: string | null = null): Candidat
   return out;
 }
 
+/** Longest text after `@` the picker searches with (a name with spaces fits; a whole sentence is not searched). */
+const MAX_QUERY = 80;
+
+/**
+ * The `@` mention being typed before the caret: where its `@` is and what follows it, spaces
+ * included ("@Lesson 4", "@Climate l"), up to a newline or another `@`; null when there is none.
+ * The `@` starts the text or follows a space (an e-mail address is not a mention), and a space
+ * right after it ("meet @ 5") is no mention either.
+ */
+export function mentionAt(before: string): { start: number; query: string } | null {
+  const at = new RegExp(`(^|\\s)@((?:[^\\s@][^\\n@]{0,${MAX_QUERY - 1}})?)$`).exec(before);
+  if (!at) return null;
+  return { start: before.length - at[2].length - 1, query: at[2] };
+}
+
 export function matchMentions(query: string, candidates: readonly Candidate<Mention>[], limit = 12): Mention[] {
   return fuzzyFilter(query, candidates, limit);
 }

@@ -46,7 +46,7 @@ export function cliError(
   return new ProviderError({
     kind,
     providerId: config.id,
-    message: `${providerLabel('claude-code', config.id)}: ${what}. ${advice}`,
+    message: `${providerLabel('claude-code', config.id, config.name)}: ${what}. ${advice}`,
     advice,
     ...(extra.status !== undefined ? { status: extra.status } : {}),
     ...(extra.sessionInvalid ? { sessionInvalid: true } : {}),
