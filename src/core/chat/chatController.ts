@@ -33,9 +33,8 @@ const OPENING = 'A chat is opening: wait until it is shown.';
  * engine, changed together), its lifecycle (new, open, remove, rename, model, mode, project), the
  * turns it starts (each a TurnRun that owns its stream, retries, agent calls and stop), the preview
  * of the next request, and saving. Runs, saves and open chats are shared by every view (ChatHub):
- * switching away from a chat leaves its reply streaming. A failed or stopped request keeps the
- * user's message (saved, marked, retried as it is). The host injects the vault, the archive, the
- * providers, the clock and ids.
+ * switching away leaves a reply streaming. A failed or stopped request keeps the user's message
+ * (saved, marked, retried as it is). The host injects the vault, the archive, the providers, the clock and ids.
  */
 export class ChatController {
   private chat: LiveChat;
@@ -53,6 +52,8 @@ export class ChatController {
   private readonly listeners = new Set<ChatListener>();
   private cachedState: ChatState | null = null;
 
+  /** This controller as the hub sees it. */
+  private readonly view: HubView;
   /** Leaves the hub (the view closes). */
   readonly detach: () => void;
 
@@ -71,19 +72,15 @@ export class ChatController {
       changed: () => this.emit(),
     });
     this.chat = newLiveChat(deps.settings(), deps);
-    const view: HubView = {
+    this.view = {
       chat: () => this.chat,
-      emit: (change) => this.emit(change),
+      emit: (change) => this.notify(change),
       warnings: () => this.warnings,
       setWarnings: (warnings) => (this.warnings = warnings),
       previewNext: () => void this.previewNext(),
-      removed: () => {
-        this.switches++;
-        this.opening = false;
-        this.reset(this.chat.conversation.project);
-      },
+      removed: () => void this.newChat(),
     };
-    this.detach = hub.attach(view);
+    this.detach = hub.attach(this.view);
   }
 
   // ---- observation -------------------------------------------------------------------------
@@ -116,7 +113,13 @@ export class ChatController {
     return this.cachedState;
   }
 
+  /** The chat shown changed here: every view showing it hears it (one chat, however many views). */
   private emit(change: ChatChange = 'state'): void {
+    for (const view of this.hub.views(this.chat.id)) if (view !== this.view) view.emit(change);
+    this.notify(change);
+  }
+
+  private notify(change: ChatChange = 'state'): void {
     // A streamed token changes only the streaming text: the rest of the state (the whole chat,
     // derived) is not rebuilt per token.
     this.cachedState = change === 'stream' && this.cachedState ? { ...this.cachedState, streamingText: this.shownActivity()?.streamingText ?? null } : null;
