@@ -1,6 +1,7 @@
 import { ChipResolver } from '../context/resolver';
 import type { ChatCheckpoint, LiveChat } from '../conversation/liveChat';
 import type { EngineOptions } from '../engine/engine';
+import type { Conversation } from '../conversation/model';
 import { SummaryCache } from '../planning/summaryCache';
 import { ChatRuns, type Settle } from './chatRuns';
 import { ChatSaves } from './chatSaves';
@@ -85,6 +86,19 @@ export class ChatHub {
   hold(chat: LiveChat): void {
     this.live.set(chat.id, chat);
     this.prune();
+  }
+
+  /**
+   * Change chat `id` where it is in memory (pinned, archived from the history): every view showing
+   * it hears it, and it is saved. False when it is not in memory (the caller changes its note).
+   */
+  async update(id: string, change: (c: Conversation) => Conversation): Promise<boolean> {
+    const chat = this.live.get(id);
+    if (!chat) return false;
+    chat.update(change);
+    for (const view of this.views(id)) view.emit();
+    await this.saves.save(chat);
+    return true;
   }
 
   /** The chats something runs on (a reply, a condense). */

@@ -3,6 +3,7 @@ import { bodyWithoutChatData } from './chatData';
 import { parseYaml, splitFrontmatter } from '../markdown/frontmatter';
 import { toLf } from './lineEndings';
 import { isStructureLine } from './textBlock';
+import { FLAG_KEYS } from './chatFlags';
 
 /**
  * A chat-list row from a chat note without decoding it: the readable properties and the chat id,
@@ -40,6 +41,9 @@ export function chatListRowOf(path: string, text: string, fallbackId: string): C
     turns: countUserMessages(body),
     model: typeof d.model === 'string' ? d.model : 'unknown',
     warnings: problems,
+    // Written as `true` before the chat's data (chatFlags.ts); read as text from the head, as a boolean from a full parse.
+    ...(d.pinned === true || d.pinned === 'true' ? { pinned: true } : {}),
+    ...(d.archived === true || d.archived === 'true' ? { archived: true } : {}),
   };
 }
 
@@ -76,7 +80,7 @@ function headScalars(yaml: string): Record<string, unknown> | null {
     const top = /^([A-Za-z_][\w-]*):(?: (.*))?$/.exec(line);
     if (top) {
       inStrata = top[1] === 'strata';
-      if (LIST_KEYS.includes(top[1])) {
+      if (LIST_KEYS.includes(top[1]) || FLAG_KEYS.includes(top[1] as (typeof FLAG_KEYS)[number])) {
         const value = scalar(top[2] ?? '');
         if (value === null) return null;
         out[top[1]] = value;
