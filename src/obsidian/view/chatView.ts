@@ -65,6 +65,7 @@ import { ContextPanel } from './contextPanel';
 import { HistoryModal } from './historyModal';
 import { MessageList } from './messageList';
 import { ChatHeader } from './chatHeader';
+import { keepAboveKeyboard } from './keyboardInset';
 import { renderSetupNotice, setupProblem } from './setupNotice';
 import type { PromptSource } from './slashPicker';
 
@@ -229,6 +230,7 @@ export class ChatView extends ItemView {
         this.syncActiveNote();
       }),
     );
+    keepAboveKeyboard(this, root);
     this.syncActiveNote();
     this.render();
     this.previewNext();
