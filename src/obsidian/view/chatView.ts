@@ -122,11 +122,11 @@ export class ChatView extends ItemView {
     return VIEW_TYPE_CHAT;
   }
 
-  /** The tab's title: the chat's, with a dot while its reply is coming in (also when this tab shows it from elsewhere). */
+  /** The tab's title: the chat's once it has a message (a new one is "Strata chat"), with a dot while its reply is coming in. */
   getDisplayText(): string {
     if (!this.controller) return 'Strata chat';
     const state = this.controller.state;
-    const title = state.conversation.turns.length > 0 ? state.conversation.title : 'New chat';
+    const title = state.conversation.turns.length > 0 ? state.conversation.title : 'Strata chat';
     return state.busy ? `● ${title}` : title;
   }
 
