@@ -319,15 +319,14 @@ export class ChatController {
   }
 
   /**
-   * Open a chat where it stopped: turns, library, provider session and any kept message. A chat in
-   * memory (another view shows it, or its reply runs) is shown as it is, live. The chat left keeps
-   * its reply running, in the background; only reopening a chat that has left memory waits for its
-   * last turn and saves, to read the note they write.
+   * Open a chat where it stopped: turns, library, provider session, any kept message. One in memory
+   * (another view shows it, or its reply runs) is shown live; the chat left runs on. Only reopening
+   * a chat that has left memory waits for its last turn and saves, to read the note they write.
    */
   async open(id: string): Promise<void> {
     if (this.opening) throw new Error(OPENING);
     const switchNo = ++this.switches;
-    const live = this.hub.chat(id);
+    const live = this.shared(id);
     if (live) return this.show(live);
     this.opening = true;
     // A title still on its way for this chat would be saved over the chat being opened: it is dropped.
@@ -339,7 +338,7 @@ export class ChatController {
       const opened = await openSavedChat(id, { archive: this.deps.archive, vault: this.deps.vault, resolver: this.resolver, settings: this.deps.settings() });
       if (switchNo !== this.switches) return;
       // Opened meanwhile by another view: the one in memory is the chat.
-      const shared = this.hub.chat(id);
+      const shared = this.shared(id);
       this.chat = shared ?? opened.chat;
       this.hub.hold(this.chat);
       this.preview.clear();
@@ -370,6 +369,11 @@ export class ChatController {
   /** Resolves once every save started so far has finished, and the usage line's measure (tests, the bench, the view before closing). */
   async flush(): Promise<void> {
     await Promise.all([this.saves.flush(), this.preview.pending]);
+  }
+
+  /** Chat `id` in memory, once saved or running (a new chat not yet saved is no one else's to open). */
+  private shared(id: string): LiveChat | undefined {
+    return this.saves.isSaved(id) || this.runs.running(id) ? this.hub.chat(id) : undefined;
   }
 
   /** Show `chat`, already in memory (another view shows it, or its reply runs): live, as it is. */
