@@ -26,8 +26,6 @@ afterAll(async () => {
 const SIDE = '.mod-right-split .strata-view';
 const TAB = '.mod-root .strata-view';
 const view = (which: string): Locator => page.locator(which).first();
-const ANSWERED = '.strata-message.is-assistant:not(.is-failed):not(.is-streaming)';
-const answered = (which: string) => view(which).locator(ANSWERED).count();
 const notes = () => readdirSync(join(wb.vaultDir, CHATS)).map((f) => readFileSync(join(wb.vaultDir, CHATS, f), 'utf8'));
 
 /** Type and send in a view, without waiting for the reply. */
@@ -38,7 +36,7 @@ async function sendIn(which: string, text: string): Promise<void> {
 }
 
 async function answeredIn(which: string, n: number): Promise<void> {
-  await page.waitForFunction(([sel, count]) => (document.querySelector(sel as string)?.querySelectorAll('.strata-message.is-assistant:not(.is-failed):not(.is-streaming)').length ?? 0) >= (count as number), [which, n] as const);
+  await page.waitForFunction(([sel, count]) => (document.querySelector(sel)?.querySelectorAll('.strata-message.is-assistant:not(.is-failed):not(.is-streaming)').length ?? 0) >= (count), [which, n] as const);
 }
 
 async function openHistory(which: string): Promise<void> {
