@@ -59,6 +59,9 @@ test('two chats stream at once, in the sidebar and in a tab, and each saves its 
   // The tab's title is the chat's, with a dot while it replies.
   await page.waitForSelector('.mod-root .workspace-tab-header[aria-label^="●"]');
   await wb.screenshotThemes('tabs-two-streaming');
+  await wb.narrowSidebar(true);
+  await wb.screenshotThemes('tabs-two-streaming-300');
+  await wb.narrowSidebar(false);
   await answeredIn(SIDE, 1);
   await answeredIn(TAB, 1);
   await wb.flush();
@@ -152,5 +155,13 @@ test('a tab reopens its chat from the saved layout (its view state)', async () =
   for (const [, id] of state) expect(typeof id).toBe('string');
   // Both views show the same chat now (the sidebar opened the tab's).
   expect(state[0][1]).toBe(state[1][1]);
+  // Ctrl+Enter in the history opens the selected chat in a new tab.
+  await openHistory(SIDE);
+  await page.keyboard.press('Control+Enter');
+  await page.waitForSelector('.strata-history-modal', { state: 'detached' });
+  await page.waitForFunction(() => document.querySelectorAll('.mod-root .strata-view').length === 2);
+  const third = page.locator('.mod-root .workspace-leaf:not(.is-hidden) .strata-view');
+  await third.locator('.strata-message.is-assistant:not(.is-streaming)').first().waitFor();
+  expect(await third.locator('.strata-title').innerText()).toBe('Tab question about vents');
   expect(await wb.errors()).toEqual([]);
 }, 60_000);
