@@ -1,6 +1,7 @@
 import { normalizePath, Notice, Plugin, type WorkspaceLeaf } from 'obsidian';
 import { DAMAGED_SETTINGS_COPY, readSettingsFile } from './core/pluginFiles';
-import { ChatController } from './core/chat/chatController';
+import { ChatController, type ChatControllerDeps } from './core/chat/chatController';
+import { ChatHub } from './core/chat/chatHub';
 import type { ChatArchivePort } from './core/ports/chatArchive';
 import { adoptProvider, loadSettings, type StrataSettings } from './core/settings/settings';
 import { costOf } from './providers/pricing';
@@ -36,6 +37,10 @@ export default class StrataPlugin extends Plugin {
    */
   vaultSearch: () => VaultSearch | null = () => this.searchIndex ?? null;
   private archive: ChatArchive | null = null;
+  /** What every Strata view shares: the chats in memory, their replies and saves (issue 29). */
+  private hub: ChatHub | null = null;
+  /** The Strata view focused last: commands act on it. */
+  private lastChatLeaf: WorkspaceLeaf | null = null;
   /** Artifact summaries (context planning), shared by every chat view, kept in the plugin's folder. */
   private summariesCache: SummaryCache | null = null;
   private get summaries(): SummaryCache {
@@ -55,6 +60,7 @@ export default class StrataPlugin extends Plugin {
     list: () => this.chatArchive().list(),
     search: (q, options) => this.chatArchive().search(q, options),
     rename: (id, title) => this.chatArchive().rename(id, title),
+    setFlags: (id, flags) => this.chatArchive().setFlags(id, flags),
     delete: (id) => this.chatArchive().delete(id),
   };
 
@@ -107,7 +113,14 @@ export default class StrataPlugin extends Plugin {
           openSettings: () => this.openSettingsTab(),
           // A URL attached with `@`: fetched as the agent's fetchUrl tool fetches (requestUrl, htmlToMarkdown).
           fetchPage: (url, signal) => fetchPage(url, signal),
+          openInNewTab: (chatId) => void this.openChatInNewTab(chatId),
         }),
+    );
+    // Commands act on the Strata view focused last (a tab, a split, the sidebar).
+    this.registerEvent(
+      this.app.workspace.on('active-leaf-change', (leaf) => {
+        if (leaf?.view instanceof ChatView) this.lastChatLeaf = leaf;
+      }),
     );
     registerAddToChatMenus(this, { addToChat: (chips) => void this.addToChat(chips), chatFolder: () => this.chatFolderPath() });
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.openChat());
@@ -119,6 +132,7 @@ export default class StrataPlugin extends Plugin {
       name: 'New chat',
       callback: () => void this.openChat().then((view) => view?.newChat()),
     });
+    this.addCommand({ id: 'new-chat-in-new-tab', name: 'New chat in new tab', callback: () => void this.openChatInNewTab() });
     this.addCommand({
       id: 'add-current-note',
       name: 'Add current note to chat',
@@ -167,7 +181,9 @@ export default class StrataPlugin extends Plugin {
   }
 
   onunload(): void {
-    // Views, commands and events registered through this.register* are released by Obsidian.
+    // Views, commands and events registered through this.register* are released by Obsidian. A
+    // reply still coming in must stop: the code that would save it is going away (each is kept, stopped, in its note).
+    this.hub?.runs.stopAll();
   }
 
   /** Strata's tab in the settings window (where Obsidian allows it; otherwise the user is told where). */
@@ -213,8 +229,15 @@ export default class StrataPlugin extends Plugin {
     for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
   }
 
+  /** A controller for one view, over the hub every view shares. */
   createController(): ChatController {
-    return new ChatController({
+    const deps = this.controllerDeps();
+    this.hub ??= new ChatHub(deps);
+    return new ChatController(deps, this.hub);
+  }
+
+  private controllerDeps(): ChatControllerDeps {
+    return {
       vault: this.contextVault(),
       archive: this.chats,
       providers: obsidianProviderFactory(this.app, () => this.config),
@@ -232,7 +255,7 @@ export default class StrataPlugin extends Plugin {
           hidden: chatFolders(this.config),
           allowLocalAddresses: () => this.config.agentAllowLocalAddresses,
         }),
-    });
+    };
   }
 
   /** Convert a chat saved by the Copilot plugin into a Strata chat note, then open it. The source note is left as it is. */
@@ -306,16 +329,31 @@ export default class StrataPlugin extends Plugin {
     return this.archive;
   }
 
-  /** Reveal the chat view in the right sidebar (creating it if needed). */
+  /**
+   * Reveal the Strata view commands act on: the focused one, else the one focused last, else the
+   * first; a new one in the right sidebar when there is none.
+   */
   async openChat(): Promise<ChatView | null> {
     const { workspace } = this.app;
-    let leaf: WorkspaceLeaf | null = workspace.getLeavesOfType(VIEW_TYPE_CHAT)[0] ?? null;
+    const leaves = workspace.getLeavesOfType(VIEW_TYPE_CHAT);
+    const last = this.lastChatLeaf && leaves.includes(this.lastChatLeaf) ? this.lastChatLeaf : null;
+    let leaf: WorkspaceLeaf | null = last ?? leaves[0] ?? null;
     if (!leaf) {
       leaf = workspace.getRightLeaf(false);
       if (!leaf) return null;
       await leaf.setViewState({ type: VIEW_TYPE_CHAT, active: true });
     }
     await workspace.revealLeaf(leaf);
+    const view = leaf.view instanceof ChatView ? leaf.view : null;
+    view?.focusComposer();
+    return view;
+  }
+
+  /** A Strata view in a new tab: the saved chat `chatId`, or a new chat. */
+  async openChatInNewTab(chatId?: string): Promise<ChatView | null> {
+    const leaf = this.app.workspace.getLeaf('tab');
+    await leaf.setViewState({ type: VIEW_TYPE_CHAT, active: true, state: chatId ? { chatId } : {} });
+    await this.app.workspace.revealLeaf(leaf);
     const view = leaf.view instanceof ChatView ? leaf.view : null;
     view?.focusComposer();
     return view;

@@ -51,6 +51,7 @@ const INDEX_HTML = (theme: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Strata workbench</title>
 <link rel="stylesheet" href="/workbench.css">
 <link rel="stylesheet" href="/plugin/styles.css">

@@ -81,6 +81,11 @@ export interface WorkbenchOptions {
   secrets?: Record<string, string>;
   openNote?: string;
   viewport?: { width: number; height: number };
+  /**
+   * Obsidian on a phone: 390×844, touch, the `is-mobile is-phone` body classes and Platform's
+   * mobile flags (the plugin sees no desktop app), the chat sidebar as a full-width drawer.
+   */
+  phone?: boolean;
 }
 
 export interface Command {
@@ -166,7 +171,11 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     writePluginData(vaultDir, { ...providerSettings(providerUrl), ...(options.settings ?? {}) });
 
     browser = await openBrowser();
-    context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    context = await browser.newContext(
+      options.phone
+        ? { viewport: options.viewport ?? { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 }
+        : { viewport: options.viewport ?? { width: 1400, height: 900 } },
+    );
     const page = await context.newPage();
     let narrowStyle: Awaited<ReturnType<typeof page.addStyleTag>> | null = null;
     // Waits are for events (a reply rendered, a modal closed), not timings: on a loaded 2-core machine
@@ -179,7 +188,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
 
     const baseUrl = server.url;
     const load = async (): Promise<void> => {
-      await page.goto(`${baseUrl}/?theme=${options.theme ?? 'light'}`);
+      await page.goto(`${baseUrl}/?theme=${options.theme ?? 'light'}${options.phone ? '&platform=phone' : ''}`);
       await page.waitForFunction(() => (window as unknown as Partial<WorkbenchWindow>).workbench?.ready === true, null, { timeout: 45_000 });
       const bootError = await page.evaluate(() => (window as unknown as WorkbenchWindow).workbench.bootError);
       if (bootError) throw new Error(`The plugin failed to load in the workbench:\n${bootError}`);

@@ -3,7 +3,7 @@
  * expands to edit it, refresh its models from the provider, set temperature and max output tokens,
  * and test the connection.
  */
-import { requestUrl, SecretComponent, Setting, type App } from 'obsidian';
+import { Platform, requestUrl, SecretComponent, Setting, type App } from 'obsidian';
 import { formatModelOptions, parseMaxOutput, parseModelOptions, parseTemperature, type GenerationOptions } from '../core/generation';
 import { PROVIDER_KINDS, type ProviderKind } from '../core/ports/chatModel';
 import { isValidProviderId, type ProviderSettings, type StrataSettings } from '../core/settings/settings';
@@ -88,14 +88,24 @@ export function renderProvider(containerEl: HTMLElement, host: ProviderSectionHo
         save();
       }),
     );
-  new Setting(body).setName('Kind').addDropdown((dropdown) => {
-    for (const kind of PROVIDER_KINDS) dropdown.addOption(kind, KIND_LABELS[kind]);
+  // Claude Code runs the claude command as a child process: only Obsidian's desktop app has one. On
+  // a phone or tablet it is not offered (a provider synced from a computer stays, said unusable here).
+  const desktop = Platform.isDesktopApp;
+  const kindSetting = new Setting(body).setName('Kind').addDropdown((dropdown) => {
+    for (const kind of PROVIDER_KINDS) if (desktop || kind !== 'claude-code' || provider.kind === kind) dropdown.addOption(kind, KIND_LABELS[kind]);
     dropdown.setValue(provider.kind).onChange((value) => {
       provider.kind = value as ProviderKind;
       save();
       host.redraw();
     });
   });
+  if (!desktop) {
+    kindSetting.setDesc(
+      provider.kind === 'claude-code'
+        ? 'Claude Code runs the claude command on a computer: it works only in Obsidian\'s desktop app, not on this device. Choose another kind to chat here.'
+        : 'Claude Code is not offered here: it runs the claude command on a computer, in Obsidian\'s desktop app only.',
+    );
+  }
   if (provider.kind !== 'claude-code') {
     new Setting(body)
       .setName('Base URL')

@@ -35,9 +35,10 @@ export function obsidianProviderFactory(app: App, settings: () => StrataSettings
 
 /** Claude Code runs as a child process: only the desktop app has one. Loaded lazily, never on mobile. */
 function desktopSpawn(): SpawnFn | undefined {
-  if (Platform.isDesktop) {
+  // isDesktopApp too: a tablet in the desktop layout (isDesktop) has no Node.
+  if (Platform.isDesktop && Platform.isDesktopApp) {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports, no-undef -- desktop only (guarded): Node's child_process runs the claude CLI
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, no-undef -- desktop app only (guarded): Node's child_process runs the claude CLI
       const childProcess = require('child_process') as typeof import('child_process');
       return childProcess.spawn;
     } catch {

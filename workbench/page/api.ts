@@ -27,6 +27,8 @@ export function makeWorkbenchApi(app: App, shim: typeof obsidian, errors: string
     errors,
     /** Every Notice message shown so far. */
     notices: noticeLog,
+    /** Every module id the plugin passed to `require` while loading and since (the phone run: only 'obsidian'). */
+    requiredModules: [] as string[],
     /** setIcon ids the workbench drew as a placeholder dot. */
     missingIcons: () => [...missingIcons].sort(),
     app,

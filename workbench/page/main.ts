@@ -30,7 +30,11 @@ window.addEventListener('unhandledrejection', (e) => {
   errors.push(`Unhandled rejection: ${r instanceof Error ? (r.stack ?? r.message) : String(r)}`);
 });
 
+/** Module ids the plugin asked for, in order (window.workbench.requiredModules). */
+const requiredModules: string[] = [];
+
 function pluginRequire(id: string): unknown {
+  requiredModules.push(id);
   if (id === 'obsidian') return obsidian;
   // The desktop app would hand out Node and Electron modules; the browser (like mobile) cannot.
   throw new Error(`The workbench cannot provide module "${id}" to the plugin (not available in a browser or on mobile)`);
@@ -90,6 +94,12 @@ async function main(): Promise<void> {
   const boot = (await (await fetch('/api/boot')).json()) as Boot;
   document.title = `${boot.vaultName} - Strata workbench`;
 
+  // `?platform=phone`: Obsidian on a phone (issue 29): its body classes and Platform flags, set
+  // before the plugin loads; the sidebars become full-width drawers (workbench.css).
+  if (params.get('platform') === 'phone') {
+    document.body.addClass('is-mobile', 'is-phone');
+    Object.assign(obsidian.Platform, { isDesktop: false, isMobile: true, isMobileApp: true, isAndroidApp: true, isPhone: true });
+  }
   const container = document.body.createDiv('app-container');
   const titlebar = container.createDiv('workbench-titlebar');
   const workspaceEl = container.createDiv('workspace');
@@ -100,6 +110,7 @@ async function main(): Promise<void> {
   handleLinks(app);
 
   const api = makeWorkbenchApi(app, obsidian, errors);
+  api.requiredModules = requiredModules;
   (window as unknown as { workbench: WorkbenchApi }).workbench = api;
 
   const first = boot.openNote ?? boot.files.filter((f) => f.kind === 'file' && f.path.endsWith('.md')).map((f) => f.path).sort()[0];

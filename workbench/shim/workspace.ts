@@ -308,6 +308,11 @@ export class WorkspaceLeaf extends Events {
   detach(): void {
     void this.app.workspace.detachLeaf(this);
   }
+  /** Not in Obsidian's typings, on every leaf there: redraws the tab header and the view's title. */
+  updateHeader(): void {
+    if (this.view instanceof ItemView) this.view.titleEl.setText(this.view.getDisplayText());
+    this.app.workspace.leafChanged(this);
+  }
 }
 
 /** A sidebar (or the root area): a box of leaves, with tab headers in the sidebars. */
@@ -381,13 +386,24 @@ export class Workspace extends Events {
     const leaf = new WorkspaceLeaf(this.app, side);
     const split = side === 'root' ? this.rootSplit : side === 'left' ? this.leftSplit : this.rightSplit;
     split.leavesEl.appendChild(leaf.containerEl);
-    if (side !== 'root') {
-      leaf.tabHeaderEl = split.tabHeadersEl.createDiv({ cls: 'workspace-tab-header', attr: { 'data-leaf-id': leaf.id } });
-      leaf.tabHeaderEl.addEventListener('click', () => void this.revealLeaf(leaf));
+    // The root's first leaf (the note pane) gets a tab header once a second tab opens beside it.
+    if (side !== 'root' || this.leaves.some((l) => l.side === 'root')) {
+      if (side === 'root' && !this.mainLeaf.tabHeaderEl) this.addTabHeader(this.mainLeaf);
+      this.addTabHeader(leaf);
       this.showTab(leaf);
     }
     this.leaves.push(leaf);
     return leaf;
+  }
+
+  private addTabHeader(leaf: WorkspaceLeaf): void {
+    const split = leaf.side === 'root' ? this.rootSplit : leaf.side === 'left' ? this.leftSplit : this.rightSplit;
+    leaf.tabHeaderEl = split.tabHeadersEl.createDiv({ cls: 'workspace-tab-header', attr: { 'data-leaf-id': leaf.id, tabindex: '0', role: 'tab' } });
+    leaf.tabHeaderEl.addEventListener('click', () => void this.revealLeaf(leaf));
+    leaf.tabHeaderEl.addEventListener('keydown', (evt) => {
+      if (evt.key === 'Enter' || evt.key === ' ') void this.revealLeaf(leaf);
+    });
+    this.leafChanged(leaf);
   }
 
   /** Refreshes a sidebar tab header after the leaf's view changed. */
@@ -398,12 +414,14 @@ export class Workspace extends Events {
       setIcon(icon, leaf.getIcon() || 'file');
       leaf.tabHeaderEl.setAttr('aria-label', leaf.getDisplayText());
       leaf.tabHeaderEl.setAttr('data-type', leaf.view.getViewType());
+      // Tabs in the root show their title, as Obsidian's do; the sidebars' only their icon.
+      if (leaf.side === 'root') leaf.tabHeaderEl.createDiv({ cls: 'workspace-tab-header-inner-title', text: leaf.getDisplayText() });
     }
     this.trigger('layout-change');
   }
 
   private showTab(leaf: WorkspaceLeaf): void {
-    const split = leaf.side === 'left' ? this.leftSplit : this.rightSplit;
+    const split = leaf.side === 'left' ? this.leftSplit : leaf.side === 'right' ? this.rightSplit : this.rootSplit;
     for (const other of this.leaves) {
       if (other.side !== leaf.side) continue;
       other.containerEl.toggleClass('is-hidden', other !== leaf);
@@ -474,9 +492,9 @@ export class Workspace extends Events {
     return this.mainLeaf;
   }
 
-  /** The workbench has a single note pane: every "new leaf" request opens there. */
-  getLeaf(_newLeaf?: boolean | 'tab' | 'split' | 'window'): WorkspaceLeaf {
-    return this.mainLeaf;
+  /** The note pane, or a new tab beside it ('split' and 'window' open a tab too). */
+  getLeaf(newLeaf?: boolean | 'tab' | 'split' | 'window'): WorkspaceLeaf {
+    return newLeaf ? this.createLeaf('root') : this.mainLeaf;
   }
   getUnpinnedLeaf(): WorkspaceLeaf {
     return this.mainLeaf;
@@ -499,7 +517,7 @@ export class Workspace extends Events {
   }
 
   revealLeaf(leaf: WorkspaceLeaf): Promise<void> {
-    if (leaf.side !== 'root') this.showTab(leaf);
+    if (leaf.tabHeaderEl) this.showTab(leaf);
     return Promise.resolve();
   }
 

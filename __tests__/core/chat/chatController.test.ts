@@ -214,7 +214,7 @@ describe('ChatController (turn pipeline over HTTP)', () => {
     expect(retried.previous_response_id).toBeUndefined();
   });
 
-  test('new chat while a reply is coming in stops it, keeps the message in the old chat (saved as stopped), and starts clean', async () => {
+  test('new chat while a reply is coming in leaves it running in the old chat (issue 29); back in it, the reply is live and Stop keeps the message (saved as stopped)', async () => {
     const { controller, files } = makeController(settings());
     await controller.send('One', []);
     server.injectFault({ kind: 'hang', times: 1 });
@@ -222,11 +222,20 @@ describe('ChatController (turn pipeline over HTTP)', () => {
     // The request is out once the server has it; then switch chats.
     while (server.requests.filter((r) => r.path.includes('completions')).length < 2) await new Promise((r) => setImmediate(r));
     await controller.newChat();
-    await sending;
-    await controller.flush();
     expect(controller.state.conversation.id).toBe('chat-b');
     expect(controller.state.answered).toEqual([]);
     expect(controller.state.pending).toBeNull();
+    expect(controller.state.busy).toBe(false);
+    expect(controller.hub.running()).toEqual(new Set(['chat-a']));
+    // Back in chat-a: the same chat, still waiting for its reply, at once (no note read).
+    await controller.open('chat-a');
+    expect(controller.state.phase).toBe('sending');
+    expect(controller.state.busy).toBe(true);
+    expect(controller.state.pending?.text).toBe('Waiting forever');
+    controller.stop();
+    await sending;
+    await controller.flush();
+    expect(controller.hub.running().size).toBe(0);
     const old = files.chat('chat-a');
     expect(old?.turns.filter((t) => t.status === 'complete')).toHaveLength(1);
     expect(old?.turns[1]).toEqual(expect.objectContaining({ text: 'Waiting forever', status: 'stopped' }));

@@ -1,18 +1,19 @@
 import type { ContextChip } from '../context/items';
-import { ChipResolver } from '../context/resolver';
+import type { ChipResolver } from '../context/resolver';
 import type { LiveChat } from '../conversation/liveChat';
 import { setMode as withMode, setModel as withModel, setTitle } from '../conversation/transitions';
 import { inputBudget } from '../budget/budget';
 import { budgetSettingsFor, type ChatMode } from '../settings/settings';
-import { SummaryCache } from '../planning/summaryCache';
 import type { PlanOverride } from '../conversation/records/plan';
 import type { ChatActivity, ActivityChange } from './activity';
 import { chatStateOf, libraryEntries, type ChatPhase, type ChatState } from './chatState';
 import { engineOptions, newLiveChat, openSavedChat } from './chatOpening';
-import { ChatSaves } from './chatSaves';
+import type { ChatSaves } from './chatSaves';
+import { ChatHub } from './chatHub';
+import type { HubView } from './hubView';
 import { modeProblem, moveToProject } from './chatSettings';
-import { ChatTitler } from './chatTitler';
-import { ChatRuns, type Settle } from './chatRuns';
+import type { ChatTitler } from './chatTitler';
+import type { ChatRuns, Settle } from './chatRuns';
 import { contextUsageOf } from './contextUsage';
 import type { ChatControllerDeps } from './controllerDeps';
 import { overridePlan, removeLibraryItem } from './libraryActions';
@@ -28,11 +29,12 @@ const BUSY = 'A reply is still coming in: stop it first.';
 const OPENING = 'A chat is opening: wait until it is shown.';
 
 /**
- * The chat controller, a façade for the view: the chat shown (a LiveChat: its conversation and
+ * The chat controller, a façade for one view: the chat shown (a LiveChat: its conversation and
  * engine, changed together), its lifecycle (new, open, remove, rename, model, mode, project), the
  * turns it starts (each a TurnRun that owns its stream, retries, agent calls and stop), the preview
- * of the next request, and saving. A failed or stopped request keeps the user's message (saved,
- * marked, retried as it is). The host injects the vault, the archive, the providers, the clock and ids.
+ * of the next request, and saving. Runs, saves and open chats are shared by every view (ChatHub):
+ * switching away leaves a reply streaming. A failed or stopped request keeps the user's message
+ * (saved, marked, retried as it is). The host injects the vault, the archive, the providers, the clock and ids.
  */
 export class ChatController {
   private chat: LiveChat;
@@ -50,27 +52,18 @@ export class ChatController {
   private readonly listeners = new Set<ChatListener>();
   private cachedState: ChatState | null = null;
 
-  constructor(private readonly deps: ChatControllerDeps) {
-    const summaryCache = deps.summaryCache ?? new SummaryCache();
-    this.resolver = new ChipResolver(deps.vault);
-    this.titler = new ChatTitler(deps);
-    this.saves = new ChatSaves(deps.archive, {
-      shown: () => this.chat,
-      warnings: () => this.warnings,
-      setWarnings: (warnings) => (this.warnings = warnings),
-      changed: () => this.emit(),
-    });
-    this.runs = new ChatRuns(
-      { host: deps, resolver: this.resolver, saves: this.saves, titler: this.titler, summaryCache },
-      {
-        shown: () => this.chat,
-        emit: (change) => this.emit(change),
-        warnings: () => this.warnings,
-        setWarnings: (warnings) => (this.warnings = warnings),
-        previewNext: () => void this.previewNext(),
-      },
-    );
-    this.preview = new NextRequestPreview(this.resolver, summaryCache, {
+  /** This controller as the hub sees it. */
+  private readonly view: HubView;
+  /** Leaves the hub (the view closes). */
+  readonly detach: () => void;
+
+  /** `hub`: shared with the other views of the plugin (absent: this controller's own). */
+  constructor(
+    private readonly deps: ChatControllerDeps,
+    readonly hub: ChatHub = new ChatHub(deps),
+  ) {
+    ({ resolver: this.resolver, saves: this.saves, titler: this.titler, runs: this.runs } = hub);
+    this.preview = new NextRequestPreview(this.resolver, hub.summaryCache, {
       shown: () => this.chat,
       busy: () => this.shownActivity() !== undefined,
       settings: () => deps.settings(),
@@ -79,6 +72,15 @@ export class ChatController {
       changed: () => this.emit(),
     });
     this.chat = newLiveChat(deps.settings(), deps);
+    this.view = {
+      chat: () => this.chat,
+      emit: (change) => this.notify(change),
+      warnings: () => this.warnings,
+      setWarnings: (warnings) => (this.warnings = warnings),
+      previewNext: () => void this.previewNext(),
+      removed: () => void this.newChat(),
+    };
+    this.detach = hub.attach(this.view);
   }
 
   // ---- observation -------------------------------------------------------------------------
@@ -106,21 +108,27 @@ export class ChatController {
       agentCalls: activity?.agentCalls ?? [],
       library: libraryEntries(chat.engine.libraryItems()),
       warnings: [...this.warnings],
-      saved: this.saves.saved,
+      saved: this.saves.isSaved(chat.id),
     });
     return this.cachedState;
   }
 
+  /** The chat shown changed here: every view showing it hears it (one chat, however many views). */
   private emit(change: ChatChange = 'state'): void {
+    for (const view of this.hub.views(this.chat.id)) if (view !== this.view) view.emit(change);
+    this.notify(change);
+  }
+
+  private notify(change: ChatChange = 'state'): void {
     // A streamed token changes only the streaming text: the rest of the state (the whole chat,
     // derived) is not rebuilt per token.
     this.cachedState = change === 'stream' && this.cachedState ? { ...this.cachedState, streamingText: this.shownActivity()?.streamingText ?? null } : null;
     for (const listener of [...this.listeners]) listener(change);
   }
 
-  /** What runs on the chat shown, if anything. */
+  /** What runs on the chat shown, if anything (nothing while another chat opens). */
   private shownActivity(): ChatActivity | undefined {
-    return this.runs.running(this.chat.id);
+    return this.opening ? undefined : this.runs.running(this.chat.id);
   }
 
   // ---- sending -----------------------------------------------------------------------------
@@ -159,20 +167,7 @@ export class ChatController {
     const index = turns.length - 1;
     const before = this.chat.checkpoint();
     this.chat.truncateFrom(index, this.deps.now());
-    // A regeneration that failed or was stopped (switching chats stops it too) must not cost the
-    // answer the user already had: put back as the turn settles, before the chat can be reopened.
-    await this.runNewTurn(last.text, last.sent, last.chips ?? [], (chat) => {
-      const retried = chat.conversation.turns[index];
-      if (!retried || retried.status === 'complete') return null;
-      chat.restore(before, engineOptions(this.deps.settings()));
-      if (chat === this.chat) {
-        this.warnings = withWarnings(withoutSources(this.warnings, 'regenerate'), [
-          { source: 'regenerate', text: `Regenerate failed: ${retried.error ?? retried.status}; the previous answer is kept.` },
-        ]);
-        this.emit();
-      }
-      return this.saves.save(chat);
-    });
+    await this.runNewTurn(last.text, last.sent, last.chips ?? [], this.hub.keepingAnswer(before, index, engineOptions(this.deps.settings())));
   }
 
   /** Edit the last user message (answered or kept) and send it again with the same chips. */
@@ -253,7 +248,7 @@ export class ChatController {
     this.assertIdle();
     const text = overridePlan(this.chat, id, override);
     this.warnings = withWarnings(withoutSources(this.warnings, 'library'), [{ source: 'library', text }]);
-    this.changed(this.saves.saved);
+    this.changed(this.saves.isSaved(this.chat.id));
     return text;
   }
 
@@ -261,7 +256,7 @@ export class ChatController {
     this.assertIdle();
     const before = this.chat.conversation;
     this.chat.update((c) => withModel(c, providerId, model, this.deps.now()));
-    if (this.chat.conversation !== before) this.changed(this.saves.saved);
+    if (this.chat.conversation !== before) this.changed(this.saves.isSaved(this.chat.id));
   }
 
   /** Why `mode` cannot run on the chat's provider and model (the mode picker says so), or null. */
@@ -275,7 +270,7 @@ export class ChatController {
    */
   setProject(id: string | null): void {
     this.assertIdle();
-    if (moveToProject(this.chat, id, this.deps.settings(), this.deps.now())) this.changed(this.saves.saved);
+    if (moveToProject(this.chat, id, this.deps.settings(), this.deps.now())) this.changed(this.saves.isSaved(this.chat.id));
   }
 
   setMode(mode: ChatMode): void {
@@ -283,7 +278,7 @@ export class ChatController {
     this.chat.update((c) => withMode(c, mode, this.deps.now()));
     if (this.chat.conversation === before) return;
     this.emit();
-    if (this.saves.saved) void this.saves.save(this.chat);
+    if (this.saves.isSaved(this.chat.id)) void this.saves.save(this.chat);
   }
 
   /** Rename the chat shown (the title is saved with it, and its note renamed after it: ChatArchive.followTitle). */
@@ -310,29 +305,29 @@ export class ChatController {
   }
 
   /**
-   * Start a new, empty chat, at once: a reply in flight is stopped and settles (kept, with what had
-   * arrived) in the chat it belongs to, whose saves finish in the background. A chat still opening
-   * is dropped: the new chat is what the user asked for last.
+   * Start a new, empty chat, at once: a reply in flight goes on in the chat it belongs to, in the
+   * background, and saves there. A chat still opening is dropped: the new chat is what the user
+   * asked for last.
    */
   newChat(): Promise<void> {
     // A new chat belongs to the project of the chat shown (the header's project picker).
     const project = this.chat.conversation.project;
     this.switches++;
     this.opening = false;
-    this.leave();
     this.reset(project);
     return Promise.resolve();
   }
 
   /**
-   * Open a saved chat where it stopped: turns, library, provider session and any kept message. The
-   * chat shown stops its reply (kept in it, saved in the background) and is not waited for; only
-   * reopening the chat just left waits for its last turn and saves, to read the note they write.
+   * Open a chat where it stopped: turns, library, provider session, any kept message. One in memory
+   * (another view shows it, or its reply runs) is shown live; the chat left runs on. Only reopening
+   * a chat that has left memory waits for its last turn and saves, to read the note they write.
    */
   async open(id: string): Promise<void> {
     if (this.opening) throw new Error(OPENING);
     const switchNo = ++this.switches;
-    this.leave();
+    const live = this.shared(id);
+    if (live) return this.show(live);
     this.opening = true;
     // A title still on its way for this chat would be saved over the chat being opened: it is dropped.
     this.titler.cancel(id);
@@ -342,10 +337,13 @@ export class ChatController {
       await this.saves.flushChat(id);
       const opened = await openSavedChat(id, { archive: this.deps.archive, vault: this.deps.vault, resolver: this.resolver, settings: this.deps.settings() });
       if (switchNo !== this.switches) return;
-      this.chat = opened.chat;
+      // Opened meanwhile by another view: the one in memory is the chat.
+      const shared = this.shared(id);
+      this.chat = shared ?? opened.chat;
+      this.hub.hold(this.chat);
       this.preview.clear();
-      this.warnings = opened.warnings.map((text) => ({ source: 'reopened' as const, text: `Reopened: ${text}` }));
-      this.saves.saved = true;
+      this.warnings = shared ? [] : opened.warnings.map((text) => ({ source: 'reopened' as const, text: `Reopened: ${text}` }));
+      this.saves.markSaved(id);
     } finally {
       if (switchNo === this.switches) {
         this.opening = false;
@@ -355,16 +353,13 @@ export class ChatController {
     if (switchNo === this.switches) void this.previewNext();
   }
 
-  /** Delete a saved chat; deleting the chat shown starts a new one. */
+  /** Delete a saved chat; every view showing it starts a new one. */
   async remove(id: string): Promise<void> {
-    const shown = id === this.chat.id;
     this.titler.cancel(id);
-    // The chat shown makes way for a new one at once; its note is deleted once its turn has settled.
-    if (shown) {
-      const project = this.chat.conversation.project;
-      this.leave();
-      this.reset(project);
-    }
+    // A stop is needed here: the note goes, so nothing of the chat may run on and write it back.
+    this.runs.abandon(id);
+    // The views showing it make way for a new chat at once; its note is deleted once its turn has settled.
+    for (const view of this.hub.views(id)) view.removed();
     // A save still queued (or the last one of a turn still settling) must not write the note back after it is deleted.
     await this.runs.settled(id);
     await this.saves.forget(id);
@@ -376,19 +371,27 @@ export class ChatController {
     await Promise.all([this.saves.flush(), this.preview.pending]);
   }
 
-  /**
-   * Leave the chat shown: what runs on it (a reply, a condense) is stopped and settles in that chat
-   * in the background; nothing of it is the controller's state any more.
-   */
-  private leave(): void {
-    this.runs.leave(this.chat.id);
+  /** Chat `id` in memory, once saved or running (a new chat not yet saved is no one else's to open). */
+  private shared(id: string): LiveChat | undefined {
+    return this.saves.isSaved(id) || this.runs.running(id) ? this.hub.chat(id) : undefined;
+  }
+
+  /** Show `chat`, already in memory (another view shows it, or its reply runs): live, as it is. */
+  private show(chat: LiveChat): Promise<void> {
+    this.opening = false;
+    this.chat = chat;
+    this.hub.hold(chat);
+    this.preview.clear();
+    this.warnings = withoutSources(this.warnings, 'library', 'regenerate', 'reopened', 'note', 'condense');
+    this.emit();
+    return this.previewNext();
   }
 
   private reset(project?: string): void {
     this.chat = newLiveChat(this.deps.settings(), this.deps, project);
+    this.hub.hold(this.chat);
     this.preview.clear();
     this.warnings = withoutSources(this.warnings, 'library', 'regenerate', 'reopened', 'note', 'condense');
-    this.saves.saved = false;
     this.emit();
     // A new chat's usage line shows its first request (instructions and the composer's notes) at once.
     void this.previewNext();

@@ -8,7 +8,7 @@ import type { StrataSettings } from '../settings/settings';
 import type { SummaryCache } from '../planning/summaryCache';
 import { EXPENSIVE_INPUT_PRICE } from '../planning/shouldPlan';
 import { chatFolders, findProject, projectScope } from '../projects/projects';
-import { CondenseActivity, type ActivityChange, type ChatActivity } from './activity';
+import { CondenseActivity, type ChatActivity } from './activity';
 import type { ChatSaves } from './chatSaves';
 import type { ChatTitler } from './chatTitler';
 import { condensedMessage, omittedWarning, recordCompaction } from './compactions';
@@ -16,16 +16,15 @@ import { WORDS_SAVE_DELAY_MS, type ChatControllerDeps } from './controllerDeps';
 import { isAbort, userFacingError } from './errors';
 import { condenseNext, type NextRequest } from './turnPipeline';
 import { TurnRun, type RunDeps } from './turnRun';
-import { withoutSources, withWarnings, type ChatWarning } from './warnings';
+import { withoutSources, withWarnings } from './warnings';
+import type { HubView } from './hubView';
 
-/** What running turns reads and changes of the controller. */
+/** Who hears what runs on a chat: the views showing it, and whoever watches which chats run. */
 export interface RunsHost {
-  shown(): LiveChat;
-  emit(change?: ActivityChange): void;
-  warnings(): ChatWarning[];
-  setWarnings(warnings: ChatWarning[]): void;
-  /** Measure the next request again (a turn or a condense of the chat shown ended). */
-  previewNext(): void;
+  /** The views showing chat `id`. */
+  views(id: string): readonly HubView[];
+  /** Something started or ended on chat `id` (the history's and the tabs' running marks). */
+  activityChanged(id: string): void;
 }
 
 /** Runs as a turn settles, on its chat: a save it returns is the turn's last. */
@@ -40,9 +39,9 @@ export interface ChatRunsDeps {
 }
 
 /**
- * What runs on the chats, by chat id: turns (TurnRun) and condensing on request. It starts them,
- * lets the view hear the one of the chat shown, and settles each in its own chat (saved, titled):
- * a chat left behind finishes in the background. Several chats may run at once.
+ * What runs on the chats, by chat id: turns (TurnRun) and condensing on request, for every view. It
+ * starts them, lets the views showing a chat hear its run, and settles each in its own chat (saved,
+ * titled): a chat no view shows finishes in the background. Several chats may run at once.
  */
 export class ChatRuns {
   private readonly activities = new Map<string, ChatActivity>();
@@ -66,10 +65,23 @@ export class ChatRuns {
     return this.settling.get(id);
   }
 
-  /** The chat is left: what runs on it stops and settles in the background; the view no longer hears it. */
-  leave(id: string): void {
+  /** The chats something runs on, in the order they started. */
+  runningIds(): string[] {
+    return [...this.activities.keys()];
+  }
+
+  /**
+   * Stop what runs on chat `id` and forget it (the chat is being deleted): it settles in the
+   * background and no view hears it again.
+   */
+  abandon(id: string): void {
     this.activities.get(id)?.stop();
-    this.activities.delete(id);
+    if (this.activities.delete(id)) this.host.activityChanged(id);
+  }
+
+  /** Stop everything that runs (the plugin unloads): each settles, kept, in its own chat. */
+  stopAll(): void {
+    for (const activity of this.activities.values()) activity.stop();
   }
 
   /** Page texts of the `@` web pages among these chips, kept for the turns that send them. */
@@ -110,13 +122,11 @@ export class ChatRuns {
       if (isAbort(error, activity.signal)) return 'Condense stopped: nothing changed.';
       throw new Error(`Could not condense: ${userFacingError(error)}`);
     } finally {
-      // Switching chats stopped it: the chat shown now is not this one's to update.
-      const shown = this.activities.get(chat.id) === activity;
       end();
-      if (shown) {
-        this.host.emit();
-        this.host.previewNext();
-      }
+      this.tell(chat.id, (view) => {
+        view.emit();
+        view.previewNext();
+      });
     }
   }
 
@@ -126,23 +136,31 @@ export class ChatRuns {
     return typeof perMillion === 'number' && perMillion / 1_000_000 >= EXPENSIVE_INPUT_PRICE;
   }
 
-  /** `activity` starts on its chat: the view hears it while that chat is shown. Returns its end. */
+  /** `activity` starts on its chat: the views showing that chat hear it. Returns its end. */
   private begin(activity: ChatActivity): () => void {
-    this.activities.set(activity.chatId, activity);
-    const shown = () => this.activities.get(this.host.shown().id) === activity;
+    const id = activity.chatId;
+    this.activities.set(id, activity);
     const unsubscribe = activity.subscribe((change) => {
-      if (shown()) this.host.emit(change);
+      if (this.activities.get(id) === activity) this.tell(id, (view) => view.emit(change));
     });
-    this.host.emit();
+    this.host.activityChanged(id);
+    this.tell(id, (view) => view.emit());
     return () => {
       unsubscribe();
-      if (this.activities.get(activity.chatId) === activity) this.activities.delete(activity.chatId);
+      if (this.activities.get(id) !== activity) return;
+      this.activities.delete(id);
+      this.host.activityChanged(id);
     };
   }
 
+  /** Tell each view showing chat `id`. */
+  private tell(id: string, what: (view: HubView) => void): void {
+    for (const view of this.host.views(id)) what(view);
+  }
+
   /**
-   * One turn of `chat`, which may stop being the chat shown while it runs (switching stops its
-   * request): it then settles and saves into `chat` only. Returns the turn's last save.
+   * One turn of `chat`, shown or not (a view may switch away and back while it runs): it settles
+   * and saves into `chat` only. Returns the turn's last save.
    */
   private async turn(chat: LiveChat, index: number): Promise<Promise<void>> {
     const deps = this.deps.host;
@@ -158,14 +176,13 @@ export class ChatRuns {
       // run() itself never throws: what failed is gathering what the turn needs (settings, search, tools).
       run.fail(error, deps.now());
     }
-    const shown = chat === this.host.shown();
     // Notices about the state before this turn (a removed item, what reopening found) are now on the turn itself.
-    if (answered && shown) this.host.setWarnings(withoutSources(this.host.warnings(), 'library', 'reopened', 'regenerate'));
+    if (answered) this.tell(chat.id, (view) => view.setWarnings(withoutSources(view.warnings(), 'library', 'reopened', 'regenerate')));
     end();
-    if (shown) {
-      this.host.emit();
-      this.host.previewNext();
-    }
+    this.tell(chat.id, (view) => {
+      view.emit();
+      view.previewNext();
+    });
     return this.deps.saves.save(chat);
   }
 
@@ -191,7 +208,7 @@ export class ChatRuns {
   /** After the first answer, a generated title (ChatTitler), shown if the chat is, and saved either way. */
   private async nameChat(chat: LiveChat): Promise<void> {
     if (!(await this.deps.titler.name(chat))) return;
-    if (chat === this.host.shown()) this.host.emit();
+    this.tell(chat.id, (view) => view.emit());
     await this.deps.saves.save(chat);
   }
 
@@ -199,10 +216,11 @@ export class ChatRuns {
   private compacted(chat: LiveChat, event: CompactionEvent): void {
     if (!recordCompaction(chat, event, this.deps.host.now(), this.deps.host.costOf)) return;
     void this.deps.saves.save(chat);
-    if (chat !== this.host.shown()) return;
     const omitted = omittedWarning(event);
-    this.host.setWarnings(withWarnings(withoutSources(this.host.warnings(), 'condense'), omitted ? [{ source: 'condense', text: omitted }] : []));
-    this.host.emit();
+    this.tell(chat.id, (view) => {
+      view.setWarnings(withWarnings(withoutSources(view.warnings(), 'condense'), omitted ? [{ source: 'condense', text: omitted }] : []));
+      view.emit();
+    });
   }
 
   /**

@@ -3,27 +3,27 @@ import type { LiveChat } from '../conversation/liveChat';
 import { compactionToApply } from '../conversation/compactionRecords';
 import { rebaseOnSaved } from '../conversation/merge';
 import { userFacingError } from './errors';
+import type { HubView } from './hubView';
 import { SaveQueue, type SaveEvent } from './saveQueue';
-import { withoutSources, withWarnings, type ChatWarning } from './warnings';
+import { withoutSources, withWarnings } from './warnings';
 
-/** What saving reads and changes of the controller's state. */
+/** What saving reads and tells of the chats open in memory and the views showing them. */
 export interface SavesHost {
-  /** The chat shown: a save's result (merged with the user's edits in the note) becomes its state. */
-  shown(): LiveChat;
-  warnings(): ChatWarning[];
-  setWarnings(warnings: ChatWarning[]): void;
-  /** The chat shown changed (the view shows it again). */
-  changed(): void;
+  /** The chat open in memory with this id (shown or running): a save's result becomes its state. */
+  live(id: string): LiveChat | undefined;
+  /** The views showing chat `id`; null: every view. */
+  views(id: string | null): readonly HubView[];
 }
 
 /**
- * Saving chats through the archive, one write at a time (SaveQueue). A save's result is the note's
- * state merged with the user's edits: for the chat shown it becomes the conversation (an edited
- * latest summary becomes what the engine renders); a failure or the note's warnings are said.
+ * Saving chats through the archive, one write at a time (SaveQueue), for every view. A save's result
+ * is the note's state merged with the user's edits: for a chat open in memory it becomes the
+ * conversation (an edited latest summary becomes what the engine renders); a failure or the note's
+ * warnings are said in the views showing it.
  */
 export class ChatSaves {
-  /** True once the chat shown has been saved (it then appears in the history). */
-  saved = false;
+  /** Chats saved at least once (they then appear in the history). */
+  private readonly savedIds = new Set<string>();
   private readonly queue: SaveQueue;
 
   constructor(
@@ -31,6 +31,16 @@ export class ChatSaves {
     private readonly host: SavesHost,
   ) {
     this.queue = new SaveQueue((c) => archive.save(c), (event) => this.done(event));
+  }
+
+  /** True once chat `id` has been saved (or was opened from its note). */
+  isSaved(id: string): boolean {
+    return this.savedIds.has(id);
+  }
+
+  /** Chat `id` was opened from its note. */
+  markSaved(id: string): void {
+    this.savedIds.add(id);
   }
 
   /** Queue a save of `chat`, shown or not (nothing to save before its first message). `delayMs`: see SaveQueue. */
@@ -57,31 +67,35 @@ export class ChatSaves {
   }
 
   private done(event: SaveEvent): void {
-    const chat = this.host.shown();
-    const shown = event.sent.id === chat.id;
-    const warnings = this.host.warnings();
+    const id = event.sent.id;
+    const views = this.host.views(id);
     if (event.type === 'failed') {
-      const text = shown
-        ? `The chat could not be saved: ${userFacingError(event.error)}`
-        : `The chat "${event.sent.title}" could not be saved: ${userFacingError(event.error)}`;
-      this.host.setWarnings(withWarnings(withoutSources(warnings, 'save'), [{ source: 'save', text }]));
-      this.host.changed();
+      // Said where the chat is shown; a chat no view shows is named in every view.
+      const reason = userFacingError(event.error);
+      const targets = views.length > 0 ? views : this.host.views(null);
+      for (const view of targets) {
+        const text = views.length > 0 ? `The chat could not be saved: ${reason}` : `The chat "${event.sent.title}" could not be saved: ${reason}`;
+        view.setWarnings(withWarnings(withoutSources(view.warnings(), 'save'), [{ source: 'save', text }]));
+        view.emit();
+      }
       return;
     }
-    if (!shown) return;
+    const first = !this.savedIds.has(id);
+    this.savedIds.add(id);
+    const chat = this.host.live(id);
+    if (!chat) return;
     const before = chat.conversation;
     chat.update((c) => rebaseOnSaved(c, event.sent, event.result.conversation));
     // The user edited the latest summary in the note while the chat is open: their text is what is sent next.
     const edited = compactionToApply(chat.conversation.compactions, chat.engine.currentCompaction());
     if (edited) chat.applyCompaction(edited);
-    const hadError = warnings.some((w) => w.source === 'save');
-    const kept = withoutSources(warnings, 'save');
-    const next = withWarnings(kept, event.result.warnings.map((w) => ({ source: 'note' as const, text: `Chat note: ${w}` })));
-    this.host.setWarnings(next);
-    const noted = next.length > kept.length;
-    if (!this.saved || hadError || noted || chat.conversation !== before) {
-      this.saved = true;
-      this.host.changed();
+    for (const view of views) {
+      const warnings = view.warnings();
+      const hadError = warnings.some((w) => w.source === 'save');
+      const kept = withoutSources(warnings, 'save');
+      const next = withWarnings(kept, event.result.warnings.map((w) => ({ source: 'note' as const, text: `Chat note: ${w}` })));
+      view.setWarnings(next);
+      if (first || hadError || next.length > kept.length || chat.conversation !== before) view.emit();
     }
   }
 }

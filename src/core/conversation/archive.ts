@@ -1,4 +1,5 @@
 import type { ChatArchivePort, ChatListRow, LoadedChat, SaveResult, SearchOptions } from '../ports/chatArchive';
+import { withFlags, type ChatFlags } from './chatFlags';
 import { decodeChatNote, encodeChatNote } from './codec';
 import { noteFormat } from './lineEndings';
 import { mergeChatNote } from './merge';
@@ -228,6 +229,16 @@ export class ChatArchive implements ChatArchivePort {
     });
     this.lastText.set(path, written);
     if (renamed) await this.followTitle(renamed, path);
+  }
+
+  /** Pin, unpin, archive or bring back a chat (its note's properties; the file keeps its name). */
+  async setFlags(id: string, flags: ChatFlags): Promise<void> {
+    const path = await this.pathOf(id);
+    const written = await this.store.process(path, (current) => {
+      const { conversation } = decodeChatNote(current, { id: idFromPath(path), now: this.clock.now() });
+      return encodeChatNote(withFlags(conversation, flags));
+    });
+    this.lastText.set(path, written);
   }
 
   /** Move a chat note to the trash. */

@@ -3,6 +3,7 @@ import { bodyWithoutChatData } from './chatData';
 import { parseYaml, splitFrontmatter } from '../markdown/frontmatter';
 import { toLf } from './lineEndings';
 import { isStructureLine } from './textBlock';
+import { FLAG_KEYS } from './chatFlags';
 
 /**
  * A chat-list row from a chat note without decoding it: the readable properties and the chat id,
@@ -40,6 +41,9 @@ export function chatListRowOf(path: string, text: string, fallbackId: string): C
     turns: countUserMessages(body),
     model: typeof d.model === 'string' ? d.model : 'unknown',
     warnings: problems,
+    // Written as `true` before the chat's data (chatFlags.ts); read as text from the head, as a boolean from a full parse.
+    ...(d.pinned === true || d.pinned === 'true' ? { pinned: true } : {}),
+    ...(d.archived === true || d.archived === 'true' ? { archived: true } : {}),
   };
 }
 
@@ -68,30 +72,37 @@ function headScalars(yaml: string): Record<string, unknown> | null {
   const out: Record<string, unknown> = {};
   let inStrata = false;
   let offset = 0;
+  // Once the list's keys are read, the scan goes on to the closing fence for a pinned or archived
+  // property set by hand (at the end of the properties); without a fence in the head, what was read stands.
+  let complete = false;
   while (offset < yaml.length) {
     const end = yaml.indexOf('\n', offset);
     const line = end < 0 ? yaml.slice(offset) : yaml.slice(offset, end);
     offset = end < 0 ? yaml.length : end + 1;
-    if (/^(?:---|\.\.\.)[ \t]*$/.test(line)) return null;
+    if (/^(?:---|\.\.\.)[ \t]*$/.test(line)) return complete ? out : null;
     const top = /^([A-Za-z_][\w-]*):(?: (.*))?$/.exec(line);
     if (top) {
       inStrata = top[1] === 'strata';
-      if (LIST_KEYS.includes(top[1])) {
+      const flag = FLAG_KEYS.includes(top[1] as (typeof FLAG_KEYS)[number]);
+      if (flag || (!complete && LIST_KEYS.includes(top[1]))) {
         const value = scalar(top[2] ?? '');
-        if (value === null) return null;
+        if (value === null) {
+          if (complete) continue;
+          return null;
+        }
         out[top[1]] = value;
       }
       continue;
     }
-    const nested = inStrata ? /^ {2}id:(?: (.*))?$/.exec(line) : null;
+    const nested = !complete && inStrata ? /^ {2}id:(?: (.*))?$/.exec(line) : null;
     if (nested) {
       const id = scalar(nested[1] ?? '');
       if (id === null) return null;
       out.strata = { id };
-      if (LIST_KEYS.every((k) => k in out)) return out;
+      complete = LIST_KEYS.every((k) => k in out);
     }
   }
-  return null;
+  return complete ? out : null;
 }
 
 /** A one-line YAML scalar as text; null when it is not one (the caller falls back to a parse). */

@@ -1,4 +1,5 @@
 import type { ContextChip } from '../context/items';
+import { FLAG_KEYS } from './chatFlags';
 import { LAYER_IDS, type ImageRef } from '../engine/types';
 import { sha256Hex } from '../hash';
 import { readLenient } from '../lenient';
@@ -80,7 +81,7 @@ export function writeMeta(c: Conversation, { lists = true }: { lists?: boolean }
     },
   };
   for (const [key, value] of Object.entries(c.extra ?? {})) if (!OWNED_KEYS.includes(key)) out[key] = value;
-  return c.propertyOrder ? inOrder(out, c.propertyOrder) : out;
+  return flagsBeforeData(c.propertyOrder ? inOrder(out, c.propertyOrder) : out);
 }
 
 /**
@@ -173,6 +174,17 @@ function writeSearch(s: TurnSearch): Record<string, unknown> {
         }
       : {}),
   };
+}
+
+/** Pinned and archived go before the chat's own data, where the chat list reads the note's head (chatFlags.ts). */
+function flagsBeforeData(out: Record<string, unknown>): Record<string, unknown> {
+  if (!FLAG_KEYS.some((key) => key in out)) return out;
+  const sorted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(out)) {
+    if (key === 'strata') for (const flag of FLAG_KEYS) if (flag in out) sorted[flag] = out[flag];
+    if (!(key in sorted)) sorted[key] = value;
+  }
+  return sorted;
 }
 
 /** The properties in the order the note had them; keys it did not have follow, in the written order. */

@@ -1,4 +1,5 @@
 import type { Conversation } from '../conversation/model';
+import type { ChatFlags } from '../conversation/chatFlags';
 
 /** One row of the chat list. */
 export interface ChatListRow {
@@ -11,6 +12,10 @@ export interface ChatListRow {
   readonly model: string;
   /** Chats that did not read cleanly still show, with their warnings. */
   readonly warnings: number;
+  /** Shown first in the history (the note's `pinned` property). */
+  readonly pinned?: true;
+  /** Left out of the history list, found by search (the note's `archived` property). */
+  readonly archived?: true;
 }
 
 export interface SaveResult {
@@ -47,5 +52,7 @@ export interface ChatArchivePort {
   /** Chats whose title or messages contain every word of the query. */
   search(query: string, options?: SearchOptions): Promise<ChatListRow[]>;
   rename(id: string, title: string): Promise<void>;
+  /** Pin or archive a chat not open in memory (chatFlags.ts); absent: the history offers neither. */
+  setFlags?(id: string, flags: ChatFlags): Promise<void>;
   delete(id: string): Promise<void>;
 }

@@ -47,7 +47,7 @@
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
  *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
  */
-import { debounce, ItemView, MarkdownView, Notice, setIcon, TFile, type WorkspaceLeaf } from 'obsidian';
+import { debounce, ItemView, MarkdownView, Notice, setIcon, TFile, type ViewStateResult, type WorkspaceLeaf } from 'obsidian';
 import { redactText } from '../../core/security/redact';
 import type { ChatController } from '../../core/chat/chatController';
 import { chatListActions } from '../../core/chat/chatList';
@@ -65,6 +65,7 @@ import { ContextPanel } from './contextPanel';
 import { HistoryModal } from './historyModal';
 import { MessageList } from './messageList';
 import { ChatHeader } from './chatHeader';
+import { keepAboveKeyboard } from './keyboardInset';
 import { renderSetupNotice, setupProblem } from './setupNotice';
 import { emptyChatModel } from '../../core/settings/defaultModel';
 import type { PromptSource } from './slashPicker';
@@ -83,6 +84,13 @@ export interface ChatViewHost {
   replyMenu?(reply: string, anchor: HTMLElement, chatTitle: string): void;
   /** Fetch a web page as markdown (a URL attached with `@`); absent: `@` offers no web pages. */
   readonly fetchPage?: (url: string, signal: AbortSignal) => Promise<FetchedPage>;
+  /** Open a saved chat in a new tab (the history's button and Ctrl+Enter). */
+  openInNewTab?(chatId: string): void;
+}
+
+/** What a Strata view keeps in the workspace layout: the chat it shows, reopened after a restart. */
+interface ChatViewState {
+  chatId?: string;
 }
 
 export class ChatView extends ItemView {
@@ -100,6 +108,9 @@ export class ChatView extends ItemView {
   private readonly schedulePreview = debounce(() => this.previewNext(), 300, true);
   /** Markdown note of the last 'file-open' (null: none open); undefined until the first event. */
   private lastOpened: string | null | undefined = undefined;
+  /** The tab's title and the chat id as last written to the workspace (refreshed when they change). */
+  private shownTitle = '';
+  private shownChatId: string | null = null;
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -112,8 +123,31 @@ export class ChatView extends ItemView {
     return VIEW_TYPE_CHAT;
   }
 
+  /** The tab's title: the chat's once it has a message (a new one is "Strata chat"), with a dot while its reply is coming in. */
   getDisplayText(): string {
-    return 'Strata chat';
+    if (!this.controller) return 'Strata chat';
+    const state = this.controller.state;
+    const title = state.conversation.turns.length > 0 ? state.conversation.title : 'Strata chat';
+    return state.busy ? `● ${title}` : title;
+  }
+
+  /** The chat shown, once saved: the workspace keeps it, so the view reopens it after a restart. */
+  getState(): Record<string, unknown> {
+    const state = super.getState();
+    if (this.controller?.state.saved) state.chatId = this.controller.chatId;
+    return state;
+  }
+
+  async setState(state: unknown, result: ViewStateResult): Promise<void> {
+    await super.setState(state, result);
+    const chatId = (state as ChatViewState | null)?.chatId;
+    if (typeof chatId === 'string' && this.controller && chatId !== this.controller.chatId) {
+      try {
+        await this.controller.open(chatId);
+      } catch (error) {
+        new Notice(`Could not reopen the chat: ${errorText(error)}`);
+      }
+    }
   }
 
   getIcon(): string {
@@ -198,17 +232,22 @@ export class ChatView extends ItemView {
         this.syncActiveNote();
       }),
     );
+    keepAboveKeyboard(this, root);
     this.syncActiveNote();
     this.render();
     this.previewNext();
     await Promise.resolve();
   }
 
+  /**
+   * The tab closes: its chat's reply, if one is coming in, goes on and is saved in its note (the
+   * history marks it); the plugin unloading stops every reply (main.ts).
+   */
   async onClose(): Promise<void> {
     this.schedulePreview.cancel();
     this.unsubscribe?.();
     this.unsubscribe = null;
-    this.controller.stop();
+    this.controller.detach();
     this.messages.destroy();
     await this.controller.flush();
   }
@@ -229,6 +268,7 @@ export class ChatView extends ItemView {
     // The list reads the notes: saves still queued (a rename, the last reply) are written first.
     new HistoryModal(this.app, {
       ...actions,
+      ...(this.host.openInNewTab ? { openInNewTab: (id: string) => this.host.openInNewTab?.(id) } : {}),
       list: async () => {
         await this.controller.flush();
         return actions.list();
@@ -339,6 +379,22 @@ export class ChatView extends ItemView {
     // A reply is in: back to the composer, unless the user is working in the usage panel (the Condense button).
     if (this.lastBusy && !state.busy && !this.panel.el.contains(activeDocument.activeElement)) this.composer.focus();
     this.lastBusy = state.busy;
+    this.syncHeader();
+  }
+
+  /** The tab's title follows the chat (its title, its running mark); the layout remembers the chat shown. */
+  private syncHeader(): void {
+    const title = this.getDisplayText();
+    if (title !== this.shownTitle) {
+      this.shownTitle = title;
+      // Not in Obsidian's typings, present on every leaf: redraws the tab header and the view header.
+      (this.leaf as WorkspaceLeaf & { updateHeader?: () => void }).updateHeader?.();
+    }
+    const chatId = this.controller.state.saved ? this.controller.chatId : null;
+    if (chatId !== this.shownChatId) {
+      this.shownChatId = chatId;
+      this.app.workspace.requestSaveLayout();
+    }
   }
 
   /** What keeps a message from being sent (no provider, no key), said before the user types. */

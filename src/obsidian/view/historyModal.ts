@@ -9,13 +9,18 @@ let modalCount = 0;
 const INSTRUCTIONS: readonly [string, string][] = [
   ['↑↓', 'to navigate'],
   ['↵', 'to open'],
+  ['Ctrl+↵', 'to open in a new tab'],
+  ['Alt+P', 'to pin'],
+  ['Alt+A', 'to archive'],
   ['F2', 'to rename'],
   ['Shift+Del', 'to delete'],
   ['esc', 'to dismiss'],
 ];
 
 /**
- * Saved chats: search, open, rename, delete (to the trash, through the chat store). Keyboard like
+ * Saved chats: search, open (here or in a new tab), pin, archive, rename, delete (to the trash,
+ * through the chat store). Pinned chats come first; archived ones leave the list (a toggle shows
+ * them) and a search still finds them; a chat whose reply is running says so. Keyboard like
  * Obsidian's SuggestModal (the search keeps focus, arrows move the selected row, Enter opens it,
  * Escape closes), plus F2 and Shift+Delete for the selected row. Not a SuggestModal because a row
  * turns into a rename field or a delete confirmation in place, and message search reports progress.
@@ -36,6 +41,10 @@ export class HistoryModal extends Modal {
   private shown: ChatListRow[] = [];
   private selectedId: string | null = null;
   private readonly idPrefix = `strata-history-${++modalCount}`;
+  /** Archived chats listed too (the toggle); a search always includes them. */
+  private showArchived = false;
+  private archivedToggle!: HTMLButtonElement;
+  private unwatch: (() => void) | null = null;
 
   constructor(
     app: App,
@@ -47,6 +56,9 @@ export class HistoryModal extends Modal {
     this.scope.register([], 'Enter', (evt) => this.onListKey(evt, (entry) => this.openEntry(entry)));
     this.scope.register([], 'F2', (evt) => this.onListKey(evt, (entry) => this.startRename(entry.id)));
     this.scope.register(['Shift'], 'Delete', (evt) => this.onListKey(evt, (entry) => this.askDelete(entry.id)));
+    this.scope.register(['Mod'], 'Enter', (evt) => this.onListKey(evt, (entry) => this.openInNewTab(entry)));
+    this.scope.register(['Alt'], 'p', (evt) => this.onListKey(evt, (entry) => this.toggleFlag(entry, 'pinned')));
+    this.scope.register(['Alt'], 'a', (evt) => this.onListKey(evt, (entry) => this.toggleFlag(entry, 'archived')));
   }
 
   onOpen(): void {
@@ -61,6 +73,16 @@ export class HistoryModal extends Modal {
       this.query = this.searchEl.value;
       void this.runSearch();
     });
+    if (this.actions.setFlags) {
+      this.archivedToggle = this.contentEl.createEl('button', { cls: 'strata-history-archived-toggle', text: 'Show archived', attr: { 'aria-pressed': 'false' } });
+      this.archivedToggle.addEventListener('click', () => {
+        this.showArchived = !this.showArchived;
+        this.archivedToggle.setText(this.showArchived ? 'Hide archived' : 'Show archived');
+        this.archivedToggle.setAttribute('aria-pressed', String(this.showArchived));
+        this.renderList();
+        this.refocus();
+      });
+    }
     this.listEl = this.contentEl.createDiv({ cls: 'strata-history-list', attr: { id: listId, role: 'listbox', 'aria-label': 'Saved chats' } });
     this.listEl.createDiv({ cls: 'strata-muted', text: 'Loading…' });
     const help = this.contentEl.createDiv({ cls: 'prompt-instructions strata-history-keys' });
@@ -70,10 +92,14 @@ export class HistoryModal extends Modal {
       el.createSpan({ text: purpose });
     }
     void this.reload();
+    // A reply that starts or ends while the list is open: its mark follows.
+    this.unwatch = this.actions.watchRuns(() => this.renderList());
     this.searchEl.focus();
   }
 
   onClose(): void {
+    this.unwatch?.();
+    this.unwatch = null;
     this.searching?.abort();
     this.contentEl.empty();
   }
@@ -123,6 +149,22 @@ export class HistoryModal extends Modal {
     // Closed at once: the chat view says the chat is opening (its composer waits) until it is shown.
     this.close();
     void this.actions.open(entry.id).catch((error: unknown) => new Notice(`Could not open the chat: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private openInNewTab(entry: ChatListRow): void {
+    if (!this.actions.openInNewTab) return;
+    this.close();
+    this.actions.openInNewTab(entry.id);
+  }
+
+  /** Pin or unpin, archive or bring back: written to the chat's note, then the list is read again. */
+  private toggleFlag(entry: ChatListRow, flag: 'pinned' | 'archived'): void {
+    if (!this.actions.setFlags) return;
+    const on = entry[flag] !== true;
+    void this.actions.setFlags(entry.id, { [flag]: on }).then(
+      () => this.reload().then(() => this.refocus()),
+      (error: unknown) => new Notice(`Could not ${flag === 'pinned' ? (on ? 'pin' : 'unpin') : on ? 'archive' : 'unarchive'}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   private startRename(id: string): void {
@@ -190,11 +232,15 @@ export class HistoryModal extends Modal {
     this.listEl.empty();
     if (this.progress) this.listEl.createDiv({ cls: 'strata-muted strata-history-progress', text: this.progress, attr: { role: 'status' } });
     const query = this.query.trim();
-    this.shown = !query
-      ? this.entries
+    const found = !query
+      ? this.entries.filter((e) => this.showArchived || e.archived !== true)
       : (this.hits ?? fuzzyFilter(query, this.entries.map((e) => ({ item: e, text: e.title })), 200));
+    // Pinned chats first, each group in its own order (newest first, or by match).
+    this.shown = [...found.filter((e) => e.pinned === true), ...found.filter((e) => e.pinned !== true)];
     if (this.shown.length === 0 && !this.progress) {
-      this.listEl.createDiv({ cls: 'strata-muted strata-history-empty', text: this.entries.length === 0 ? 'No saved chats yet.' : 'No chat matches.' });
+      const archived = this.entries.some((e) => e.archived === true);
+      const text = this.entries.length === 0 ? 'No saved chats yet.' : query ? 'No chat matches.' : archived ? 'Every chat is archived: search, or show archived chats.' : 'No saved chats yet.';
+      this.listEl.createDiv({ cls: 'strata-muted strata-history-empty', text });
     }
     this.shown.forEach((entry, i) => this.renderEntry(entry, i));
     // The selection follows its chat while hits arrive; when that chat is gone, the first row.
@@ -247,7 +293,11 @@ export class HistoryModal extends Modal {
       return;
     }
     const main = row.createDiv({ cls: 'strata-history-main' });
-    main.createDiv({ cls: 'strata-history-title', text: entry.title });
+    const titleRow = main.createDiv({ cls: 'strata-history-title' });
+    if (entry.pinned) setIcon(titleRow.createSpan({ cls: 'strata-history-pin-mark', attr: { 'aria-label': 'Pinned' } }), 'pin');
+    titleRow.createSpan({ text: entry.title });
+    if (this.actions.running().has(entry.id)) titleRow.createSpan({ cls: 'strata-history-badge strata-history-running', text: 'Replying…' });
+    if (entry.archived) titleRow.createSpan({ cls: 'strata-history-badge strata-history-archived', text: 'Archived' });
     main.createDiv({ cls: 'strata-history-date', text: new Date(entry.updated).toLocaleString() });
     main.addEventListener('click', () => this.openEntry(entry));
     const buttons = row.createDiv({ cls: 'strata-history-buttons' });
@@ -279,6 +329,19 @@ export class HistoryModal extends Modal {
         stop();
       });
       return;
+    }
+    if (this.actions.openInNewTab) {
+      const tab = buttons.createEl('button', { cls: 'clickable-icon strata-history-new-tab', attr: { 'aria-label': 'Open in new tab' } });
+      setIcon(tab, 'file-plus-2');
+      tab.addEventListener('click', () => this.openInNewTab(entry));
+    }
+    if (this.actions.setFlags) {
+      const pin = buttons.createEl('button', { cls: 'clickable-icon strata-history-pin', attr: { 'aria-label': entry.pinned ? 'Unpin' : 'Pin', 'aria-pressed': String(entry.pinned === true) } });
+      setIcon(pin, entry.pinned ? 'pin-off' : 'pin');
+      pin.addEventListener('click', () => this.toggleFlag(entry, 'pinned'));
+      const archive = buttons.createEl('button', { cls: 'clickable-icon strata-history-archive', attr: { 'aria-label': entry.archived ? 'Unarchive' : 'Archive' } });
+      setIcon(archive, entry.archived ? 'archive-restore' : 'archive');
+      archive.addEventListener('click', () => this.toggleFlag(entry, 'archived'));
     }
     const rename = buttons.createEl('button', { cls: 'clickable-icon strata-history-rename', attr: { 'aria-label': 'Rename' } });
     setIcon(rename, 'pencil');
