@@ -194,6 +194,7 @@ const PendingEventRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('image-changed'), paths: listOf(PathText) }),
   z.object({ type: z.literal('project'), from: Name, to: Name }),
   z.object({ type: z.literal('replanned'), ids: listOf(PathText), detail: Text }),
+  z.object({ type: z.literal('library-condensed'), ids: listOf(PathText), rewritten: z.boolean() }),
 ]) satisfies z.ZodType<PendingEvent>;
 
 const SummaryCallsRecord = z.object({ provider: Name, model: Name, usage: UsageRecord, calls: Count });

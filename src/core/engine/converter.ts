@@ -2,6 +2,7 @@ import type { ChatMessage } from './messages';
 import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderLostImage, renderProblems, renderReferences, renderTool, renderUserText } from './render';
 import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
+import { condensedBlockParts } from './condensedLibrary';
 import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from './types';
 import type { HistoryRun, RenderedMessage } from './historyRun';
 import type { Rendering } from '../settings/engineChoices';
@@ -42,9 +43,10 @@ export class LayerToMessagesConverter {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
     const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
-    const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough);
-    // Items of condensed turns sit right after L1, so this block changes only when the library does.
-    const system = [...statics, LIBRARY_INSTRUCTION];
+    const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough, envelope.condensedLibrary?.ids);
+    // Items of condensed turns sit right after L1, so this block changes only when the library does;
+    // condensed items come before it, in a block that only grows (condensedLibrary.ts).
+    const system = [...statics, LIBRARY_INSTRUCTION, ...condensedBlockParts(envelope.condensedLibrary ?? null)];
     if (carried.length > 0) system.push(openTag('context_library'), ...carried.map((s) => s.text), closeTag('context_library'));
     const messages: RenderedMessage[] = [message('system', system)];
 
@@ -91,10 +93,12 @@ export class LayerToMessagesConverter {
   private seed(envelope: Envelope): RenderedMessage[] {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     // Dynamic fragments carry host data (the open note's name): escaped like content. Static ones are the user's own instructions.
-    const system = [...L1.segments.map((s) => (s.lifecycle === 'dynamic' ? escapeContent(s.text) : s.text)), LIBRARY_INSTRUCTION];
-    if (L2.segments.length > 0) {
+    const system = [...L1.segments.map((s) => (s.lifecycle === 'dynamic' ? escapeContent(s.text) : s.text)), LIBRARY_INSTRUCTION, ...condensedBlockParts(envelope.condensedLibrary ?? null)];
+    const condensed = new Set(envelope.condensedLibrary?.ids ?? []);
+    const library = condensed.size > 0 ? L2.segments.filter((s) => !condensed.has(s.item.id)) : L2.segments;
+    if (library.length > 0) {
       // One part per item, so each is counted once however often the system message is rebuilt.
-      system.push(openTag('context_library'), ...L2.segments.map((s) => s.text), closeTag('context_library'));
+      system.push(openTag('context_library'), ...library.map((s) => s.text), closeTag('context_library'));
     }
     const messages: RenderedMessage[] = [message('system', system)];
     const historyByTurn = new Map(envelope.history.map((h) => [h.turn, h]));
@@ -163,11 +167,13 @@ function lostMarkers(record: HistoryTurn | undefined): string[] {
  * a later compaction's block starts with this one's (new items and newer versions join its end).
  * Items that entered in kept turns render where they entered, a newer version as an update.
  */
-function splitLibrary(segments: readonly ItemSegment[], through: number): { carried: ItemSegment[]; entered: ItemSegment[] } {
+function splitLibrary(segments: readonly ItemSegment[], through: number, condensed: readonly string[] = []): { carried: ItemSegment[]; entered: ItemSegment[] } {
   if (through <= 0) return { carried: [], entered: [...segments] };
   const latest = new Map<string, ItemSegment>();
   for (const s of segments) if (s.item.enteredTurn <= through) latest.set(s.item.id, s);
-  const carried = segments.filter((s) => latest.get(s.item.id) === s);
+  const out = new Set(condensed);
+  // A condensed item's latest version is in the condensed block instead (a newer one, attached again, renders where it entered).
+  const carried = segments.filter((s) => latest.get(s.item.id) === s && !out.has(s.item.id));
   return { carried, entered: segments.filter((s) => s.item.enteredTurn > through) };
 }
 

@@ -1,5 +1,6 @@
 import type { ItemKind, PlannedForm } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
+import type { CondensedEntry } from './condensedLibrary';
 
 export const LIFECYCLES = ['static', 'dynamic'] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -133,6 +134,8 @@ export const PREFIX_CHANGE_REASONS = [
   'image-changed',
   /** The artifact plan changed an item already sent (the user excluded it): it leaves the library. */
   'replanned',
+  /** Older library items left the library block for their compact form (issue 27). */
+  'library-condensed',
 ] as const;
 export type PrefixChangeReason = (typeof PREFIX_CHANGE_REASONS)[number];
 
@@ -178,6 +181,11 @@ export interface Envelope {
    * them are carried in a block right after L1.
    */
   readonly condensedThrough: number;
+  /**
+   * The condensed library (absent: none): its entries, sent as a block before the library block,
+   * and the ids whose latest version they stand for (left out of the library block).
+   */
+  readonly condensedLibrary?: { readonly entries: readonly CondensedEntry[]; readonly ids: readonly string[] };
   /** Earlier turns rendered in history, with what each one carried besides its text. */
   readonly history: readonly HistoryTurn[];
   /** Images of this turn's user message (from the active note), sent after its text. Absent: none. */
