@@ -1,3 +1,4 @@
+import { CONDENSED_FORMS, type CondensedEntry, type LibraryCondensing } from '../engine/condensedLibrary';
 import { z } from 'zod';
 import { PlanBookSchema, PlannedFormRecord, PlanRecordSchema } from './planSchema';
 import { ITEM_KINDS, type ContextChip } from '../context/items';
@@ -197,6 +198,18 @@ const PendingEventRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('library-condensed'), ids: listOf(PathText), rewritten: z.boolean() }),
 ]) satisfies z.ZodType<PendingEvent>;
 
+const CondensedEntryRecord = z.object({
+  id: PathText,
+  version: z.int().min(1),
+  title: PathText,
+  source: PathText,
+  form: z.enum(CONDENSED_FORMS),
+  text: Text,
+}) satisfies z.ZodType<CondensedEntry>;
+
+/** The condensed library as sent (its entries' texts too: an outline or summary made then is sent again byte for byte). */
+const LibraryCondensingRecord = z.object({ rounds: Count, entries: z.array(CondensedEntryRecord) }) satisfies z.ZodType<LibraryCondensing>;
+
 const SummaryCallsRecord = z.object({ provider: Name, model: Name, usage: UsageRecord, calls: Count });
 
 /**
@@ -243,6 +256,7 @@ const StrataRecord = z.object({
   session: orElse(ProviderSessionSchema.nullable(), null, 'the provider starts a new session'),
   lastRequest: orElse(CommittedRequestRecord.nullable(), null, 'the next request cannot prove it extends the last one'),
   pending: orElse(listOf(leftOut(PendingEventRecord, 'left out: the next prefix break may be named history-edited')), [], 'no pending events'),
+  condensedLibrary: leftOut(LibraryCondensingRecord, 'left out: condensed library items go back to the library block in full').optional(),
   library: orElse(z.array(leftOut(ItemRefRecord, 'left out of the library')).nullable(), null, 'the library is rebuilt from the context lists'),
   compactions: orElse(
     z.array(leftOut(CompactionRecordSchema, 'left out: its summary callout, if any, is read without it')),
