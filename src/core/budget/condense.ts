@@ -39,6 +39,8 @@ export interface FitDeps {
 export interface Fitted {
   readonly assembly: TurnAssembly;
   readonly compaction: CompactionEvent | null;
+  /** The library was condensed on its own (history already condensed as far as it goes): a named break, no compaction. */
+  readonly libraryCondensed?: boolean;
 }
 
 function masking(settings: BudgetSettings): MaskingLimits {
@@ -72,7 +74,8 @@ export async function fitTurn(engine: PromptContextEngine, input: TurnInput, dep
   const compaction = await condense(engine, input, deps, 'auto', defer);
   const after = compaction || engine.currentLibraryCondensing() !== before ? engine.assemble(input) : assembly;
   if (!compaction && budgetStatus(after.promptTokens, deps.budget) === 'over-budget') throw tooLarge(engine, input, after.promptTokens, deps.budget);
-  return { assembly: after, compaction };
+  const alone = !compaction && engine.currentLibraryCondensing() !== before;
+  return { assembly: after, compaction, ...(alone ? { libraryCondensed: true } : {}) };
 }
 
 /**
@@ -297,7 +300,7 @@ function tooLarge(engine: PromptContextEngine, input: TurnInput, minimum: number
   const names = largest.map((i) => `"${i.title}" (${formatTokens(i.tokens)})`).join(', ');
   return new BudgetError(
     `What this message attaches does not fit: the request needs ${formatTokens(minimum)} tokens; the budget is ${formatTokens(budget.tokens)} (${budgetOrigin(budget)}). ` +
-      (largest.length > 0 ? `The largest items are ${names}. Attach less, turn context planning on, ` : 'Shorten the message, ') +
+      (largest.length > 0 ? `The largest items in this request are ${names}. Attach less, turn context planning on, ` : 'Shorten the message, ') +
       'or pick a model with a larger window. Your message is kept.',
     'too-large',
   );

@@ -43,7 +43,7 @@ export class LayerToMessagesConverter {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
     const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
-    const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough, envelope.condensedLibrary?.ids);
+    const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough, condensedVersions(envelope));
     // Items of condensed turns sit right after L1, so this block changes only when the library does;
     // condensed items come before it, in a block that only grows (condensedLibrary.ts).
     const system = [...statics, LIBRARY_INSTRUCTION, ...condensedBlockParts(envelope.condensedLibrary ?? null)];
@@ -94,8 +94,8 @@ export class LayerToMessagesConverter {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     // Dynamic fragments carry host data (the open note's name): escaped like content. Static ones are the user's own instructions.
     const system = [...L1.segments.map((s) => (s.lifecycle === 'dynamic' ? escapeContent(s.text) : s.text)), LIBRARY_INSTRUCTION, ...condensedBlockParts(envelope.condensedLibrary ?? null)];
-    const condensed = new Set(envelope.condensedLibrary?.ids ?? []);
-    const library = condensed.size > 0 ? L2.segments.filter((s) => !condensed.has(s.item.id)) : L2.segments;
+    const condensed = condensedVersions(envelope);
+    const library = condensed.size > 0 ? L2.segments.filter((s) => !condensed.has(`${s.item.id}@${s.item.version}`)) : L2.segments;
     if (library.length > 0) {
       // One part per item, so each is counted once however often the system message is rebuilt.
       system.push(openTag('context_library'), ...library.map((s) => s.text), closeTag('context_library'));
@@ -167,13 +167,17 @@ function lostMarkers(record: HistoryTurn | undefined): string[] {
  * a later compaction's block starts with this one's (new items and newer versions join its end).
  * Items that entered in kept turns render where they entered, a newer version as an update.
  */
-function splitLibrary(segments: readonly ItemSegment[], through: number, condensed: readonly string[] = []): { carried: ItemSegment[]; entered: ItemSegment[] } {
+/** The item versions the condensed block stands for, as id@version: the library block leaves them out. */
+function condensedVersions(envelope: Envelope): Set<string> {
+  return new Set((envelope.condensedLibrary?.entries ?? []).map((e) => `${e.id}@${e.version}`));
+}
+
+function splitLibrary(segments: readonly ItemSegment[], through: number, condensed: ReadonlySet<string>): { carried: ItemSegment[]; entered: ItemSegment[] } {
   if (through <= 0) return { carried: [], entered: [...segments] };
   const latest = new Map<string, ItemSegment>();
   for (const s of segments) if (s.item.enteredTurn <= through) latest.set(s.item.id, s);
-  const out = new Set(condensed);
-  // A condensed item's latest version is in the condensed block instead (a newer one, attached again, renders where it entered).
-  const carried = segments.filter((s) => latest.get(s.item.id) === s && !out.has(s.item.id));
+  // A condensed version is in the condensed block instead (a newer one, attached again, renders where it entered).
+  const carried = segments.filter((s) => latest.get(s.item.id) === s && !condensed.has(`${s.item.id}@${s.item.version}`));
   return { carried, entered: segments.filter((s) => s.item.enteredTurn > through) };
 }
 
