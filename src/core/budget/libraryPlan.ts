@@ -1,5 +1,6 @@
 import type { Compaction } from '../engine/compaction';
-import { appendEntries, condensedBlockParts, condensedEntryOf, listedOnly, type CondensedEntry, type LibraryCondensing } from '../engine/condensedLibrary';
+import { appendEntries, condensedBlockParts, condensedEntryOf, listedOnly } from '../engine/condensedLibrary';
+import type { CondensedEntry, LibraryCondensing } from '../engine/types';
 import type { PromptContextEngine, TurnInput } from '../engine/engine';
 import type { LibraryItem } from '../engine/types';
 import { tokenCounterFor } from '../tokens/tokenCounter';

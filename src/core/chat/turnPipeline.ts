@@ -35,6 +35,8 @@ import { SummaryCache } from '../planning/summaryCache';
 import { llmPlanner } from '../planning/llmPlanner';
 import { modelSummarizer } from '../planning/summarize';
 import type { Planner } from '../planning/types';
+import { librarySummaries } from '../planning/librarySummaries';
+import { tokenCounterFor } from '../tokens/tokenCounter';
 
 import type { ProviderFactory } from '../ports/providerFactory';
 
@@ -131,6 +133,7 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const { assembly, compaction } = await fitTurn(engine, input, {
     ...fit,
     ...(deps.onCondensing ? { onCondensing: deps.onCondensing } : {}),
+    librarySummaries: libraryForms(request, deps),
   });
   if (compaction) deps.onCompacted?.(compaction);
   deps.onAssembled?.(assembly);
@@ -148,6 +151,19 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   return { assembly, compiled, result, ...(qa ? { search: qa.search } : {}), ...plan };
+}
+
+/**
+ * Compact forms for a library condensing: the summary cache's (offline), and the summary model's on
+ * a miss when planning runs its models (auto) and summaries are on.
+ */
+function libraryForms(request: TurnRequest, deps: TurnPipelineDeps) {
+  const { settings, providers } = deps;
+  const cache = deps.planning?.cache ?? new SummaryCache();
+  const chat = { provider: request.providerId, model: request.model };
+  const costOf = deps.vaultQa?.costOf;
+  const model = settings.contextPlanning === 'auto' && settings.summarize ? modelSummarizer(settings, chat, { providers, ...(costOf ? { costOf } : {}) }) : null;
+  return librarySummaries(cache, model, tokenCounterFor(request.model));
 }
 
 /** Plan the turn's artifacts (src/core/planning/planTurn.ts) on the chat's budget, with its planner and summary models. */

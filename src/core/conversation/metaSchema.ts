@@ -1,4 +1,4 @@
-import { CONDENSED_FORMS, type CondensedEntry, type LibraryCondensing } from '../engine/condensedLibrary';
+import { CONDENSED_FORMS, type CondensedEntry, type LibraryCondensing } from '../engine/types';
 import { z } from 'zod';
 import { PlanBookSchema, PlannedFormRecord, PlanRecordSchema } from './planSchema';
 import { ITEM_KINDS, type ContextChip } from '../context/items';

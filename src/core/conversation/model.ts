@@ -1,4 +1,4 @@
-import type { LibraryCondensing } from '../engine/condensedLibrary';
+import type { LibraryCondensing } from '../engine/types';
 import type { PlanBook, PlanRecord } from './records/plan';
 import type { CompactionEvent } from './records/compaction';
 import type { MaskingLimits } from '../engine/masking';

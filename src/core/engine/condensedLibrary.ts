@@ -1,5 +1,5 @@
 import { escapeAttr, escapeContent } from './escape';
-import type { LibraryItem } from './types';
+import type { CondensedEntry, CondensedForm, LibraryCondensing, LibraryItem } from './types';
 import { closeTag, openTag } from './wrappers';
 
 /**
@@ -9,28 +9,6 @@ import { closeTag, openTag } from './wrappers';
  * Only when the block itself passes its share of the budget is it rewritten tighter (every entry
  * down to a listed line), a named break like any library condensing.
  */
-
-export const CONDENSED_FORMS = ['summary', 'outline', 'listed'] as const;
-/** summary: the summary cache's (or the summary model's) text; outline: the note's headings; listed: its path alone. */
-export type CondensedForm = (typeof CONDENSED_FORMS)[number];
-
-export interface CondensedEntry {
-  readonly id: string;
-  /** The library version it stands for: attaching the item again (or a newer version) brings it back in full. */
-  readonly version: number;
-  readonly title: string;
-  readonly source: string;
-  readonly form: CondensedForm;
-  /** The compact text (empty for `listed`). */
-  readonly text: string;
-}
-
-export interface LibraryCondensing {
-  /** In the order they were condensed (the order of the block). */
-  readonly entries: readonly CondensedEntry[];
-  /** Library condensings so far (each one a named prefix break). */
-  readonly rounds: number;
-}
 
 /** Headings kept in an outline: enough to say what a note holds and where to ask. */
 const OUTLINE_HEADINGS = 12;

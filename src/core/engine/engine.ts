@@ -11,13 +11,15 @@ import { decideItems } from './decide';
 import type { FreshnessPolicy } from '../settings/engineChoices';
 import { sentTurnOf, type CompletedTurn } from './completedTurn';
 import { ContextLibrary } from './library';
-import { condensedIds, type CondensedEntry, type LibraryCondensing } from './condensedLibrary';
+import { condensedIds } from './condensedLibrary';
 import { imageTokens, itemSegment, layer, Measure, segment, toLibraryItem } from './measure';
 import type { ChatMessage } from './messages';
 import { detectPrefixChange, type CommittedRequest, type PendingEvent } from './prefix';
 export type { CommittedRequest, PendingEvent } from './prefix';
 import { renderProblems, renderReferences, renderTool } from './render';
 import type {
+  CondensedEntry,
+  LibraryCondensing,
   Envelope,
   FragmentSegment,
   HistoryTurn,
@@ -340,7 +342,7 @@ export class PromptContextEngine {
     const more = asked.flatMap((id) => {
       const lib = this.library.get(id);
       if (!lib) return [];
-      const { id: _id, kind, title, source, via, hash, content } = lib;
+      const { kind, title, source, via, hash, content } = lib;
       return [{ id, kind, title, source, hash, content, ...(via ? { via } : {}) }];
     });
     return [...items, ...more];

@@ -1,6 +1,5 @@
 import type { ItemKind, PlannedForm } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
-import type { CondensedEntry } from './condensedLibrary';
 
 export const LIFECYCLES = ['static', 'dynamic'] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -58,6 +57,30 @@ export interface LibraryItem {
   readonly enteredTurn: number;
   /** A summary or an extract the artifact plan sent for the source (its text is `content`). */
   readonly planned?: PlannedForm;
+}
+
+/* The condensed library (issue 27; condensedLibrary.ts renders it). */
+
+export const CONDENSED_FORMS = ['summary', 'outline', 'listed'] as const;
+/** summary: the summary cache's (or the summary model's) text; outline: the note's headings; listed: its path alone. */
+export type CondensedForm = (typeof CONDENSED_FORMS)[number];
+
+export interface CondensedEntry {
+  readonly id: string;
+  /** The library version it stands for: attaching the item again (or a newer version) brings it back in full. */
+  readonly version: number;
+  readonly title: string;
+  readonly source: string;
+  readonly form: CondensedForm;
+  /** The compact text (empty for `listed`). */
+  readonly text: string;
+}
+
+export interface LibraryCondensing {
+  /** In the order they were condensed (the order of the block). */
+  readonly entries: readonly CondensedEntry[];
+  /** Library condensings so far (each one a named prefix break). */
+  readonly rounds: number;
 }
 
 interface SegmentBase {
