@@ -114,14 +114,16 @@ async function condense(
     if (trigger === 'auto') await condenseLibraryOnly(engine, input, deps);
     return null;
   }
+  // Put off (over the threshold, inside the budget, the target out of reach): the library waits too.
+  if (outcome.ok && defer?.(plan)) return null;
   // The library's own budget: condensed in the same break when it passes its share or keeps the
-  // request from the target (or from fitting at all).
+  // request over the threshold (or from fitting at all).
   let library: LibraryPlan | null = null;
   const candidate: Compaction = { through: plan.through, kind: 'summary', text: '', maskedThrough: plan.maskedThrough, masking: limits };
   const overShare = carriedTokens(engine, plan.through) > deps.budget.tokens * LIBRARY_SHARE;
-  if (overShare || plan.estimatedAfter > deps.budget.target) {
-    library = planLibraryCondensing(engine, input, { budget: deps.budget, compaction: candidate, reserve, toKeepShare: overShare });
-    if (library && library.estimatedAfter >= plan.estimatedAfter && !overShare) library = null;
+  if (overShare || plan.estimatedAfter > deps.budget.threshold) {
+    library = planLibraryCondensing(engine, input, { budget: deps.budget, compaction: candidate, reserve, toKeepShare: true });
+    if (library && library.estimatedAfter >= plan.estimatedAfter) library = null;
     if (library) plan = { ...plan, estimatedAfter: library.estimatedAfter, replaced: plan.tokensBefore - (library.estimatedAfter - reserve) };
   }
   if (!outcome.ok && plan.estimatedAfter > deps.budget.tokens) throw tooLarge(engine, input, plan.estimatedAfter, deps.budget);

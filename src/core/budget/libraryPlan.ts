@@ -15,8 +15,8 @@ import type { InputBudget } from './budget';
  * compaction target reachable with the newest messages and this turn's note in full, and library
  * condensings come with every third or fourth compaction, in the same break.
  */
-export const LIBRARY_SHARE = 0.3;
-export const LIBRARY_KEEP = 0.15;
+export const LIBRARY_SHARE = 0.4;
+export const LIBRARY_KEEP = 0.2;
 /** The condensed block's share: past it, the block is rewritten with every entry listed by path. */
 export const CONDENSED_SHARE = 0.12;
 /** A cached summary longer than this is not a compact form: the outline goes instead. */
