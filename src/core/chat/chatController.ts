@@ -15,7 +15,7 @@ import { ChatTitler } from './chatTitler';
 import { ChatRuns, type Settle } from './chatRuns';
 import { contextUsageOf } from './contextUsage';
 import type { ChatControllerDeps } from './controllerDeps';
-import { overridePlan, removeLibraryItem } from './libraryActions';
+import { condensedViews, overridePlan, removeLibraryItem } from './libraryActions';
 import { NextRequestPreview } from './nextRequestPreview';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 
@@ -105,6 +105,7 @@ export class ChatController {
       retry: activity?.retry ?? null,
       agentCalls: activity?.agentCalls ?? [],
       library: libraryEntries(chat.engine.libraryItems()),
+      condensed: condensedViews(chat.engine),
       warnings: [...this.warnings],
       saved: this.saves.saved,
     });

@@ -98,6 +98,11 @@ export class LiveChat {
     return true;
   }
 
+  /** The user asked for a condensed library item in full again: the next request sends it (not saved until then). */
+  sendInFull(id: string): boolean {
+    return this.live.sendInFull(id);
+  }
+
   /** The chat moves to another project with answered turns: the engine names the break; the conversation records the project. */
   switchProject(from: string, to: string, next: Conversation): void {
     this.live.switchProject(from, to);
