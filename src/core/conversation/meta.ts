@@ -222,6 +222,7 @@ function writeCompaction(r: CompactionRecord): Record<string, unknown> {
     tokensAfter: r.tokensAfter,
     summary: r.summary ? { provider: r.summary.provider, model: r.summary.model, usage: { ...r.summary.usage }, calls: r.summary.calls } : null,
     ...(r.fallback !== undefined ? { fallback: r.fallback } : {}),
+    ...(r.library ? { library: { ...r.library } } : {}),
     maskedThrough: r.maskedThrough,
     masking: { maxOutputLines: r.masking.maxOutputLines, maxCodeLines: r.masking.maxCodeLines },
     at: isoFromEpoch(r.at),

@@ -228,6 +228,7 @@ const CompactionRecordSchema = z.object({
   tokensAfter: orElse(Count, 0),
   summary: orElse(SummaryCallsRecord.nullable(), null, 'read as no summarizing calls'),
   fallback: leftOut(Text).optional(),
+  library: leftOut(z.object({ condensed: Count, summaries: Count, rewritten: z.boolean() }), 'read without its library condensing figures').optional(),
   maskedThrough: Count,
   masking: z.object({ maxOutputLines: Count, maxCodeLines: Count }),
   at: orElse(Time.nullable(), null, "the chat's creation time is used"),
