@@ -126,7 +126,11 @@ async function condense(
     if (library && library.estimatedAfter >= plan.estimatedAfter) library = null;
     if (library) plan = { ...plan, estimatedAfter: library.estimatedAfter, replaced: plan.tokensBefore - (library.estimatedAfter - reserve) };
   }
-  if (!outcome.ok && plan.estimatedAfter > deps.budget.tokens) throw tooLarge(engine, input, plan.estimatedAfter, deps.budget);
+  if (!outcome.ok && plan.estimatedAfter > deps.budget.tokens) {
+    // Condensing cannot make it fit (the summary's room counted): a request that fits as it is goes as it is.
+    if (defer) return null;
+    throw tooLarge(engine, input, plan.estimatedAfter, deps.budget);
+  }
   if (defer?.(plan)) return null;
   deps.onCondensing?.(plan);
   if (deps.signal.aborted) throw new DOMException('Condensing was stopped.', 'AbortError');

@@ -95,7 +95,9 @@ export class LibraryList {
   private renderHead(state: ChatState): void {
     const head = this.headEl;
     head.empty();
-    const total = state.library.reduce((sum, item) => sum + item.tokens, 0);
+    // Condensed items are not sent whole: their outline or summary is a few tokens.
+    const held = new Set((state.condensed ?? []).map((c) => c.id));
+    const total = state.library.reduce((sum, item) => sum + (held.has(item.id) ? 0 : item.tokens), 0);
     head.createDiv({ cls: 'strata-panel-title', text: `Notes in this chat · ${formatTokens(total)} tokens` });
     if (this.rows.length === 0) {
       head.createDiv({ cls: 'strata-muted', text: 'Empty. Notes you attach stay with the chat (its Context Library), sent once and cached.' });
