@@ -48,7 +48,8 @@ async function run(budgetTokens: number, steps: readonly Step[]) {
   for (const [i, s] of steps.entries()) {
     const deps: FitDeps = { budget, settings, summarizer: new ExtractiveSummarizer(MODEL), signal: new AbortController().signal };
     if (s.remove !== undefined) engine.removeFromLibrary(`Notes/n${s.remove}.md`);
-    if (s.full !== undefined) engine.sendInFull(`Notes/n${s.full}.md`);
+    // Asked in full on a turn that attaches nothing (what a turn sends whole must fit beside the message).
+    if (s.full !== undefined && !s.attach) engine.sendInFull(`Notes/n${s.full}.md`);
     const items = [];
     if (s.attach) {
       const before = versions.get(s.attach.note);

@@ -305,8 +305,8 @@ function tooLarge(engine: PromptContextEngine, input: TurnInput, minimum: number
   const largest = [...sized.values()].sort((a, b) => b.tokens - a.tokens || (a.id < b.id ? -1 : 1)).slice(0, 3);
   const names = largest.map((i) => `"${i.title}" (${formatTokens(i.tokens)})`).join(', ');
   return new BudgetError(
-    `What this message attaches does not fit: the request needs ${formatTokens(minimum)} tokens; the budget is ${formatTokens(budget.tokens)} (${budgetOrigin(budget)}). ` +
-      (largest.length > 0 ? `The largest items in this request are ${names}. Attach less, turn context planning on, ` : 'Shorten the message, ') +
+    `This request needs ${formatTokens(minimum)} tokens; the budget is ${formatTokens(budget.tokens)} (${budgetOrigin(budget)}). ` +
+      (largest.length > 0 ? `The largest items in what this message attaches are ${names}. Attach less, turn context planning on, ` : 'Shorten the message, ') +
       'or pick a model with a larger window. Your message is kept.',
     'too-large',
   );
