@@ -65,6 +65,8 @@ export interface TurnPipelineDeps {
   readonly onCondensing?: (plan: CompactionPlan) => void;
   /** A compaction was applied to the engine: recorded and saved even if the request then fails. */
   readonly onCompacted?: (event: CompactionEvent) => void;
+  /** The library was condensed on its own (no compaction): recorded and saved even if the request then fails. */
+  readonly onLibraryCondensed?: () => void;
   readonly onToken?: (delta: string) => void;
   /** An attempt failed and is retried after a wait (the view shows it, with a cancel). */
   readonly onRetry?: (notice: RetryNotice) => void;
@@ -130,12 +132,13 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const planned = await planForTurn(request, engine, qa ? { ...base, tools: [qa.tool] } : base, fit, deps);
   const { input } = planned;
   const plan = planned.record || planned.decisions.length > 0 ? { plan: { record: planned.record, decisions: planned.decisions } } : {};
-  const { assembly, compaction } = await fitTurn(engine, input, {
+  const { assembly, compaction, libraryCondensed } = await fitTurn(engine, input, {
     ...fit,
     ...(deps.onCondensing ? { onCondensing: deps.onCondensing } : {}),
     librarySummaries: libraryForms(request, deps),
   });
   if (compaction) deps.onCompacted?.(compaction);
+  if (libraryCondensed) deps.onLibraryCondensed?.();
   deps.onAssembled?.(assembly);
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   const compiled = compile({ assembly, capabilities: provider.capabilities, target: provider.config, session: request.session });

@@ -114,6 +114,11 @@ export class LiveChat {
     this.current = this.synced(recordCompaction(this.current, record));
   }
 
+  /** The engine condensed its library on its own (no compaction): the chat records it (condensedLibrary, the pending break). */
+  recordLibraryCondensing(): void {
+    this.current = this.synced(this.current);
+  }
+
   /** Render history through `compaction` from now on (the user edited the latest summary in the note). */
   applyCompaction(compaction: Compaction): void {
     this.live.condense(compaction);
