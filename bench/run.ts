@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureBudget } from './budget/section';
+import { measureLibraryChat } from './budget/librarySection';
 import { measureCacheEfficiency } from './cache/efficiency';
 import { measureChatList } from './chats/section';
 import { measureFrontmatter } from './frontmatter/section';
@@ -114,7 +115,9 @@ async function main(): Promise<void> {
     progress('budget: replaying budget scenarios under a 12k budget…');
     const started = performance.now();
     const scenarios = await measureBudget(root);
-    budget = { scenarios, ms: performance.now() - started };
+    progress('budget: the library under the budget (library-chat, 156 turns)…');
+    const library = await measureLibraryChat(root);
+    budget = { scenarios, library, ms: performance.now() - started };
     ended('budget');
   }
 

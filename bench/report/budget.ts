@@ -1,11 +1,14 @@
 import path from 'node:path';
 import { BUDGET_LAYOUT_LABELS, BUDGET_LAYOUTS, type BudgetScenarioResult } from '../budget/section';
+import type { LibraryChatResult } from '../budget/librarySection';
 import { uncached } from '../cache/efficiency';
 import { int, ms, ratio, table } from './format';
 
 /** What the budget section measured, and how long it took. */
 export interface BudgetFigures {
   readonly scenarios: readonly BudgetScenarioResult[];
+  /** The library under the budget (issue 27); absent in results written before it. */
+  readonly library?: LibraryChatResult;
   readonly ms: number;
 }
 
@@ -59,6 +62,40 @@ export function budgetSection(b: BudgetFigures): string {
       '',
     );
   }
+  if (b.library) out.push(...librarySection(b.library));
   out.push(`Issue references for budget-chat (OpenAI rule, tools per turn): ${REFERENCES}. Section run time: ${ms(b.ms)}.`, '');
   return out.join('\n');
+}
+
+/** The library under the budget: library-chat replayed as a chat sends it. */
+function librarySection(l: LibraryChatResult): string[] {
+  return [
+    `### The library under the budget (${l.name}, ${l.turns} turns, a new ~2.4 KB note each turn; budget ${int(l.budget)})`,
+    '',
+    'Replayed as a chat sends it: budget, condensing (history and library), the deterministic planner for the sections of condensed notes. ' +
+      'The last turn asks about the third note, not attached again.',
+    '',
+    table(
+      ['refused', 'over budget', 'max request', 'own note not whole', 'facts missed', 'early fact delivered', 'breaks', 'library condensings', 'compactions', 'turns with sections of condensed notes', 'uncached ÷ bound (OpenAI)', '(Anthropic)'],
+      [
+        [
+          int(l.refused),
+          int(l.overBudget),
+          int(l.maxRequest),
+          int(l.ownNoteMissing),
+          int(l.factsMissed),
+          l.earlyFact ? 'yes' : 'no',
+          int(l.breaks),
+          int(l.libraryCondensings),
+          int(l.compactions),
+          int(l.supplementTurns),
+          ratio(l.overLowerBound.openai),
+          ratio(l.overLowerBound.anthropic),
+        ],
+      ],
+    ),
+    '',
+    `Measured in ${ms(l.ms)}.`,
+    '',
+  ];
 }

@@ -121,13 +121,36 @@ describe('greedy fit (seed 004, milestone 10)', () => {
     expect(compactions.length).toBeGreaterThanOrEqual(2);
   });
 
-  test('the library alone over the budget: a clear error naming the largest items; the engine is untouched', async () => {
+  test('what a message attaches over the budget (planning off): a clear error naming the largest items; the engine is untouched', async () => {
+    // Issue 27: a library over the budget condenses (next test); only this message's own attachments are refused.
     const engine = new PromptContextEngine();
-    engine.commit(engine.assemble(input('Read these', [note('Big.md', 3_000), note('Small.md', 100)])), 'Read.');
     const d = deps(2_000);
-    await expect(fitTurn(engine, input('Next?'), d)).rejects.toThrow(BudgetError);
-    await expect(fitTurn(engine, input('Next?'), d)).rejects.toThrow(/largest items .* are "Big" \([\d,]+\), "Small"/);
+    const big = input('Read these', [note('Big.md', 3_000), note('Small.md', 100)]);
+    await expect(fitTurn(engine, big, d)).rejects.toThrow(BudgetError);
+    await expect(fitTurn(engine, big, d)).rejects.toThrow(/largest items .* are "Big" \([\d,]+\), "Small"/);
     expect(engine.currentCompaction()).toBeNull();
+  });
+
+  test('the library alone over the budget condenses instead of refusing: the old note leaves in its outline, the request fits', async () => {
+    const engine = new PromptContextEngine();
+    const big = makeItem({ id: 'Big.md', kind: 'note', title: 'Big', source: 'Big.md', content: `# Big\n\n## Part one\n\n${words(1_500, 'a')}\n\n## Part two\n\n${words(1_500, 'b')}` });
+    engine.commit(engine.assemble(input('Read these', [big, note('Small.md', 100)])), 'Read.');
+    const d = deps(2_000);
+    const { assembly, compaction } = await fitTurn(engine, input('Next?'), d);
+    expect(assembly.promptTokens).toBeLessThanOrEqual(d.budget.tokens);
+    expect(compaction?.library?.condensed).toBeGreaterThanOrEqual(1);
+    expect(assembly.prefixChange?.reason).toBe('library-condensed');
+    const system = assembly.messages[0].content;
+    expect(system).toContain('<condensed_item id="Big.md" title="Big" form="outline">\n- Big\n  - Part one\n  - Part two\n</condensed_item>');
+    expect(system).not.toContain('<note_context id="Big.md"');
+    // Attached again, it comes back in full as a new version.
+    const again = engine.assemble(input('Big again', [big]));
+    expect(again.envelope.full).toEqual(['Big.md@2']);
+  });
+
+  test('refused only for the message itself: the error says the message alone does not fit', async () => {
+    const engine = chat([20, 20]);
+    await expect(fitTurn(engine, input(words(3_000)), deps(1_500))).rejects.toThrow(/Your message with the chat's instructions needs [\d,]+ tokens on its own/);
   });
 
   test('auto-condense off: over the threshold goes as is; over the budget is refused with what to do', async () => {

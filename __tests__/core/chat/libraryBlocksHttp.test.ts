@@ -6,6 +6,7 @@
  * request's entry one block back (the lookback) and reads everything up to it.
  */
 import { SUMMARY_INSTRUCTIONS } from '../../../src/core/budget/summarizer';
+import { SUMMARY_MARKER } from '../../../src/core/planning/summarize';
 import { tokenCounterFor } from '../../../src/core/tokens/tokenCounter';
 import type { StrataSettings } from '../../../src/core/settings/settings';
 import type { ProviderServer } from '../../../testing/providerServer';
@@ -53,8 +54,9 @@ describe('the carried library over HTTP (Anthropic)', () => {
       if ((controller.state.conversation.compactions ?? []).length >= 3) break;
     }
     const answered = controller.state.answered;
-    // The chat's own requests (the summaries go with their own instructions), one per answered turn.
-    const chat = server.requests.filter((r) => r.api === 'anthropic' && systemText(r.body) !== SUMMARY_INSTRUCTIONS);
+    // The chat's own requests (the summaries of the conversation and of condensed library notes go
+    // with their own instructions), one per answered turn.
+    const chat = server.requests.filter((r) => r.api === 'anthropic' && systemText(r.body) !== SUMMARY_INSTRUCTIONS && !systemText(r.body).startsWith(SUMMARY_MARKER));
     expect(chat).toHaveLength(answered.length);
     for (const r of chat) expect((JSON.stringify(r.body).match(/"cache_control"/g) ?? []).length).toBeLessThanOrEqual(4);
     const systems = chat.map((r) => (r.body as { system: SystemBlock[] }).system);
@@ -66,7 +68,8 @@ describe('the carried library over HTTP (Anthropic)', () => {
     expect(answered[grew].envelope!.prefixChange?.reason).toBe('condensed');
     const before = systems[grew - 1];
     const after = systems[grew];
-    const anchor = (blocks: SystemBlock[]) => blocks.findIndex((b) => b.cache_control !== undefined);
+    // The last anchor (a condensed-library block before the library may have its own).
+    const anchor = (blocks: SystemBlock[]) => blocks.map((b) => b.cache_control !== undefined).lastIndexOf(true);
     // The anchor is the end of the carried items (the close tag follows it), in both requests.
     expect(anchor(before)).toBe(before.length - 2);
     expect(anchor(after)).toBe(after.length - 2);

@@ -21,6 +21,8 @@ const TAGS = [
   'folder_context',
   'tag_context',
   'context_library',
+  'condensed_library',
+  'condensed_item',
   'context_refs',
   'context_problems',
   'tool_output',

@@ -114,3 +114,10 @@ test('an item the user excluded keeps the title and size the last plan knew', ()
   const [row] = libraryRows(state([], { last, overrides: [{ id: 'Docs/Handbook.md', override: 'exclude' }] }));
   expect(row).toMatchObject({ title: 'House handbook', strategy: 'exclude', override: 'exclude', fullTokens: 38000, sent: false });
 });
+
+test('a condensed item (issue 27) is marked, with its form and why; asked in full, it says so', () => {
+  const entry: LibraryEntry = { id: 'A.md', kind: 'note', title: 'A', source: 'A.md', tokens: 700, version: 1, enteredTurn: 1 };
+  const held = (fullAgain: boolean) => ({ ...state([entry]), condensed: [{ id: 'A.md', form: 'outline' as const, fullAgain }] });
+  expect(libraryRows(held(false))[0]).toMatchObject({ condensed: { form: 'outline', fullAgain: false }, rationale: expect.stringMatching(/^Condensed to its heading outline/), sent: true });
+  expect(libraryRows(held(true))[0].rationale).toBe('You asked for it in full: the next request sends it whole again.');
+});

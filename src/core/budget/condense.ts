@@ -8,6 +8,7 @@ import { budgetStatus, formatTokens, type InputBudget } from './budget';
 import { type BudgetSettings } from '../settings/budgetSettings';
 import { MIN_CONDENSE_TOKENS, planCompaction, summaryReserve, type CompactionPlan } from './plan';
 import { omissionText, type Summarizer, type SummaryOutput } from './summarizer';
+import { carriedTokens, LIBRARY_SHARE, planLibraryCondensing, withSummaries, type LibraryPlan, type LibrarySummaries } from './libraryPlan';
 
 /** The request cannot be made to fit: what to tell the user (their message is kept). */
 export class BudgetError extends Error {
@@ -31,11 +32,15 @@ export interface FitDeps {
   readonly summaryTimeoutMs?: number;
   /** A compaction is about to start (the view says "Condensing…"). */
   readonly onCondensing?: (plan: CompactionPlan) => void;
+  /** Compact forms of condensed library items from the summary cache or model (absent: outlines). */
+  readonly librarySummaries?: LibrarySummaries | null;
 }
 
 export interface Fitted {
   readonly assembly: TurnAssembly;
   readonly compaction: CompactionEvent | null;
+  /** The library was condensed on its own (history already condensed as far as it goes): a named break, no compaction. */
+  readonly libraryCondensed?: boolean;
 }
 
 function masking(settings: BudgetSettings): MaskingLimits {
@@ -65,12 +70,12 @@ export async function fitTurn(engine: PromptContextEngine, input: TurnInput, dep
   // compaction that leaves the chat near the threshold would be followed by another one at once.
   // Measured on budget-chat.json, putting it off only for large turns costs 8 % more (OpenAI rule).
   const defer = status === 'over-threshold' ? (plan: CompactionPlan) => plan.estimatedAfter > deps.budget.target : undefined;
+  const before = engine.currentLibraryCondensing();
   const compaction = await condense(engine, input, deps, 'auto', defer);
-  if (!compaction) {
-    if (status === 'over-threshold') return { assembly, compaction: null };
-    throw tooLarge(engine, input, assembly.promptTokens, deps.budget);
-  }
-  return { assembly: engine.assemble(input), compaction };
+  const after = compaction || engine.currentLibraryCondensing() !== before ? engine.assemble(input) : assembly;
+  if (!compaction && budgetStatus(after.promptTokens, deps.budget) === 'over-budget') throw tooLarge(engine, input, after.promptTokens, deps.budget);
+  const alone = !compaction && engine.currentLibraryCondensing() !== before;
+  return { assembly: after, compaction, ...(alone ? { libraryCondensed: true } : {}) };
 }
 
 /**
@@ -97,11 +102,35 @@ async function condense(
     summaryReserve: reserve,
     trigger,
   });
-  if (!outcome.ok) {
-    if (outcome.reason === 'too-large') throw tooLarge(engine, input, outcome.minimum, deps.budget);
+  const n = engine.turnCount;
+  let plan: CompactionPlan;
+  if (outcome.ok) plan = outcome.plan;
+  else if (outcome.reason === 'too-large') {
+    // Even with all history condensed it does not fit: the library condenses with it (below).
+    const previous = engine.currentCompaction()?.through ?? 0;
+    plan = { through: n, previous, maskedThrough: n, keptTurns: 0, outputsMasked: 0, tokensBefore: outcome.tokensBefore, estimatedAfter: outcome.minimum, replaced: 0 };
+  } else {
+    // Nothing left to condense in history: the library alone may still be (auto only).
+    if (trigger === 'auto') await condenseLibraryOnly(engine, input, deps);
     return null;
   }
-  const { plan } = outcome;
+  // Put off (over the threshold, inside the budget, the target out of reach): the library waits too.
+  if (outcome.ok && defer?.(plan)) return null;
+  // The library's own budget: condensed in the same break when it passes its share or keeps the
+  // request over the threshold (or from fitting at all).
+  let library: LibraryPlan | null = null;
+  const candidate: Compaction = { through: plan.through, kind: 'summary', text: '', maskedThrough: plan.maskedThrough, masking: limits };
+  const overShare = carriedTokens(engine, plan.through) > deps.budget.tokens * LIBRARY_SHARE;
+  if (overShare || plan.estimatedAfter > deps.budget.threshold) {
+    library = planLibraryCondensing(engine, input, { budget: deps.budget, compaction: candidate, reserve, toKeepShare: true });
+    if (library && library.estimatedAfter >= plan.estimatedAfter) library = null;
+    if (library) plan = { ...plan, estimatedAfter: library.estimatedAfter, replaced: plan.tokensBefore - (library.estimatedAfter - reserve) };
+  }
+  if (!outcome.ok && plan.estimatedAfter > deps.budget.tokens) {
+    // Condensing cannot make it fit (the summary's room counted): a request that fits as it is goes as it is.
+    if (defer) return null;
+    throw tooLarge(engine, input, plan.estimatedAfter, deps.budget);
+  }
   if (defer?.(plan)) return null;
   deps.onCondensing?.(plan);
   if (deps.signal.aborted) throw new DOMException('Condensing was stopped.', 'AbortError');
@@ -137,6 +166,11 @@ async function condense(
     kind = 'omitted';
     text = omissionText(previous?.text ?? null, 2 * (plan.through - plan.previous), notes);
   }
+  if (library) {
+    // The compact forms (the summary cache's or model's, else outlines), applied before the summary is fitted.
+    library = await withSummaries(library, engine, deps.librarySummaries ?? null, input.model, deps.signal);
+    engine.condenseLibrary(library.next, library.added, library.rewritten);
+  }
   const compaction: Compaction = { through: plan.through, kind, text, maskedThrough: plan.maskedThrough, masking: limits };
   let after = engine.assemble(input, { compaction }).promptTokens;
   if (after > deps.budget.tokens) {
@@ -158,7 +192,26 @@ async function condense(
     tokensAfter: after,
     summary,
     ...(fallback !== undefined ? { fallback } : {}),
+    ...(library ? { library: libraryFigures(library) } : {}),
   };
+}
+
+/** What a library condensing did, for the compaction's record. */
+function libraryFigures(plan: LibraryPlan): NonNullable<CompactionEvent['library']> {
+  return { condensed: plan.added.length, summaries: plan.added.filter((e) => e.form === 'summary').length, rewritten: plan.rewritten };
+}
+
+/**
+ * History is condensed as far as it goes and the request is still over the budget: the library
+ * condenses alone under the current compaction (a named break), when it carries anything.
+ */
+async function condenseLibraryOnly(engine: PromptContextEngine, input: TurnInput, deps: FitDeps): Promise<void> {
+  const current = engine.currentCompaction();
+  if (!current || engine.assemble(input).promptTokens <= deps.budget.tokens) return;
+  const plan = planLibraryCondensing(engine, input, { budget: deps.budget, compaction: current, reserve: 0, toKeepShare: true });
+  if (!plan) return;
+  const done = await withSummaries(plan, engine, deps.librarySummaries ?? null, input.model, deps.signal);
+  engine.condenseLibrary(done.next, done.added, done.rewritten);
 }
 
 async function summarizeWithin(deps: FitDeps, input: Parameters<Summarizer['summarize']>[0]): Promise<SummaryOutput> {
@@ -230,19 +283,31 @@ function shortenToFit(engine: PromptContextEngine, input: TurnInput, c: Compacti
   return { compaction: candidate, tokens };
 }
 
-/** The largest items, in the library and attached to this message, named so the user knows what to remove. */
+/**
+ * The request cannot be made to fit. What a chat has accumulated never stops it (history condenses,
+ * the library condenses): this is the user's own message with the instructions, or (planning off)
+ * what this turn attaches. The error says which.
+ */
 function tooLarge(engine: PromptContextEngine, input: TurnInput, minimum: number, budget: InputBudget): BudgetError {
+  const { L1, L5 } = engine.assemble(input).envelope.layers;
+  const own = L1.tokens + L5.tokens;
+  if (own > budget.tokens) {
+    return new BudgetError(
+      `Your message with the chat's instructions needs ${formatTokens(own)} tokens on its own; the budget is ${formatTokens(budget.tokens)} (${budgetOrigin(budget)}). ` +
+        'Shorten the message (or the system prompt and memory), or pick a model with a larger window. Your message is kept.',
+      'too-large',
+    );
+  }
   const counter = tokenCounterFor(input.model);
   const sized = new Map<string, { id: string; title: string; tokens: number }>();
   for (const item of engine.libraryItems()) sized.set(item.id, { id: item.id, title: item.title, tokens: item.tokens });
   for (const item of input.items) sized.set(item.id, { id: item.id, title: item.title, tokens: counter.count(item.content) });
   const largest = [...sized.values()].sort((a, b) => b.tokens - a.tokens || (a.id < b.id ? -1 : 1)).slice(0, 3);
   const names = largest.map((i) => `"${i.title}" (${formatTokens(i.tokens)})`).join(', ');
-  const lead = engine.turnCount > 0 ? 'Even with the earlier conversation condensed, this request needs' : 'This request needs';
   return new BudgetError(
-    `${lead} ${formatTokens(minimum)} tokens; the budget is ${formatTokens(budget.tokens)} (${budgetOrigin(budget)}). ` +
-      (largest.length > 0 ? `The largest items in the Context Library and this message are ${names}. Remove some of them from the library, ` : 'Shorten the message, ') +
-      'attach less, or pick a model with a larger window. Your message is kept.',
+    `This request needs ${formatTokens(minimum)} tokens; the budget is ${formatTokens(budget.tokens)} (${budgetOrigin(budget)}). ` +
+      (largest.length > 0 ? `The largest items in what this message attaches are ${names}. Attach less, turn context planning on, ` : 'Shorten the message, ') +
+      'or pick a model with a larger window. Your message is kept.',
     'too-large',
   );
 }

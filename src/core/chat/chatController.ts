@@ -16,7 +16,7 @@ import type { ChatTitler } from './chatTitler';
 import type { ChatRuns, Settle } from './chatRuns';
 import { contextUsageOf } from './contextUsage';
 import type { ChatControllerDeps } from './controllerDeps';
-import { overridePlan, removeLibraryItem } from './libraryActions';
+import { condensedViews, overridePlan, removeLibraryItem } from './libraryActions';
 import { NextRequestPreview } from './nextRequestPreview';
 import { withoutSources, withWarnings, type ChatWarning } from './warnings';
 
@@ -107,6 +107,7 @@ export class ChatController {
       retry: activity?.retry ?? null,
       agentCalls: activity?.agentCalls ?? [],
       library: libraryEntries(chat.engine.libraryItems()),
+      condensed: condensedViews(chat.engine),
       warnings: [...this.warnings],
       saved: this.saves.isSaved(chat.id),
     });

@@ -202,6 +202,10 @@ export class ChatRuns {
       search: deps.search?.() ?? null,
       ...this.toolHostFor(settings, c.project),
       onCompacted: (event) => this.compacted(chat, event),
+      onLibraryCondensed: () => {
+        chat.recordLibraryCondensing();
+        void this.deps.saves.save(chat);
+      },
     };
   }
 

@@ -1,3 +1,4 @@
+import type { CondensedForm } from '../engine/types';
 import type { ItemKind } from '../context/items';
 import type { RetryNotice } from '../ports/chatModel';
 import type { ChatTurn, Conversation } from '../conversation/model';
@@ -22,6 +23,14 @@ export interface LibraryEntry {
   readonly tokens: number;
   readonly version: number;
   readonly enteredTurn: number;
+}
+
+/** A library item the chat holds condensed (its outline or summary stands for it in the requests). */
+export interface CondensedView {
+  readonly id: string;
+  readonly form: CondensedForm;
+  /** The user asked for it in full: the next request sends it as a new version. */
+  readonly fullAgain: boolean;
 }
 
 /** How an item goes into the request, as the library panel shows it. */
@@ -79,6 +88,8 @@ export interface ChatState {
   /** Agent turns: the tool calls made so far while the reply is coming in (empty otherwise). */
   readonly agentCalls: readonly LiveCall[];
   readonly library: readonly LibraryEntry[];
+  /** Library items held condensed (issue 27), and whether the user asked for one in full again. Absent: none. */
+  readonly condensed?: readonly CondensedView[];
   /** Artifact planning: each planned item's strategy (excluded ones too), the last plan, what planning cost. */
   readonly plan: PlanView;
   readonly warnings: readonly ChatWarning[];

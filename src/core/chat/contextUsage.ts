@@ -1,5 +1,7 @@
 import { budgetStatus, type BudgetStatus, type InputBudget } from '../budget/budget';
 import type { TurnAssembly } from '../engine/turnAssembly';
+import { condensedBlockParts } from '../engine/condensedLibrary';
+import { tokenCounterFor } from '../tokens/tokenCounter';
 
 export type UsageLayer = 'system' | 'library' | 'turn' | 'history' | 'message';
 
@@ -32,6 +34,7 @@ export function contextUsageOf(assembly: TurnAssembly, budget: InputBudget): Con
   const { envelope } = assembly;
   const layers = {} as Record<UsageLayer, number>;
   for (const { id, layer } of USAGE_LAYERS) layers[id] = envelope.layers[layer].tokens;
+  if (envelope.condensedLibrary) layers.library = libraryTokens(assembly);
   return {
     model: envelope.model,
     window: budget.window,
@@ -42,4 +45,14 @@ export function contextUsageOf(assembly: TurnAssembly, budget: InputBudget): Con
     status: budgetStatus(assembly.promptTokens, budget),
     untilCondense: Math.max(0, budget.threshold - assembly.promptTokens),
   };
+}
+
+/** The library's share with condensed items counted as sent: their compact block, not their whole text. */
+function libraryTokens({ envelope }: TurnAssembly): number {
+  const condensed = new Set((envelope.condensedLibrary?.entries ?? []).map((e) => `${e.id}@${e.version}`));
+  const counter = tokenCounterFor(envelope.model);
+  let tokens = 0;
+  for (const s of envelope.layers.L2.segments) if (!condensed.has(`${s.item.id}@${s.item.version}`)) tokens += s.tokens;
+  for (const part of condensedBlockParts(envelope.condensedLibrary ?? null)) tokens += counter.count(part);
+  return tokens;
 }

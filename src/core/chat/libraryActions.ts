@@ -1,6 +1,8 @@
 import type { LiveChat } from '../conversation/liveChat';
 import { withOverride } from '../planning/book';
 import type { PlanOverride } from '../conversation/records/plan';
+import type { PromptContextEngine } from '../engine/engine';
+import type { CondensedView } from './chatState';
 
 /**
  * The user's changes to a chat's Context Library (the library panel), each said back in words. A
@@ -26,7 +28,18 @@ export function overridePlan(chat: LiveChat, id: string, override: PlanOverride 
   if (override === 'exclude' && entry && chat.removeFromLibrary(id, `you excluded ${title}`)) {
     return `Plan: "${title}" is excluded. It leaves the notes this chat sends, so the next request starts a new cached prefix (it costs more once).`;
   }
+  // A condensed item pinned in full comes back whole on the next request, as a new version (issue 27).
+  if (override === 'full' && chat.sendInFull(id)) return `Library: "${title}" is condensed; it will be sent in full again from the next request (once, as a new version).`;
   if (override === 'full') return `Plan: "${title}" will be sent in full from the next request.`;
   if (override === 'exclude') return `Plan: "${title}" is excluded from the next requests.`;
   return `Plan: "${title}" goes back to the planner's choice on the next request that carries it.`;
+}
+
+/** The items the chat holds condensed, for the library panel (in the condensed block's order). */
+export function condensedViews(engine: PromptContextEngine): readonly CondensedView[] | undefined {
+  const c = engine.currentLibraryCondensing();
+  const ids = engine.condensedIds();
+  if (!c || ids.size === 0) return undefined;
+  const asked = engine.requestedInFull();
+  return c.entries.filter((e) => ids.has(e.id)).map((e) => ({ id: e.id, form: e.form, fullAgain: asked.includes(e.id) }));
 }

@@ -36,6 +36,8 @@ import { SummaryCache } from '../planning/summaryCache';
 import { llmPlanner } from '../planning/llmPlanner';
 import { modelSummarizer } from '../planning/summarize';
 import type { Planner } from '../planning/types';
+import { librarySummaries } from '../planning/librarySummaries';
+import { tokenCounterFor } from '../tokens/tokenCounter';
 
 import type { ProviderFactory } from '../ports/providerFactory';
 
@@ -64,6 +66,8 @@ export interface TurnPipelineDeps {
   readonly onCondensing?: (plan: CompactionPlan) => void;
   /** A compaction was applied to the engine: recorded and saved even if the request then fails. */
   readonly onCompacted?: (event: CompactionEvent) => void;
+  /** The library was condensed on its own (no compaction): recorded and saved even if the request then fails. */
+  readonly onLibraryCondensed?: () => void;
   readonly onToken?: (delta: string) => void;
   /** An attempt failed and is retried after a wait (the view shows it, with a cancel). */
   readonly onRetry?: (notice: RetryNotice) => void;
@@ -134,11 +138,13 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const planned = await planForTurn(request, engine, qa ? { ...base, tools: [qa.tool] } : base, fit, deps);
   const { input } = planned;
   const plan = planned.record || planned.decisions.length > 0 ? { plan: { record: planned.record, decisions: planned.decisions } } : {};
-  const { assembly, compaction } = await fitTurn(engine, input, {
+  const { assembly, compaction, libraryCondensed } = await fitTurn(engine, input, {
     ...fit,
     ...(deps.onCondensing ? { onCondensing: deps.onCondensing } : {}),
+    librarySummaries: libraryForms(request, deps),
   });
   if (compaction) deps.onCompacted?.(compaction);
+  if (libraryCondensed) deps.onLibraryCondensed?.();
   deps.onAssembled?.(assembly);
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   const compiled = compile({ assembly, capabilities: provider.capabilities, target: provider.config, session: request.session });
@@ -154,6 +160,19 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   });
   if (deps.signal.aborted) throw new DOMException('The reply was stopped.', 'AbortError');
   return { assembly, compiled, result, ...(qa ? { search: qa.search } : {}), ...plan };
+}
+
+/**
+ * Compact forms for a library condensing: the summary cache's (offline), and the summary model's on
+ * a miss when planning runs its models (auto) and summaries are on.
+ */
+function libraryForms(request: TurnRequest, deps: TurnPipelineDeps) {
+  const { settings, providers } = deps;
+  const cache = deps.planning?.cache ?? new SummaryCache();
+  const chat = { provider: request.providerId, model: request.model };
+  const costOf = deps.vaultQa?.costOf;
+  const model = settings.contextPlanning === 'auto' && settings.summarize ? modelSummarizer(settings, chat, { providers, ...(costOf ? { costOf } : {}) }) : null;
+  return librarySummaries(cache, model, tokenCounterFor(request.model));
 }
 
 /** Plan the turn's artifacts (src/core/planning/planTurn.ts) on the chat's budget, with its planner and summary models. */

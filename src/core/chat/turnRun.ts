@@ -31,6 +31,8 @@ export interface RunDeps {
   readonly toolHost?: ToolHost;
   /** A compaction was applied to the chat's engine: the host records it (and saves) even if the request then fails. */
   readonly onCompacted: (event: CompactionEvent) => void;
+  /** The library was condensed on its own: the host records it in the chat and saves. */
+  readonly onLibraryCondensed?: () => void;
 }
 
 /**
@@ -162,6 +164,7 @@ export class TurnRun extends ChatActivity {
         this.emit();
       },
       onCompacted: deps.onCompacted,
+      ...(deps.onLibraryCondensed ? { onLibraryCondensed: deps.onLibraryCondensed } : {}),
       onRetry: (notice) => {
         if (signal.aborted) return;
         this.retry = notice;

@@ -100,6 +100,11 @@ export class LiveChat {
     return true;
   }
 
+  /** The user asked for a condensed library item in full again: the next request sends it (not saved until then). */
+  sendInFull(id: string): boolean {
+    return this.live.sendInFull(id);
+  }
+
   /** The chat moves to another project with answered turns: the engine names the break; the conversation records the project. */
   switchProject(from: string, to: string, next: Conversation): void {
     this.live.switchProject(from, to);
@@ -109,6 +114,11 @@ export class LiveChat {
   /** A compaction the engine applied (the pipeline's, or condense now): recorded with the chat. */
   recordCompaction(record: CompactionRecord): void {
     this.current = this.synced(recordCompaction(this.current, record));
+  }
+
+  /** The engine condensed its library on its own (no compaction): the chat records it (condensedLibrary, the pending break). */
+  recordLibraryCondensing(): void {
+    this.current = this.synced(this.current);
   }
 
   /** Render history through `compaction` from now on (the user edited the latest summary in the note). */

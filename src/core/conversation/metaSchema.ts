@@ -1,3 +1,4 @@
+import { CONDENSED_FORMS, type CondensedEntry, type LibraryCondensing } from '../engine/types';
 import { z } from 'zod';
 import { PlanBookSchema, PlannedFormRecord, PlanRecordSchema } from './planSchema';
 import { ITEM_KINDS, type ContextChip } from '../context/items';
@@ -194,7 +195,20 @@ const PendingEventRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('image-changed'), paths: listOf(PathText) }),
   z.object({ type: z.literal('project'), from: Name, to: Name }),
   z.object({ type: z.literal('replanned'), ids: listOf(PathText), detail: Text }),
+  z.object({ type: z.literal('library-condensed'), ids: listOf(PathText), rewritten: z.boolean() }),
 ]) satisfies z.ZodType<PendingEvent>;
+
+const CondensedEntryRecord = z.object({
+  id: PathText,
+  version: z.int().min(1),
+  title: PathText,
+  source: PathText,
+  form: z.enum(CONDENSED_FORMS),
+  text: Text,
+}) satisfies z.ZodType<CondensedEntry>;
+
+/** The condensed library as sent (its entries' texts too: an outline or summary made then is sent again byte for byte). */
+const LibraryCondensingRecord = z.object({ rounds: Count, entries: z.array(CondensedEntryRecord) }) satisfies z.ZodType<LibraryCondensing>;
 
 const SummaryCallsRecord = z.object({ provider: Name, model: Name, usage: UsageRecord, calls: Count });
 
@@ -214,6 +228,7 @@ const CompactionRecordSchema = z.object({
   tokensAfter: orElse(Count, 0),
   summary: orElse(SummaryCallsRecord.nullable(), null, 'read as no summarizing calls'),
   fallback: leftOut(Text).optional(),
+  library: leftOut(z.object({ condensed: Count, summaries: Count, rewritten: z.boolean() }), 'read without its library condensing figures').optional(),
   maskedThrough: Count,
   masking: z.object({ maxOutputLines: Count, maxCodeLines: Count }),
   at: orElse(Time.nullable(), null, "the chat's creation time is used"),
@@ -242,6 +257,7 @@ const StrataRecord = z.object({
   session: orElse(ProviderSessionSchema.nullable(), null, 'the provider starts a new session'),
   lastRequest: orElse(CommittedRequestRecord.nullable(), null, 'the next request cannot prove it extends the last one'),
   pending: orElse(listOf(leftOut(PendingEventRecord, 'left out: the next prefix break may be named history-edited')), [], 'no pending events'),
+  condensedLibrary: leftOut(LibraryCondensingRecord, 'left out: condensed library items go back to the library block in full').optional(),
   library: orElse(z.array(leftOut(ItemRefRecord, 'left out of the library')).nullable(), null, 'the library is rebuilt from the context lists'),
   compactions: orElse(
     z.array(leftOut(CompactionRecordSchema, 'left out: its summary callout, if any, is read without it')),

@@ -1,3 +1,4 @@
+import type { LibraryCondensing } from '../engine/types';
 import type { PlanBook, PlanRecord } from './records/plan';
 import type { CompactionEvent } from './records/compaction';
 import type { MaskingLimits } from '../engine/masking';
@@ -174,6 +175,8 @@ export interface Conversation {
   readonly pending?: readonly PendingEvent[];
   /** Compactions, oldest first (turn numbers count answered turns, as the engine does). The latest is rendered. */
   readonly compactions?: readonly CompactionRecord[];
+  /** The condensed library (issue 27): library items kept in compact form, as sent; the engine renders it as saved. */
+  readonly condensedLibrary?: LibraryCondensing;
   /** Artifact planning's kept decisions and the user's overrides (sticky until the item changes). */
   readonly plan?: PlanBook;
   /** Frontmatter keys this format does not own (tags, aliases, a user's own properties): kept as they are. */

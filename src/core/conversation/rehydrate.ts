@@ -187,6 +187,7 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
     lastRequest: conversation.lastRequest,
     ...(pending.length > 0 ? { pending } : {}),
     ...(compaction ? { compaction } : {}),
+    ...(compaction && conversation.condensedLibrary ? { libraryCondensing: conversation.condensedLibrary } : {}),
   };
   const engine = PromptContextEngine.restore(state, options, [...edited]);
   return { engine, state, edited: [...edited], dropped: [...dropped], issues };

@@ -72,6 +72,7 @@ export function conversationFromEngine(
     lastRequest: state.lastRequest ?? null,
     ...(state.pending && state.pending.length > 0 ? { pending: state.pending } : {}),
     ...(records.length > 0 ? { compactions: records } : {}),
+    ...(state.libraryCondensing && state.libraryCondensing.entries.length > 0 ? { condensedLibrary: state.libraryCondensing } : {}),
   };
 }
 

@@ -181,12 +181,13 @@ export function recordCompaction(c: Conversation, record: CompactionRecord): Con
 
 /** The library, last request and pending events as the engine now has them (what a save records). */
 export function withEngine(c: Conversation, state: EngineState): Conversation {
-  const { pending: _previous, ...rest } = c;
+  const { pending: _previous, condensedLibrary: _condensed, ...rest } = c;
   return {
     ...rest,
     library: state.library.map(toRef),
     lastRequest: state.lastRequest ?? null,
     ...(state.pending && state.pending.length > 0 ? { pending: state.pending } : {}),
+    ...(state.libraryCondensing && state.libraryCondensing.entries.length > 0 ? { condensedLibrary: state.libraryCondensing } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { ChatMessage, ToolStep } from './messages';
 import { LIBRARY_INSTRUCTION, renderDynamic, renderItem, renderLostImage, renderProblems, renderReferences, renderTool, renderUserText } from './render';
 import { escapeContent } from './escape';
 import { closeTag, openTag } from './wrappers';
+import { condensedBlockParts, condensedPart } from './condensedLibrary';
 import type { Envelope, HistoryTurn, ImagePart, ItemSegment, LibraryItem } from './types';
 import type { HistoryRun, RenderedMessage } from './historyRun';
 import type { Rendering } from '../settings/engineChoices';
@@ -44,11 +45,13 @@ export class LayerToMessagesConverter {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     const statics = L1.segments.filter((s) => s.lifecycle === 'static').map((s) => s.text);
     const dynamics = L1.segments.filter((s) => s.lifecycle === 'dynamic');
-    const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough);
-    // Items of condensed turns sit right after L1, so this block changes only when the library does;
-    // one chunk per turn they entered in (a later compaction appends turns), for Anthropic's blocks.
+    const { carried, entered } = splitLibrary(L2.segments, envelope.condensedThrough, condensedVersions(envelope));
+    // Condensed items come first, in a block that only grows (condensedLibrary.ts); then the items of
+    // condensed turns, so this block changes only when the library does. Each is a stable part of
+    // chunks (one per condensed item; one per turn the carried items entered in), for Anthropic's blocks.
+    const condensed = condensedPart(envelope.condensedLibrary ?? null);
     const library: StablePart = { open: [openTag('context_library')], chunks: chunksByTurn(carried), close: [closeTag('context_library')] };
-    const messages: RenderedMessage[] = [systemMessage([...statics, LIBRARY_INSTRUCTION], [library])];
+    const messages: RenderedMessage[] = [systemMessage([...statics, LIBRARY_INSTRUCTION], [condensed, library])];
 
     // What rendering a history user message needs: built only when one is not in the run yet.
     let context: { enteredBy: Map<number, LibraryItem[]>; firstEntered: Map<string, number>; records: Map<number, HistoryTurn> } | null = null;
@@ -99,10 +102,12 @@ export class LayerToMessagesConverter {
   private seed(envelope: Envelope): RenderedMessage[] {
     const { L1, L2, L3, L4, L5 } = envelope.layers;
     // Dynamic fragments carry host data (the open note's name): escaped like content. Static ones are the user's own instructions.
-    const system = [...L1.segments.map((s) => (s.lifecycle === 'dynamic' ? escapeContent(s.text) : s.text)), LIBRARY_INSTRUCTION];
-    if (L2.segments.length > 0) {
+    const system = [...L1.segments.map((s) => (s.lifecycle === 'dynamic' ? escapeContent(s.text) : s.text)), LIBRARY_INSTRUCTION, ...condensedBlockParts(envelope.condensedLibrary ?? null)];
+    const condensed = condensedVersions(envelope);
+    const library = condensed.size > 0 ? L2.segments.filter((s) => !condensed.has(`${s.item.id}@${s.item.version}`)) : L2.segments;
+    if (library.length > 0) {
       // One part per item, so each is counted once however often the system message is rebuilt.
-      system.push(openTag('context_library'), ...L2.segments.map((s) => s.text), closeTag('context_library'));
+      system.push(openTag('context_library'), ...library.map((s) => s.text), closeTag('context_library'));
     }
     const messages: RenderedMessage[] = [message('system', system)];
     const historyByTurn = new Map(envelope.history.map((h) => [h.turn, h]));
@@ -171,11 +176,17 @@ function lostMarkers(record: HistoryTurn | undefined): string[] {
  * a later compaction's block starts with this one's (new items and newer versions join its end).
  * Items that entered in kept turns render where they entered, a newer version as an update.
  */
-function splitLibrary(segments: readonly ItemSegment[], through: number): { carried: ItemSegment[]; entered: ItemSegment[] } {
+/** The item versions the condensed block stands for, as id@version: the library block leaves them out. */
+function condensedVersions(envelope: Envelope): Set<string> {
+  return new Set((envelope.condensedLibrary?.entries ?? []).map((e) => `${e.id}@${e.version}`));
+}
+
+function splitLibrary(segments: readonly ItemSegment[], through: number, condensed: ReadonlySet<string>): { carried: ItemSegment[]; entered: ItemSegment[] } {
   if (through <= 0) return { carried: [], entered: [...segments] };
   const latest = new Map<string, ItemSegment>();
   for (const s of segments) if (s.item.enteredTurn <= through) latest.set(s.item.id, s);
-  const carried = segments.filter((s) => latest.get(s.item.id) === s);
+  // A condensed version is in the condensed block instead (a newer one, attached again, renders where it entered).
+  const carried = segments.filter((s) => latest.get(s.item.id) === s && !condensed.has(`${s.item.id}@${s.item.version}`));
   return { carried, entered: segments.filter((s) => s.item.enteredTurn > through) };
 }
 

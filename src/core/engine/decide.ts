@@ -18,6 +18,8 @@ export interface ItemDecisionInput {
   /** Library notes re-read but not attached this turn: the note now, or null when it is gone. */
   readonly current?: ReadonlyMap<string, ContextItem | null>;
   readonly policy: FreshnessPolicy;
+  /** Ids the library holds only condensed: attached again, the item goes in full as a new version; not re-checked otherwise. */
+  readonly condensed?: ReadonlySet<string>;
 }
 
 export interface ItemDecision {
@@ -32,7 +34,7 @@ export interface ItemDecision {
  * The freshness and smart-reference rules for one turn, as plain data: which items enter the
  * library and as which version, which are referenced by id, and what the freshness policy did.
  */
-export function decideItems({ latest, items, current, policy }: ItemDecisionInput): ItemDecision {
+export function decideItems({ latest, items, current, policy, condensed }: ItemDecisionInput): ItemDecision {
   const enter: ItemEntry[] = [];
   const referenced: string[] = [];
   const freshness: FreshnessEvent[] = [];
@@ -44,6 +46,15 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
     const sent = latest.get(item.id);
     if (!sent) {
       enter.push({ item, mode: 'new', version: 1 });
+    } else if (condensed?.has(item.id)) {
+      freshness.push({
+        id: item.id,
+        status: 'updated',
+        fromVersion: sent.version,
+        toVersion: sent.version + 1,
+        detail: 'condensed in the library; attached again, it is sent in full as a new version',
+      });
+      enter.push({ item, mode: 'update', version: sent.version + 1 });
     } else if (sent.hash === item.hash) {
       referenced.push(item.id);
     } else if (sendsUpdate(policy, true) || replanned(sent, item)) {
@@ -67,7 +78,7 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
   }
 
   for (const sent of latest.values()) {
-    if (attached.has(sent.id) || !current?.has(sent.id)) continue;
+    if (attached.has(sent.id) || !current?.has(sent.id) || condensed?.has(sent.id)) continue;
     const now = current.get(sent.id);
     if (now === null || now === undefined) {
       freshness.push({

@@ -11,6 +11,7 @@ import { decideItems } from './decide';
 import type { FreshnessPolicy } from '../settings/engineChoices';
 import { sentTurnOf, type CompletedTurn } from './completedTurn';
 import { ContextLibrary } from './library';
+import { condensedIds } from './condensedLibrary';
 import { imageTokens, itemSegment, layer, Measure, segment, toLibraryItem } from './measure';
 import type { ChatMessage } from './messages';
 import { detectPrefixChange, type CommittedRequest, type PendingEvent } from './prefix';
@@ -18,6 +19,8 @@ export type { CommittedRequest, PendingEvent } from './prefix';
 import { renderProblems, renderReferences, renderTool } from './render';
 import type {
   AgentHistory,
+  CondensedEntry,
+  LibraryCondensing,
   Envelope,
   FragmentSegment,
   HistoryTurn,
@@ -71,11 +74,15 @@ export interface EngineState {
   readonly pending?: readonly PendingEvent[];
   /** The latest compaction: what history renders as a summary, and what is masked. */
   readonly compaction?: Compaction | null;
+  /** Library items condensed out of the library block (condensedLibrary.ts). */
+  readonly libraryCondensing?: LibraryCondensing | null;
 }
 
 /** assemble() for a compaction that is not (yet) the engine's: planning a compaction measures candidates. */
 export interface AssembleOptions {
   readonly compaction?: Compaction | null;
+  /** A candidate library condensing (planning one measures candidates), as compaction. */
+  readonly libraryCondensing?: LibraryCondensing | null;
 }
 
 /**
@@ -89,6 +96,9 @@ export class PromptContextEngine {
   private lastRequest: CommittedRequest | null = null;
   private pending: PendingEvent[] = [];
   private compaction: Compaction | null = null;
+  private condensing: LibraryCondensing | null = null;
+  /** Condensed ids the user asked to send in full again: they enter the next request as a new version. */
+  private fullAgain: string[] = [];
   /** Masked copies of kept turns, per compaction's limits (stable identity, so their counts stay memoised). */
   private masked = new WeakMap<CompletedTurn, { key: string; turn: CompletedTurn }>();
   /** History as the last assembly built it (L4, its messages, hashes and tokens), extended turn by turn. */
@@ -126,7 +136,42 @@ export class PromptContextEngine {
    * moved since it was attached keeps its id; its source is the new path).
    */
   libraryNotes(): readonly { id: string; source: string }[] {
-    return madeOnce(libraryNotesOf, this.library.latest(), (latest) => latest.filter((item) => item.kind === 'note').map((item) => ({ id: item.id, source: item.source })));
+    const condensed = this.condensedIds();
+    const notes = madeOnce(libraryNotesOf, this.library.latest(), (latest) => latest.filter((item) => item.kind === 'note').map((item) => ({ id: item.id, source: item.source })));
+    // A condensed note is not re-read: its compact form stays until it is attached again.
+    return condensed.size === 0 ? notes : notes.filter((n) => !condensed.has(n.id));
+  }
+
+  /** The library condensing history renders through (null: none yet). */
+  currentLibraryCondensing(): LibraryCondensing | null {
+    return this.condensing;
+  }
+
+  /** Ids whose latest version the library holds only in condensed form. */
+  condensedIds(): ReadonlySet<string> {
+    return condensedIds(this.condensing, this.library.latestVersions());
+  }
+
+  /**
+   * A library condensing (issue 27): items leave the library block for the condensed block, a
+   * deliberate prefix break named on the next turn (`library-condensed`). Entries already sent stay
+   * as they were unless `rewritten` (the block passed its share and was listed tighter).
+   */
+  condenseLibrary(next: LibraryCondensing, added: readonly CondensedEntry[], rewritten = false): void {
+    this.condensing = next;
+    this.pending.push({ type: 'library-condensed', ids: added.map((e) => e.id), rewritten });
+  }
+
+  /** The user asked for a condensed item in full again: the next request sends it as a new version. */
+  sendInFull(id: string): boolean {
+    if (!this.condensedIds().has(id) || this.fullAgain.includes(id)) return false;
+    this.fullAgain = [...this.fullAgain, id];
+    return true;
+  }
+
+  /** Condensed ids the next request sends in full again (the user asked). */
+  requestedInFull(): readonly string[] {
+    return this.fullAgain;
   }
 
   completedTurns(): readonly CompletedTurn[] {
@@ -140,6 +185,7 @@ export class PromptContextEngine {
   removeFromLibrary(id: string, replanned?: string): boolean {
     const removed = this.library.remove(id);
     if (removed) {
+      this.dropCondensed((e) => e.id === id);
       this.pending.push(replanned ? { type: 'replanned', ids: [id], detail: replanned } : { type: 'removed', id });
       this.run.clear();
     }
@@ -203,7 +249,7 @@ export class PromptContextEngine {
    */
   assemble(input: TurnInput, options: AssembleOptions = {}): TurnAssembly {
     const library = this.library.all();
-    const key = [input, options.compaction, library, library.length, this.turns, this.turns.length, this.compaction, this.pending, this.pending.length, this.lastRequest, this.rendering];
+    const key = [input, options.compaction, options.libraryCondensing, library, library.length, this.turns, this.turns.length, this.compaction, this.condensing, this.fullAgain, this.pending, this.pending.length, this.lastRequest, this.rendering];
     const last = this.lastAssembly;
     if (last && last.key.length === key.length && last.key.every((k, i) => k === key[i])) return last.assembly;
     const assembly = this.assembleNow(input, options);
@@ -216,15 +262,20 @@ export class PromptContextEngine {
     const compaction = options.compaction !== undefined ? options.compaction : this.compaction;
     // A candidate compaction (planning): rendered apart from the history cache, named as it would be.
     const candidate = compaction !== this.compaction;
-    const pending: PendingEvent[] =
-      candidate && compaction ? [...this.pending, { type: 'condensed', through: compaction.through, kind: compaction.kind }] : this.pending;
+    const condensing = options.libraryCondensing !== undefined ? options.libraryCondensing : this.condensing;
+    const pending: PendingEvent[] = [...this.pending];
+    if (condensing !== this.condensing && condensing) pending.push({ type: 'library-condensed', ids: condensing.entries.slice(this.condensing?.entries.length ?? 0).map((e) => e.id), rewritten: false });
+    if (candidate && compaction) pending.push({ type: 'condensed', through: compaction.through, kind: compaction.kind });
     const kept = this.keptTurns(compaction);
     const counter = tokenCounterFor(input.model);
+    const latestVersions = this.library.latestVersions();
+    const condensed = condensedIds(condensing, latestVersions);
     const { enter, referenced, freshness } = decideItems({
-      latest: this.library.latestVersions(),
-      items: input.items,
+      latest: latestVersions,
+      items: this.withRequestedInFull(input.items, condensed),
       current: input.current,
       policy: this.freshness,
+      condensed,
     });
     const l3Items = enter.map(({ item, mode, version }) => itemSegment(toLibraryItem(item, version, turn, counter), mode, counter));
 
@@ -257,6 +308,7 @@ export class PromptContextEngine {
       unresolved: problems,
       removed: pending.flatMap((e) => (e.type === 'removed' ? [e.id] : [])),
       condensedThrough: compaction?.through ?? 0,
+      ...(condensing && condensing.entries.length > 0 ? { condensedLibrary: { entries: condensing.entries, ids: [...condensed] } } : {}),
       ...(images.length > 0 ? { images } : {}),
       history: run.records.slice(),
     };
@@ -282,6 +334,27 @@ export class PromptContextEngine {
       libraryGrew: this.lastRequest !== null && this.library.all().length > this.lastRequest.libraryVersions,
     });
     return { envelope, messages, messageHashes, promptTokens, prefixHash, prefixChange };
+  }
+
+  /** This turn's items with the condensed ones the user asked for in full again (their library text, as a re-attach). */
+  private withRequestedInFull(items: readonly ContextItem[], condensed: ReadonlySet<string>): readonly ContextItem[] {
+    const asked = this.fullAgain.filter((id) => condensed.has(id) && !items.some((i) => i.id === id));
+    if (asked.length === 0) return items;
+    const more = asked.flatMap((id) => {
+      const lib = this.library.get(id);
+      if (!lib) return [];
+      const { kind, title, source, via, hash, content } = lib;
+      return [{ id, kind, title, source, hash, content, ...(via ? { via } : {}) }];
+    });
+    return [...items, ...more];
+  }
+
+  /** Entries for which `drop` holds leave the condensed block (their item left the library or history went back). */
+  private dropCondensed(drop: (e: CondensedEntry) => boolean): void {
+    const c = this.condensing;
+    if (!c || !c.entries.some(drop)) return;
+    const entries = c.entries.filter((e) => !drop(e));
+    this.condensing = entries.length > 0 ? { ...c, entries } : null;
   }
 
   /** The summary a compaction renders as, one segment per compaction and tokenizer. */
@@ -365,6 +438,7 @@ export class PromptContextEngine {
       libraryVersions: libraryBefore,
     };
     this.pending = [];
+    this.fullAgain = [];
     return completed;
   }
 
@@ -377,6 +451,12 @@ export class PromptContextEngine {
     // A compaction of turns now gone is undone (history is back to verbatim); masking never reaches turns sent after this.
     const c = this.compaction;
     if (c) this.compaction = c.through > keep ? null : { ...c, maskedThrough: Math.min(c.maskedThrough, keep) };
+    // Condensed items are carried ones: those no longer carried, or gone, leave the block.
+    const through = this.compaction?.through ?? 0;
+    this.dropCondensed((e) => {
+      const lib = this.library.latestVersions().get(e.id);
+      return !lib || lib.version !== e.version || lib.enteredTurn > through;
+    });
     this.run.clear();
     this.pending.push({ type: 'truncated', turns: keep });
   }
@@ -388,6 +468,7 @@ export class PromptContextEngine {
       lastRequest: this.lastRequest,
       pending: [...this.pending],
       ...(this.compaction ? { compaction: this.compaction } : {}),
+      ...(this.condensing ? { libraryCondensing: this.condensing } : {}),
     };
   }
 
@@ -404,6 +485,7 @@ export class PromptContextEngine {
     // A compaction past the turns restored (a hand-edited note) cannot be rendered: history goes back to verbatim.
     const c = state.compaction ?? null;
     engine.compaction = c && c.through <= engine.turns.length ? { ...c, maskedThrough: Math.min(c.maskedThrough, engine.turns.length) } : null;
+    engine.condensing = state.libraryCondensing ?? null;
     if (edited.length > 0) engine.pending.push({ type: 'edited', ids: [...edited] });
     return engine;
   }

@@ -31,7 +31,9 @@ export type PendingEvent =
   /** A reopened chat's images that are gone or changed (history carries a marker for each). */
   | { type: 'image-changed'; paths: string[] }
   /** The artifact plan took items out of the library (the user's override): `detail` says which and why. */
-  | { type: 'replanned'; ids: string[]; detail: string };
+  | { type: 'replanned'; ids: string[]; detail: string }
+  /** A library condensing: these ids left the library block for their compact form; `rewritten`: the compact block was listed tighter. */
+  | { type: 'library-condensed'; ids: string[]; rewritten: boolean };
 
 export interface PrefixCheck {
   readonly previous: CommittedRequest | null;
@@ -105,6 +107,12 @@ export function detectPrefixChange(check: PrefixCheck): PrefixChange | null {
         return { reason: 'image-changed', detail: `images no longer available as sent: ${event.paths.join(', ')}` };
       case 'replanned':
         return { reason: 'replanned', detail: event.detail };
+      case 'library-condensed': {
+        const condensed = check.pending.find((e) => e.type === 'condensed');
+        const also = condensed && condensed.type === 'condensed' ? `; the conversation was condensed too: turns 1-${condensed.through}` : '';
+        const rewritten = event.rewritten ? '; the condensed notes were listed by path to stay in their share' : '';
+        return { reason: 'library-condensed', detail: `the library was condensed: ${event.ids.length} older item(s) kept as an outline or summary (${event.ids.join(', ')})${rewritten}${also}` };
+      }
     }
   }
   if (check.rendering === 'seed' && check.libraryGrew) {

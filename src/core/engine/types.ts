@@ -59,6 +59,30 @@ export interface LibraryItem {
   readonly planned?: PlannedForm;
 }
 
+/* The condensed library (issue 27; condensedLibrary.ts renders it). */
+
+export const CONDENSED_FORMS = ['summary', 'outline', 'listed'] as const;
+/** summary: the summary cache's (or the summary model's) text; outline: the note's headings; listed: its path alone. */
+export type CondensedForm = (typeof CONDENSED_FORMS)[number];
+
+export interface CondensedEntry {
+  readonly id: string;
+  /** The library version it stands for: attaching the item again (or a newer version) brings it back in full. */
+  readonly version: number;
+  readonly title: string;
+  readonly source: string;
+  readonly form: CondensedForm;
+  /** The compact text (empty for `listed`). */
+  readonly text: string;
+}
+
+export interface LibraryCondensing {
+  /** In the order they were condensed (the order of the block). */
+  readonly entries: readonly CondensedEntry[];
+  /** Library condensings so far (each one a named prefix break). */
+  readonly rounds: number;
+}
+
 interface SegmentBase {
   /** Exactly the text this segment contributes to the layer. */
   readonly text: string;
@@ -133,6 +157,8 @@ export const PREFIX_CHANGE_REASONS = [
   'image-changed',
   /** The artifact plan changed an item already sent (the user excluded it): it leaves the library. */
   'replanned',
+  /** Older library items left the library block for their compact form (issue 27). */
+  'library-condensed',
 ] as const;
 export type PrefixChangeReason = (typeof PREFIX_CHANGE_REASONS)[number];
 
@@ -178,6 +204,11 @@ export interface Envelope {
    * them are carried in a block right after L1.
    */
   readonly condensedThrough: number;
+  /**
+   * The condensed library (absent: none): its entries, sent as a block before the library block,
+   * and the ids whose latest version they stand for (left out of the library block).
+   */
+  readonly condensedLibrary?: { readonly entries: readonly CondensedEntry[]; readonly ids: readonly string[] };
   /** Earlier turns rendered in history, with what each one carried besides its text. */
   readonly history: readonly HistoryTurn[];
   /** Images of this turn's user message (from the active note), sent after its text. Absent: none. */

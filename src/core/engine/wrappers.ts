@@ -11,6 +11,9 @@ export const WRAPPER_TAGS = [
   'folder_context',
   'tag_context',
   'context_library',
+  // Library items condensed at a library condensing (condensedLibrary.ts).
+  'condensed_library',
+  'condensed_item',
   'context_refs',
   'context_problems',
   'tool_output',

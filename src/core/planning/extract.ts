@@ -87,16 +87,19 @@ export async function jointExtracts(
   query: string,
   maxTokens: number,
   counter: TokenCounter,
-  options: { readonly firstSections?: boolean; readonly minScoreShare?: number } = {},
+  options: { readonly firstSections?: boolean; readonly minScoreShare?: number; readonly rivals?: readonly ExtractSource[] } = {},
 ): Promise<Map<string, JointExtract>> {
   const prepared = new Map<string, Prepared>();
   for (const source of sources) {
     const all = chunkNote('artifact.md', source.content).chunks.map((c) => ({ headings: c.headings, startLine: c.startLine, endLine: c.endLine }));
     prepared.set(source.id, { source, lines: source.content.split(/\r?\n/), all, picked: [] });
   }
-  const total = [...prepared.values()].reduce((n, p) => n + p.all.length, 0);
+  const rivals = (options.rivals ?? []).filter((r) => !prepared.has(r.id));
+  const rivalSections = rivals.reduce((n, r) => n + chunkNote('artifact.md', r.content).chunks.length, 0);
+  const total = [...prepared.values()].reduce((n, p) => n + p.all.length, 0) + rivalSections;
   const fresh = (p: Prepared, s: Section) => !(p.source.skip ?? []).some(([from, to]) => s.startLine >= from && s.endLine <= to);
-  const index = await ArtifactIndex.of(sources);
+  // Rivals are ranked with the sources (they set the best score) but never picked.
+  const index = await ArtifactIndex.of(rivals.length > 0 ? [...sources, ...rivals] : sources);
   const hits = await index.search(query, total);
   // Passages that match only weakly (a common word) are left out when asked: a section for this question must be about it.
   const floor = options.minScoreShare !== undefined && hits.length > 0 ? hits[0].score * options.minScoreShare : -Infinity;

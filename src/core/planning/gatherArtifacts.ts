@@ -125,6 +125,16 @@ export async function gatherArtifacts(engine: PromptContextEngine, input: TurnIn
     }
   }
 
+  // Library items condensed (issue 27): the prefix holds their outline or summary; a question about
+  // one gets its sections as this turn's block, from the text the library kept.
+  const condensed = engine.condensedIds();
+  for (const id of condensed) {
+    const lib = latest.get(id);
+    if (!lib || attached.has(id)) continue;
+    const item: ContextItem = { id, kind: lib.kind, title: lib.title, source: lib.source, content: lib.content, hash: lib.hash, ...(lib.via ? { via: lib.via } : {}) };
+    supplementable.push({ id, title: lib.title, item, held: 'condensed', skip: sentRanges(history(), lib.source) });
+  }
+
   // This turn's tool outputs (Vault QA's search block): decided each turn, never kept.
   (input.tools ?? []).forEach((tool, index) => slots.push({ type: 'tool', index, tool, artifact: toolArtifact(tool, turn, index, counter, false) }));
   return { items, current, slots, usages, kept, supplementable, history };

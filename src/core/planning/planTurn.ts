@@ -222,7 +222,9 @@ async function withSupplements({ engine, input, gathered, verdict, counter, deps
   const condensable = deps.autoCondense ? Math.max(0, historyTokens(engine, counter) - summaryReserve(deps.budget)) : 0;
   const free = deps.budget.tokens - (tokens - condensable) - Math.ceil(deps.budget.tokens * SAFETY_SHARE);
   const room = Math.max(0, Math.min(Math.floor(deps.budget.tokens * SUPPLEMENT_SHARE), free));
-  const found = await supplementsFor(input.userText, [...gathered.supplementable], room, counter);
+  // This turn's own items in full rival the held ones (a question about the note it attaches stays about it).
+  const rivals = planned.input.items.filter((i) => !i.planned).map((i) => ({ id: i.id, title: i.title, content: i.content }));
+  const found = await supplementsFor(input.userText, [...gathered.supplementable], room, counter, rivals);
   if (found.length === 0) return planned;
   const record: PlanRecord = planned.record ?? recordOf(verdict, null, 0, [], [], { hits: 0, misses: 0 });
   return {

@@ -2,7 +2,7 @@ import type { ContextItem } from '../context/items';
 import type { ToolOutput } from '../engine/types';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import { WRAPPER_TOKENS } from './execute';
-import { extractRanges, jointExtracts, type LineRange } from './extract';
+import { extractRanges, jointExtracts, type ExtractSource, type LineRange } from './extract';
 import type { ArtifactUsage } from '../conversation/records/plan';
 
 /** The tool name of a supplement block: sections of a planned item for this turn's question. */
@@ -21,7 +21,7 @@ export interface SupplementSource {
   /** The item as it is now: its whole text. */
   readonly item: ContextItem;
   /** How the prefix holds it. */
-  readonly held: 'summary' | 'extract' | 'excluded';
+  readonly held: 'summary' | 'extract' | 'excluded' | 'condensed';
   /** Line ranges the request already carries (the kept extract's, earlier supplements still in history). */
   readonly skip: readonly LineRange[];
 }
@@ -44,7 +44,12 @@ export function sentRanges(history: readonly ToolOutput[], source: string): Line
   return history.filter((t) => t.name === SUPPLEMENT_TOOL && t.input.startsWith(`${source}: `)).flatMap((t) => extractRanges(t.output));
 }
 
-const HELD_WORDS = { summary: 'the kept summary does not hold them', extract: 'the kept extract does not hold them', excluded: 'the plan left it out' } as const;
+const HELD_WORDS = {
+  summary: 'the kept summary does not hold them',
+  extract: 'the kept extract does not hold them',
+  excluded: 'the plan left it out',
+  condensed: 'the library holds it condensed',
+} as const;
 
 /**
  * A kept summary or extract stays in the prefix as it was sent (sticky), and an item the plan left
@@ -54,17 +59,26 @@ const HELD_WORDS = { summary: 'the kept summary does not hold them', extract: 't
  * where tool outputs go (after the prefix, in this turn's message, masked at compaction), so the
  * prefix never changes for it. Deterministic: the same texts and question give the same blocks.
  */
-export async function supplementsFor(question: string, sources: readonly SupplementSource[], room: number, counter: TokenCounter): Promise<Supplement[]> {
+export async function supplementsFor(
+  question: string,
+  sources: readonly SupplementSource[],
+  room: number,
+  counter: TokenCounter,
+  rivals: readonly ExtractSource[] = [],
+): Promise<Supplement[]> {
   if (sources.length === 0 || question.trim() === '' || room < MIN_SUPPLEMENT_TOKENS + WRAPPER_TOKENS) return [];
   const byId = new Map(sources.map((s) => [s.id, s]));
   const texts = sources.map((s) => ({ id: s.id, title: s.title, content: s.item.content, skip: s.skip }));
   // Each block adds a wrapper: room for the texts is what is left after the blocks' wrappers,
   // fewer blocks leaving more room (a second pass when the first picked more blocks than assumed).
   let blocks = Math.min(sources.length, 3);
-  let found = await jointExtracts(texts, question, room - blocks * WRAPPER_TOKENS, counter, { minScoreShare: SUPPLEMENT_MIN_SCORE_SHARE });
+  // What this turn sends in full competes for the best score: a question about the note it attaches
+  // does not pull sections of condensed notes that only share its common words.
+  const options = { minScoreShare: SUPPLEMENT_MIN_SCORE_SHARE, ...(rivals.length > 0 ? { rivals } : {}) };
+  let found = await jointExtracts(texts, question, room - blocks * WRAPPER_TOKENS, counter, options);
   while (found.size > blocks) {
     blocks = found.size;
-    found = await jointExtracts(texts, question, room - blocks * WRAPPER_TOKENS, counter, { minScoreShare: SUPPLEMENT_MIN_SCORE_SHARE });
+    found = await jointExtracts(texts, question, room - blocks * WRAPPER_TOKENS, counter, options);
   }
   const out: Supplement[] = [];
   for (const source of sources) {

@@ -39,6 +39,7 @@ export const PREFIX_BREAK_WORDS: Readonly<Record<PrefixChangeReason, Words>> = {
   'project-switch': { because: (d) => `you moved the chat ${projectSwitch(d)}, so its project instructions changed`, layer: 'Instructions (L1)' },
   'image-changed': { because: (d) => `${names(d)}, sent as an image earlier, changed or is gone`, layer: 'Conversation (L4)' },
   replanned: { because: (d) => `the context plan changed: ${d}`, layer: 'Notes in this chat (L2)' },
+  'library-condensed': { because: () => 'older notes of this chat were condensed to an outline or summary to stay in the budget', layer: 'Notes in this chat (L2)' },
 };
 
 /**

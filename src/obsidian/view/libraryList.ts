@@ -3,7 +3,9 @@ import type { ChatState } from '../../core/chat/chatState';
 import type { PlanOverride } from '../../core/conversation/records/plan';
 import { formatTokens } from './format';
 import { libraryRows, type LibraryRow } from './libraryRows';
-import { overrideBadge, sentText, strategyBadge } from './planLabels';
+import { overrideBadge, renderBadge, sentText, strategyBadge } from './planLabels';
+
+const CONDENSED_HINT = 'Older notes leave the notes sent first in a compact form (an outline or a summary, with the path) when the chat outgrows its budget';
 
 export interface LibraryActions {
   removeLibraryItem(id: string): void;
@@ -102,7 +104,9 @@ export class LibraryList {
   private renderHead(state: ChatState): void {
     const head = this.headEl;
     head.empty();
-    const total = state.library.reduce((sum, item) => sum + item.tokens, 0);
+    // Condensed items are not sent whole: their outline or summary is a few tokens.
+    const held = new Set((state.condensed ?? []).map((c) => c.id));
+    const total = state.library.reduce((sum, item) => sum + (held.has(item.id) ? 0 : item.tokens), 0);
     head.createDiv({ cls: 'strata-panel-title', text: `Notes in this chat · ${formatTokens(total)} tokens` });
     if (this.rows.length === 0) {
       head.createDiv({ cls: 'strata-muted', text: 'Empty. Notes you attach stay with the chat (its Context Library), sent once and cached.' });
@@ -113,7 +117,9 @@ export class LibraryList {
     head.createDiv({
       cls: 'strata-muted strata-library-hint',
       text: [
-        condensed
+        (state.condensed ?? []).length > 0
+          ? 'The Context Library. Older notes are condensed to an outline or summary to keep the chat in its budget; Send in full brings one back whole.'
+          : condensed
           ? 'The Context Library. Since the chat was condensed, notes from condensed messages are sent once right after the instructions.'
           : 'The Context Library: each item is sent once, then referred to by name.',
         planned ? 'What does not fit is planned: a summary, the sections the question needs, or left out.' : '',
@@ -132,7 +138,8 @@ export class LibraryList {
     heading.createSpan({ cls: 'strata-library-title', text: row.title, attr: { title: row.title } });
     const badges = heading.createSpan({ cls: 'strata-library-badges' });
     // A row with no plan and no override is the usual case: no badge says "Full" on every note.
-    if (row.strategy !== 'include_full' || row.override || row.rationale) strategyBadge(badges, row.strategy);
+    if (row.condensed) renderBadge(badges, 'Condensed', 'is-condensed', CONDENSED_HINT);
+    else if (row.strategy !== 'include_full' || row.override || row.rationale) strategyBadge(badges, row.strategy);
     if (row.override) overrideBadge(badges, row.override);
     if (row.detail) name.createSpan({ cls: 'strata-library-detail', text: row.detail, attr: { title: row.detail } });
     let describedBy = '';
@@ -141,7 +148,11 @@ export class LibraryList {
       name.createSpan({ cls: 'strata-library-rationale', text: row.rationale, attr: { title: row.rationale, id: describedBy } });
     }
     if (row.sent || row.fullTokens > 0) {
-      const tokens = row.sent ? sentText(row.strategy, row.tokens, row.fullTokens) : `0 of ${formatTokens(row.fullTokens)} tokens`;
+      const tokens = row.condensed
+        ? `${row.condensed.form}, ${formatTokens(row.fullTokens)} in full`
+        : row.sent
+          ? sentText(row.strategy, row.tokens, row.fullTokens)
+          : `0 of ${formatTokens(row.fullTokens)} tokens`;
       el.createSpan({ cls: 'strata-library-tokens', text: tokens });
     }
 
@@ -159,7 +170,8 @@ export class LibraryList {
       }
       return b;
     };
-    if (row.override !== 'full' && (row.strategy !== 'include_full' || !row.sent)) button('full', 'Send in full', `Send “${row.title}” in full from the next request`, 'strata-library-full');
+    const condensedOnly = row.condensed !== undefined && !row.condensed.fullAgain;
+    if (row.override !== 'full' && (row.strategy !== 'include_full' || !row.sent || condensedOnly)) button('full', 'Send in full', `Send “${row.title}” in full from the next request`, 'strata-library-full');
     if (row.override !== 'exclude') button('exclude', 'Exclude', `Exclude “${row.title}” from the next requests`, 'strata-library-exclude');
     if (row.override) button('plan', 'Use the plan', `Let the plan decide how “${row.title}” is sent`, 'strata-library-plan');
     if (row.sent) {

@@ -1,6 +1,13 @@
 import type { ChatState } from '../../core/chat/chatState';
 import type { ArtifactType, PlanOverride, Strategy } from '../../core/conversation/records/plan';
+import type { CondensedForm } from '../../core/engine/types';
 import { basename } from './format';
+
+const CONDENSED_WHY: Readonly<Record<CondensedForm, string>> = {
+  summary: 'Condensed to a short summary to keep the chat in its budget; a question about it brings back its sections.',
+  outline: 'Condensed to its heading outline to keep the chat in its budget; a question about it brings back its sections.',
+  listed: 'Condensed to its path to keep the chat in its budget; a question about it brings back its sections.',
+};
 
 /**
  * One line of the library panel ("Notes in this chat"): an item the chat sends (the Context
@@ -21,6 +28,8 @@ export interface LibraryRow {
   readonly override?: PlanOverride;
   /** In the Context Library (already sent): excluding it then restarts the cached prefix. */
   readonly sent: boolean;
+  /** Held condensed (issue 27): its outline or summary stands for it; `fullAgain`: the user asked for it in full. */
+  readonly condensed?: { readonly form: CondensedForm; readonly fullAgain: boolean };
 }
 
 /**
@@ -38,8 +47,27 @@ export function libraryRows(state: ChatState): LibraryRow[] {
   // An override (or "Use the plan") drops the item's kept decision, but the library still holds the
   // form the last plan sent until the next request: the last plan record says which.
   const lastSent = new Map((plan.last?.decisions ?? []).map((d) => [d.id, d]));
+  const condensed = new Map((state.condensed ?? []).map((c) => [c.id, c]));
   const rows: LibraryRow[] = state.library.map((item) => {
     listed.add(item.id);
+    const held = condensed.get(item.id);
+    if (held) {
+      const rationale = held.fullAgain ? 'You asked for it in full: the next request sends it whole again.' : CONDENSED_WHY[held.form];
+      const override = overrideOf(item.id);
+      return {
+        id: item.id,
+        type: item.kind,
+        title: item.title,
+        detail: item.version > 1 ? `${item.source} · v${item.version}` : item.source,
+        strategy: 'include_full',
+        tokens: item.tokens,
+        fullTokens: item.tokens,
+        rationale,
+        sent: true,
+        condensed: { form: held.form, fullAgain: held.fullAgain },
+        ...(override ? { override } : {}),
+      };
+    }
     const entry = entries.get(item.id);
     const override = overrideOf(item.id);
     const earlier = entry ? undefined : lastSent.get(item.id);

@@ -21,4 +21,6 @@ export interface CompactionEvent {
   readonly summary: { readonly provider: string; readonly model: string; readonly usage: Usage; readonly calls: number } | null;
   /** Why the turns were omitted instead of summarized (summaries off, the model failed…). */
   readonly fallback?: string;
+  /** The library condensing made in the same break (issue 27): items condensed, of them as summaries, the block listed by path. */
+  readonly library?: { readonly condensed: number; readonly summaries: number; readonly rewritten: boolean };
 }
