@@ -13,7 +13,8 @@ export function recordCompaction(chat: LiveChat, event: CompactionEvent, at: num
   if (!compaction) return false;
   const summary = event.summary;
   const cost = summary ? (costOf ? costOf(summary.model, summary.usage) : null) : 0;
-  const record: CompactionRecord = { ...event, text: compaction.text, maskedThrough: compaction.maskedThrough, masking: compaction.masking, at, cost };
+  const forms = compaction.toolForms && compaction.toolForms.length > 0 ? { toolForms: compaction.toolForms } : {};
+  const record: CompactionRecord = { ...event, text: compaction.text, maskedThrough: compaction.maskedThrough, masking: compaction.masking, ...forms, at, cost };
   chat.recordCompaction(record);
   return true;
 }
