@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { inputBudget } from '../../../src/core/budget/budget';
 import { fitTurn, type FitDeps } from '../../../src/core/budget/condense';
+import { condensedMessage } from '../../../src/core/chat/compactions';
 import { ExtractiveSummarizer } from '../../../src/core/budget/summarizer';
 import type { CompactionEvent } from '../../../src/core/conversation/records/compaction';
 import { reloadThroughNote } from '../../../src/core/conversation/reload';
@@ -130,8 +131,11 @@ describe('historical tool outputs as artifacts', () => {
     expect(artifacts.compactions.length).toBeLessThanOrEqual(verbatim.compactions.length);
   });
 
-  test('a call made again later leaves the earlier output out, saying where it is', async () => {
-    const { requests } = await drive(fixed, true);
+  test('a call made again later leaves the earlier output out, saying where it is; condensing says how many outputs it shortened', async () => {
+    const { requests, compactions } = await drive(fixed, true);
+    expect(condensedMessage({ ...compactions.find((c) => (c.outputsShortened ?? 0) > 1)!, through: 6, kind: 'summary', tokensBefore: 9_870, tokensAfter: 4_812 })).toMatch(
+      /^Condensed: turns 1–6 summarized, \d+ earlier tool outputs shortened; the next request goes from 9,870 to 4,812 tokens\.$/,
+    );
     const texts = requests.flatMap((r) => r.messages.flatMap((m) => (m.steps ?? []).flatMap((s) => s.results.map((x) => x.content))));
     expect(texts.some((t) => /^\[readNote output of turn \d+ left out when the conversation was condensed: turn \d+ made the same call/.test(t))).toBe(true);
   });
