@@ -15,8 +15,11 @@ import { simulateCaches, totals, type CacheTotals } from '../cache/simulate';
 import { ratio } from '../lib/stats';
 import { compactAtThresholdRequests, requestTokens, slidingWindowRequests } from './layouts';
 import { MeteredSummarizer, type SummaryCost } from './metered';
+import { offlineToolForms, TOOL_CHAT_TURNS, toolChatCorpus } from './toolChatFigures';
+import { notesOf, toolChatScenario } from './toolChat';
+import type { Scenario } from '../../src/core/scenario/scenario';
 
-export const BUDGET_LAYOUTS = ['no-budget', 'sliding-window', 'compact-simple', 'compact-target', 'strata', 'strata-no-summary'] as const;
+export const BUDGET_LAYOUTS = ['no-budget', 'sliding-window', 'compact-simple', 'compact-target', 'strata', 'strata-no-summary', 'strata-verbatim-tools'] as const;
 export type BudgetLayout = (typeof BUDGET_LAYOUTS)[number];
 
 export const BUDGET_LAYOUT_LABELS: Record<BudgetLayout, string> = {
@@ -26,6 +29,7 @@ export const BUDGET_LAYOUT_LABELS: Record<BudgetLayout, string> = {
   'compact-target': 'compact-at-80 %, keeps half the budget',
   strata: 'Strata',
   'strata-no-summary': 'Strata, summaries off',
+  'strata-verbatim-tools': 'Strata, earlier tool outputs verbatim (masked only)',
 };
 
 export interface BudgetLayoutResult {
@@ -45,6 +49,8 @@ export interface BudgetLayoutResult {
   readonly summary: SummaryCost | null;
   /** Library items (latest versions) whose text is absent from the last request. */
   readonly itemsLost: number;
+  /** Mean tokens of the request right after a compaction: what the chat carries on (null: not a Strata layout, or no compaction). */
+  readonly carriedAfter: number | null;
 }
 
 export interface BudgetScenarioResult {
@@ -87,9 +93,14 @@ function itemsLost(turns: readonly ReplayedTurn[], last: readonly ChatMessage[])
 }
 
 /** Replays one budget scenario under the default settings' budget (gpt-3.5-turbo: 12,289) and compares the layouts. */
-export async function measureBudgetScenario(file: string): Promise<BudgetScenarioResult> {
-  const t0 = performance.now();
+export function measureBudgetScenario(file: string): Promise<BudgetScenarioResult> {
   const { scenario, vaultDir } = loadScenarioFile(file);
+  return measureScenario(scenario, vaultDir, file);
+}
+
+/** The same for a scenario made in code (`file` names it in the report). */
+export async function measureScenario(scenario: Scenario, vaultDir: string, file: string): Promise<BudgetScenarioResult> {
+  const t0 = performance.now();
   const model = scenario.model;
   const counter: TokenCounter = tokenCounterFor(model);
   const settings = DEFAULT_BUDGET_SETTINGS;
@@ -98,8 +109,12 @@ export async function measureBudgetScenario(file: string): Promise<BudgetScenari
 
   const plain = await replayWithEngine(scenario, vault());
   const strataSummarizer = new MeteredSummarizer(new ExtractiveSummarizer(model), counter);
-  const strata = await replayScenario(scenario, vault(), { budget: { budget, settings, summarizer: strataSummarizer } });
-  const omitted = await replayScenario(scenario, vault(), { budget: { budget, settings: { ...settings, summarize: false }, summarizer: null } });
+  // As Strata runs with context planning on (the default): a compaction shortens earlier tool outputs.
+  const toolForms = offlineToolForms(model);
+  const strata = await replayScenario(scenario, vault(), { budget: { budget, settings, summarizer: strataSummarizer, toolForms } });
+  const omitted = await replayScenario(scenario, vault(), { budget: { budget, settings: { ...settings, summarize: false }, summarizer: null, toolForms } });
+  const verbatimSummarizer = new MeteredSummarizer(new ExtractiveSummarizer(model), counter);
+  const verbatimTools = await replayScenario(scenario, vault(), { budget: { budget, settings, summarizer: verbatimSummarizer } });
   const simpleSummarizer = new MeteredSummarizer(new ExtractiveSummarizer(model), counter);
   const keepTurns = Math.ceil(settings.keepMessages / 2);
   const manual = new Set(scenario.turns.flatMap((t, i) => (t.condense ? [i + 1] : [])));
@@ -114,6 +129,7 @@ export async function measureBudgetScenario(file: string): Promise<BudgetScenari
     'compact-target': toTarget.requests,
     strata: strata.map((t) => t.assembly.messages),
     'strata-no-summary': omitted.map((t) => t.assembly.messages),
+    'strata-verbatim-tools': verbatimTools.map((t) => t.assembly.messages),
   };
   const condenses: Record<BudgetLayout, number | null> = {
     'no-budget': null,
@@ -122,6 +138,7 @@ export async function measureBudgetScenario(file: string): Promise<BudgetScenari
     'compact-target': toTarget.compactions.length,
     strata: strata.reduce((n, t) => n + (t.compactions?.length ?? 0), 0),
     'strata-no-summary': omitted.reduce((n, t) => n + (t.compactions?.length ?? 0), 0),
+    'strata-verbatim-tools': verbatimTools.reduce((n, t) => n + (t.compactions?.length ?? 0), 0),
   };
   const summaries: Record<BudgetLayout, SummaryCost | null> = {
     'no-budget': null,
@@ -130,8 +147,22 @@ export async function measureBudgetScenario(file: string): Promise<BudgetScenari
     'compact-target': targetSummarizer.total,
     strata: strataSummarizer.total,
     'strata-no-summary': null,
+    'strata-verbatim-tools': verbatimSummarizer.total,
   };
 
+  const carried = (turns: readonly ReplayedTurn[]): number | null => {
+    const after = turns.filter((t) => (t.compactions ?? []).length > 0).map((t) => t.assembly.promptTokens);
+    return after.length === 0 ? null : Math.round(after.reduce((a, b) => a + b, 0) / after.length);
+  };
+  const carriedAfter: Record<BudgetLayout, number | null> = {
+    'no-budget': null,
+    'sliding-window': null,
+    'compact-simple': null,
+    'compact-target': null,
+    strata: carried(strata),
+    'strata-no-summary': carried(omitted),
+    'strata-verbatim-tools': carried(verbatimTools),
+  };
   const bound = lowerBound(plain.turns, counter);
   const perTurnBound = lowerBound(plain.turns, counter, { toolsPerTurn: true });
   const encoder = new RequestEncoder(model, counter);
@@ -156,6 +187,7 @@ export async function measureBudgetScenario(file: string): Promise<BudgetScenari
       condenses: condenses[name],
       summary: summaries[name],
       itemsLost: itemsLost(plain.turns, list[list.length - 1]),
+      carriedAfter: carriedAfter[name],
     };
   }
   const { window, reserve, tokens, threshold, target } = budget;
@@ -175,5 +207,8 @@ export async function measureBudgetScenario(file: string): Promise<BudgetScenari
 export async function measureBudget(root: string): Promise<BudgetScenarioResult[]> {
   const out: BudgetScenarioResult[] = [];
   for (const file of budgetScenarioFiles(root)) out.push(await measureBudgetScenario(file));
+  // The agent-heavy chat (issue 27): a search and a readNote every turn, made over real notes.
+  const corpus = toolChatCorpus(root);
+  out.push(await measureScenario(toolChatScenario(notesOf(corpus), TOOL_CHAT_TURNS), corpus, 'bench/budget/toolChat.ts'));
   return out;
 }

@@ -24,7 +24,8 @@ export function budgetSection(b: BudgetFigures): string {
       'Layouts: **no budget**: the append-only transcript; **per-turn sliding window**: the newest turns that fit the budget, contiguous from the end, ' +
       'recomputed every turn (attached text goes when its turn does); **simple compact-at-80 %**: over the threshold, everything but the newest 4 messages ' +
       'becomes a summary, followed by every note of the condensed turns in the first user message (so each compaction resends them); ' +
-      'the same **keeping half the budget** (as Strata\'s planner aims); **Strata**: the engine\'s own requests (fitTurn). ' +
+      'the same **keeping half the budget** (as Strata\'s planner aims); **Strata**: the engine\'s own requests (fitTurn), earlier tool outputs shortened at each compaction (offline digests, as with context planning on); ' +
+      '**earlier tool outputs verbatim**: the same without that (outputs only masked to head and tail). **tool-chat** is the agent-heavy chat of bench/budget/toolChat.ts (a localSearch and a readNote every turn over real notes). ' +
       'Uncached tokens are simulated as in section 1 and divided by the information lower bound; the last column divides by the bound with each tool output ' +
       'counted in every turn that produces it (the issue\'s append-only reference, 1.21×, matches that count: its scenario runs the same search seven times). "Breaks": requests that do not extend the previous one. ' +
       '"Lost": library items whose text is absent from the last request.',
@@ -58,7 +59,9 @@ export function budgetSection(b: BudgetFigures): string {
         ['l'],
       ),
       '',
-      `Lower bound ${int(r.lowerBound.tokens)} tokens (${int(r.perTurnBound.tokens)} with each tool output counted per turn); replayed and measured in ${ms(r.ms)}.`,
+      `Mean tokens carried right after a compaction: Strata ${r.layouts.strata.carriedAfter === null ? '—' : int(r.layouts.strata.carriedAfter)}, ` +
+        `with earlier tool outputs verbatim ${r.layouts['strata-verbatim-tools'].carriedAfter === null ? '—' : int(r.layouts['strata-verbatim-tools'].carriedAfter)}. ` +
+        `Lower bound ${int(r.lowerBound.tokens)} tokens (${int(r.perTurnBound.tokens)} with each tool output counted per turn); replayed and measured in ${ms(r.ms)}.`,
       '',
     );
   }

@@ -26,6 +26,8 @@ export interface ChatNoteReport {
     tokensAfter: number;
     maskedThrough: number;
     outputsMasked: number;
+    /** Earlier tool outputs sent as a digest, a summary or left out (absent: none). */
+    outputsShortened?: number;
     cost: number | null;
     fallback?: string;
   }>;
@@ -85,6 +87,7 @@ function reportOf(file: string, c: Conversation, warnings: readonly string[]): C
       tokensAfter: r.tokensAfter,
       maskedThrough: r.maskedThrough,
       outputsMasked: r.outputsMasked,
+      ...(r.toolForms && r.toolForms.length > 0 ? { outputsShortened: r.toolForms.length } : {}),
       cost: r.cost,
       ...(r.fallback !== undefined ? { fallback: r.fallback } : {}),
     })),
@@ -108,7 +111,8 @@ function compactionLine(c: CompactionRow): string {
   const range = c.maskedThrough === c.through + 1 ? `turn ${c.maskedThrough}` : `turns ${c.through + 1}–${c.maskedThrough}`;
   const masked = c.maskedThrough > c.through ? ` · ${range} masked (${c.outputsMasked} output(s))` : '';
   const fallback = c.fallback ? ` · ${cell(c.fallback, 50)}` : '';
-  return `${compactionTitle(c.through, c.kind)} (${c.trigger}) · ${c.tokensBefore.toLocaleString('en-US')} → ${c.tokensAfter.toLocaleString('en-US')} tokens · ${cost}${masked}${fallback}`;
+  const shortened = c.outputsShortened ? ` · ${c.outputsShortened} earlier tool output(s) shortened` : '';
+  return `${compactionTitle(c.through, c.kind)} (${c.trigger}) · ${c.tokensBefore.toLocaleString('en-US')} → ${c.tokensAfter.toLocaleString('en-US')} tokens · ${cost}${masked}${shortened}${fallback}`;
 }
 
 export function formatReportTable(r: ChatNoteReport): string {

@@ -3,6 +3,7 @@ import type { Compaction, CompactionKind } from '../engine/compaction';
 import type { PromptContextEngine, TurnInput } from '../engine/engine';
 import type { TurnAssembly } from '../engine/turnAssembly';
 import type { MaskingLimits } from '../engine/masking';
+import type { ToolFormPlanner } from '../engine/toolForms';
 import { tokenCounterFor } from '../tokens/tokenCounter';
 import { budgetStatus, formatTokens, type InputBudget } from './budget';
 import { type BudgetSettings } from '../settings/budgetSettings';
@@ -30,6 +31,11 @@ export interface FitDeps {
   readonly signal: AbortSignal;
   /** Bounds the summary alone: when it fires, the turns are omitted instead. */
   readonly summaryTimeoutMs?: number;
+  /**
+   * Decides, at a compaction, the shorter forms of the kept turns' earlier tool outputs (historical
+   * tool outputs as artifacts). Absent: they stay verbatim, masked to head and tail.
+   */
+  readonly toolForms?: ToolFormPlanner;
   /** A compaction is about to start (the view says "Condensing…"). */
   readonly onCondensing?: (plan: CompactionPlan) => void;
   /** Compact forms of condensed library items from the summary cache or model (absent: outlines). */
@@ -171,7 +177,17 @@ async function condense(
     library = await withSummaries(library, engine, deps.librarySummaries ?? null, input.model, deps.signal);
     engine.condenseLibrary(library.next, library.added, library.rewritten);
   }
-  const compaction: Compaction = { through: plan.through, kind, text, maskedThrough: plan.maskedThrough, masking: limits };
+  // The kept turns' earlier tool outputs, decided here and only here (the prefix breaks anyway).
+  const forms = deps.toolForms ? await deps.toolForms(engine.completedTurns().slice(plan.through), previous?.toolForms, deps.signal) : [];
+  if (deps.signal.aborted) throw new DOMException('Condensing was stopped.', 'AbortError');
+  const compaction: Compaction = {
+    through: plan.through,
+    kind,
+    text,
+    maskedThrough: plan.maskedThrough,
+    masking: limits,
+    ...(forms.length > 0 ? { toolForms: forms } : {}),
+  };
   let after = engine.assemble(input, { compaction }).promptTokens;
   if (after > deps.budget.tokens) {
     // The summary outgrew its room: cut it from the end until the request fits.
@@ -188,6 +204,7 @@ async function condense(
     kind,
     turnsDropped: plan.through - plan.previous,
     outputsMasked: plan.outputsMasked,
+    ...(forms.length > 0 ? { outputsShortened: forms.length } : {}),
     tokensBefore: plan.tokensBefore,
     tokensAfter: after,
     summary,

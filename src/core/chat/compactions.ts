@@ -13,7 +13,8 @@ export function recordCompaction(chat: LiveChat, event: CompactionEvent, at: num
   if (!compaction) return false;
   const summary = event.summary;
   const cost = summary ? (costOf ? costOf(summary.model, summary.usage) : null) : 0;
-  const record: CompactionRecord = { ...event, text: compaction.text, maskedThrough: compaction.maskedThrough, masking: compaction.masking, at, cost };
+  const forms = compaction.toolForms && compaction.toolForms.length > 0 ? { toolForms: compaction.toolForms } : {};
+  const record: CompactionRecord = { ...event, text: compaction.text, maskedThrough: compaction.maskedThrough, masking: compaction.masking, ...forms, at, cost };
   chat.recordCompaction(record);
   return true;
 }
@@ -30,5 +31,6 @@ export function condensedMessage(event: CompactionEvent | null): string {
   if (!event) return 'Nothing to condense: the earlier messages are already condensed or too short to be worth a summary, and the newest ones always stay.';
   const fmt = (n: number) => n.toLocaleString('en-US');
   const range = event.through === 1 ? 'turn 1' : `turns 1–${event.through}`;
-  return `Condensed: ${range} ${event.kind === 'summary' ? 'summarized' : 'omitted'}; the next request goes from ${fmt(event.tokensBefore)} to ${fmt(event.tokensAfter)} tokens.`;
+  const shortened = event.outputsShortened ? `, ${event.outputsShortened} earlier tool output${event.outputsShortened === 1 ? '' : 's'} shortened` : '';
+  return `Condensed: ${range} ${event.kind === 'summary' ? 'summarized' : 'omitted'}${shortened}; the next request goes from ${fmt(event.tokensBefore)} to ${fmt(event.tokensAfter)} tokens.`;
 }

@@ -33,6 +33,7 @@ import { planTurn, type PlannedTurn } from '../planning/planTurn';
 import { readPlannedOut } from '../planning/plannedOut';
 import type { PlanBook } from '../conversation/records/plan';
 import { SummaryCache } from '../planning/summaryCache';
+import { toolFormPlannerFor } from './toolForms';
 import { llmPlanner } from '../planning/llmPlanner';
 import { modelSummarizer } from '../planning/summarize';
 import type { Planner } from '../planning/types';
@@ -133,7 +134,7 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   const base = await withTurnImages(await turnInput(request, engine, deps.resolver, settings, true), request.chips, deps.resolver.vault, target);
   // Vault QA: the search results are the turn's tool output (in history like any, never in the cached prefix).
   const qa = request.mode === VAULT_QA_MODE ? await searchForTurn(request, engine, deps) : null;
-  const full = budgetDeps(request, settings, deps.providers, deps.signal);
+  const full = budgetDeps(request, settings, deps.providers, deps.signal, deps.planning?.cache);
   const fit = withToolRoom(full, request);
   const planned = await planForTurn(request, engine, qa ? { ...base, tools: [qa.tool] } : base, fit, deps);
   const { input } = planned;
@@ -352,6 +353,7 @@ export function budgetDeps(
   settings: StrataSettings,
   providers: ProviderFactory,
   signal: AbortSignal,
+  cache?: SummaryCache,
 ): FitDeps {
   const budgetSettings = budgetSettingsFor(settings, request.providerId, request.model);
   return {
@@ -360,5 +362,10 @@ export function budgetDeps(
     summarizer: summarizerFor(settings, request.providerId, request.model, providers),
     signal,
     summaryTimeoutMs: SUMMARY_TIMEOUT_MS,
+    ...withToolForms(toolFormPlannerFor(settings, { provider: request.providerId, model: request.model }, { providers, ...(cache ? { cache } : {}) })),
   };
+}
+
+function withToolForms(planner: FitDeps['toolForms']): Pick<FitDeps, 'toolForms'> {
+  return planner ? { toolForms: planner } : {};
 }

@@ -29,9 +29,15 @@ export function neutralRecord(c: Compaction, previous: number, at: number): Comp
     text: c.text,
     maskedThrough: c.maskedThrough,
     masking: c.masking,
+    ...formsOf(c),
     at,
     cost: null,
   };
+}
+
+/** A compaction's tool forms as a record's field (absent when it has none). */
+function formsOf(c: Compaction): Pick<CompactionRecord, 'toolForms'> {
+  return c.toolForms && c.toolForms.length > 0 ? { toolForms: c.toolForms } : {};
 }
 
 /** Text for an event whose summary this caller never saw (only the engine's latest compaction is kept). */
@@ -54,7 +60,9 @@ export function recordsFor(current: Compaction | null, events: readonly (Compact
     const full: CompactionRecord =
       'text' in e ? e : { ...e, text: unrecordedText(e.through), maskedThrough: e.through, masking: current.masking, at, cost: e.summary && e.summary.calls > 0 ? null : 0 };
     const latest = i === kept.length - 1 && e.through === current.through;
-    return latest ? { ...full, kind: current.kind, text: current.text, maskedThrough: current.maskedThrough, masking: current.masking } : full;
+    if (!latest) return full;
+    const { toolForms: _recorded, ...rest } = full;
+    return { ...rest, kind: current.kind, text: current.text, maskedThrough: current.maskedThrough, masking: current.masking, ...formsOf(current) };
   });
   const last = latestCompaction(out);
   if (!last || last.through !== current.through) out.push(neutralRecord(current, last?.through ?? 0, at));

@@ -7,6 +7,7 @@ import { COMPACTION_TRIGGERS } from './records/compaction';
 import { COMPILE_MODES } from '../compiler/messageCompiler';
 import { ProviderSessionSchema } from '../compiler/session';
 import { COMPACTION_KINDS } from '../engine/compaction';
+import { TOOL_FORM_KINDS, type ToolForm } from '../engine/toolForms';
 import { RENDERINGS } from '../settings/engineChoices';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type ImageRef, type LayerId } from '../engine/types';
@@ -212,6 +213,9 @@ const LibraryCondensingRecord = z.object({ rounds: Count, entries: z.array(Conde
 
 const SummaryCallsRecord = z.object({ provider: Name, model: Name, usage: UsageRecord, calls: Count });
 
+/** A kept turn's tool output as a compaction sends it: the exact text, so a reopened chat sends the same bytes. */
+const ToolFormRecord = z.object({ turn: z.int().min(1), index: Count, kind: z.enum(TOOL_FORM_KINDS), hash: Name, text: Content }) satisfies z.ZodType<ToolForm>;
+
 /**
  * One compaction (its text is the summary callout in the body, `textHash` tells a hand edit). What
  * the engine renders from it (boundary, kind, masking) must read, or the record is left out (its
@@ -231,6 +235,8 @@ const CompactionRecordSchema = z.object({
   library: leftOut(z.object({ condensed: Count, summaries: Count, rewritten: z.boolean() }), 'read without its library condensing figures').optional(),
   maskedThrough: Count,
   masking: z.object({ maxOutputLines: Count, maxCodeLines: Count }),
+  outputsShortened: leftOut(Count).optional(),
+  toolForms: leftOut(listOf(ToolFormRecord), 'its tool outputs are sent verbatim').optional(),
   at: orElse(Time.nullable(), null, "the chat's creation time is used"),
   cost: orElse(z.number().nullable(), null, 'read as unknown'),
   textHash: leftOut(Name).optional(),

@@ -2,6 +2,7 @@ import type { LibraryCondensing } from '../engine/types';
 import type { PlanBook, PlanRecord } from './records/plan';
 import type { CompactionEvent } from './records/compaction';
 import type { MaskingLimits } from '../engine/masking';
+import type { ToolForm } from '../engine/toolForms';
 import type { Clock } from '../ports/clock';
 import type { ContextChip } from '../context/items';
 import type { ResolutionProblem } from '../context/resolver';
@@ -124,6 +125,8 @@ export interface CompactionRecord extends CompactionEvent {
   /** Kept turns up to this one (the chat's turn count when it was made) are masked. */
   readonly maskedThrough: number;
   readonly masking: MaskingLimits;
+  /** Kept turns' tool outputs sent shorter, as decided at this compaction (the exact text sent). Absent: none. */
+  readonly toolForms?: readonly ToolForm[];
   /** When it was made (epoch ms). */
   readonly at: number;
   /** USD of the summarizing calls (0 without any); null when the summary model has no known price. */

@@ -51,5 +51,12 @@ export function envelopeRecord(assembly: TurnAssembly): EnvelopeRecord {
 
 /** What the engine renders from a compaction record. */
 export function compactionOf(record: CompactionRecord): Compaction {
-  return { through: record.through, kind: record.kind, text: record.text, maskedThrough: record.maskedThrough, masking: record.masking };
+  return {
+    through: record.through,
+    kind: record.kind,
+    text: record.text,
+    maskedThrough: record.maskedThrough,
+    masking: record.masking,
+    ...(record.toolForms && record.toolForms.length > 0 ? { toolForms: record.toolForms } : {}),
+  };
 }

@@ -170,7 +170,7 @@ export function truncateFrom(c: Conversation, index: number, at: number): Conver
   const { compactions, ...rest } = c;
   // Compactions of turns now gone are undone, as the engine undoes them; the masking stops where the turns do.
   const answered = completedBefore(c.turns, index);
-  const kept = (compactions ?? []).filter((r) => r.through <= answered).map((r) => (r.maskedThrough > answered ? { ...r, maskedThrough: answered } : r));
+  const kept = (compactions ?? []).filter((r) => r.through <= answered).map((r) => withoutFormsPast(r.maskedThrough > answered ? { ...r, maskedThrough: answered } : r, answered));
   return { ...rest, ...(kept.length > 0 ? { compactions: kept } : {}), turns: c.turns.slice(0, index), updated: at };
 }
 
@@ -240,4 +240,12 @@ function replaceAt<T>(list: readonly T[], index: number, value: T): T[] {
   const out = [...list];
   out[index] = value;
   return out;
+}
+
+/** A record without the tool forms of turns past `answered` (turns a truncation dropped), as the engine drops them. */
+function withoutFormsPast(r: CompactionRecord, answered: number): CompactionRecord {
+  if (!r.toolForms || r.toolForms.every((f) => f.turn <= answered)) return r;
+  const forms = r.toolForms.filter((f) => f.turn <= answered);
+  const { toolForms: _dropped, ...rest } = r;
+  return forms.length > 0 ? { ...rest, toolForms: forms } : rest;
 }

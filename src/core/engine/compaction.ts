@@ -1,5 +1,6 @@
 import { escapeAttr, escapeContent } from './escape';
 import type { MaskingLimits } from './masking';
+import type { ToolForm } from './toolForms';
 import { closeTag, openTag } from './wrappers';
 
 export const COMPACTION_KINDS = ['summary', 'omitted'] as const;
@@ -17,6 +18,8 @@ export interface Compaction {
   readonly text: string;
   readonly maskedThrough: number;
   readonly masking: MaskingLimits;
+  /** Kept turns' tool outputs sent in a shorter form (toolForms.ts), decided at this compaction. Absent: none. */
+  readonly toolForms?: readonly ToolForm[];
 }
 
 /** The summary block, first in the first user message after the boundary. Depends on the compaction alone. */

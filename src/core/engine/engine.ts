@@ -1,6 +1,7 @@
 import type { ContextItem } from '../context/items';
 import { renderCompaction, type Compaction } from './compaction';
 import { maskTurn } from './masking';
+import { applyToolForms, formsByTurn, formsKey, type ToolForm } from './toolForms';
 import type { ResolutionProblem } from '../context/resolver';
 import { tokenCounterFor, TOKENS_REPLY_PRIMING, type TokenCounter } from '../tokens/tokenCounter';
 import { LayerToMessagesConverter, plainMessage } from './converter';
@@ -101,6 +102,8 @@ export class PromptContextEngine {
   private fullAgain: string[] = [];
   /** Masked copies of kept turns, per compaction's limits (stable identity, so their counts stay memoised). */
   private masked = new WeakMap<CompletedTurn, { key: string; turn: CompletedTurn }>();
+  /** Each compaction's tool forms by turn. */
+  private forms = new WeakMap<Compaction, ReadonlyMap<number, readonly ToolForm[]>>();
   /** History as the last assembly built it (L4, its messages, hashes and tokens), extended turn by turn. */
   private run = new HistoryRun();
   /** The summary segment of each compaction, per tokenizer (stable identity: the run continues under it). */
@@ -217,15 +220,29 @@ export class PromptContextEngine {
   /** History as it renders under a compaction: the kept turns, masked where the compaction says. */
   private keptTurns(c: Compaction | null): CompletedTurn[] {
     if (!c) return this.turns;
-    const key = `${c.masking.maxOutputLines}/${c.masking.maxCodeLines}`;
+    const limits = `${c.masking.maxOutputLines}/${c.masking.maxCodeLines}`;
+    const forms = this.formsOf(c);
     return this.turns.slice(c.through).map((t) => {
       if (t.turn > c.maskedThrough) return t;
+      const own = forms.get(t.turn);
+      const key = `${limits}|${formsKey(own)}`;
       const memo = this.masked.get(t);
       if (memo && memo.key === key) return memo.turn;
-      const masked = maskTurn(t, c.masking).turn;
+      // The compaction's forms first (a digest is short enough that masking leaves it), then masking.
+      const masked = maskTurn(applyToolForms(t, own).turn, c.masking).turn;
       this.masked.set(t, { key, turn: masked });
       return masked;
     });
+  }
+
+  /** A compaction's tool forms by turn, built once per compaction. */
+  private formsOf(c: Compaction): ReadonlyMap<number, readonly ToolForm[]> {
+    let map = this.forms.get(c);
+    if (!map) {
+      map = formsByTurn(c.toolForms);
+      this.forms.set(c, map);
+    }
+    return map;
   }
 
   /**
@@ -450,7 +467,7 @@ export class PromptContextEngine {
     this.turns = this.turns.slice(0, keep);
     // A compaction of turns now gone is undone (history is back to verbatim); masking never reaches turns sent after this.
     const c = this.compaction;
-    if (c) this.compaction = c.through > keep ? null : { ...c, maskedThrough: Math.min(c.maskedThrough, keep) };
+    if (c) this.compaction = c.through > keep ? null : withoutFormsPast({ ...c, maskedThrough: Math.min(c.maskedThrough, keep) }, keep);
     // Condensed items are carried ones: those no longer carried, or gone, leave the block.
     const through = this.compaction?.through ?? 0;
     this.dropCondensed((e) => {
@@ -541,4 +558,12 @@ function imagesNotInHistory(images: readonly ImagePart[], kept: readonly History
 function userSegment(turn: number, text: string, images: readonly ImagePart[], counter: ReturnType<typeof tokenCounterFor>): MessageSegment {
   const s = segment<MessageSegment>({ type: 'message', role: 'user', turn }, text, counter);
   return images.length > 0 ? { ...s, tokens: s.tokens + imageTokens(images) } : s;
+}
+
+/** A compaction without the tool forms of turns past `keep` (turns a truncation dropped). */
+function withoutFormsPast(c: Compaction, keep: number): Compaction {
+  if (!c.toolForms || c.toolForms.every((f) => f.turn <= keep)) return c;
+  const forms = c.toolForms.filter((f) => f.turn <= keep);
+  const { toolForms: _dropped, ...rest } = c;
+  return forms.length > 0 ? { ...rest, toolForms: forms } : rest;
 }

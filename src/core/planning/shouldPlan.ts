@@ -36,8 +36,8 @@ export interface ShouldPlanInput {
  * on every turn, and a plan that touched those outputs would rewrite history every turn: a prefix
  * break per turn, the costliest thing a long chat can do (5.6× the lower bound for a per-turn
  * sliding window). Earlier turns' outputs are decided where the prefix breaks anyway: at a
- * compaction, which masks them (head and tail) in the turns it keeps and drops them with the turns
- * it summarizes. So the row stays after the size rows: it only names the reason when new artifacts
+ * compaction, which sends them as digests or summaries, or leaves them out, in the turns it keeps
+ * (toolArtifacts.ts) and drops them with the turns it summarizes. So the row stays after the size rows: it only names the reason when new artifacts
  * already fit on an expensive model, where a cheap planner pays for itself either way.
  */
 export function shouldPlan(input: ShouldPlanInput): ShouldPlan {

@@ -6,6 +6,7 @@ import type { Summarizer } from '../budget/summarizer';
 import { ChipResolver } from '../context/resolver';
 import { PromptContextEngine, type EngineOptions, type TurnInput } from '../engine/engine';
 import { type TurnAssembly } from '../engine/turnAssembly';
+import type { ToolFormPlanner } from '../engine/toolForms';
 import { planTurn, type PlannedTurn } from '../planning/planTurn';
 import { readPlannedOut } from '../planning/plannedOut';
 import { withDecisions } from '../planning/book';
@@ -63,6 +64,8 @@ export interface ReplayBudget {
   readonly settings: BudgetSettings;
   /** Null: summaries off (dropped turns are omitted with a marker). */
   readonly summarizer: Summarizer | null;
+  /** Earlier tool outputs of the kept turns shortened at a compaction (src/core/planning/toolArtifacts.ts). Absent: verbatim. */
+  readonly toolForms?: ToolFormPlanner;
 }
 
 export interface ReplayedTurn {

@@ -356,7 +356,8 @@ function summaryCost(compactions: readonly CompactionRecord[]): { input: number;
 export function compactionLabel(c: CompactionRecord): string {
   const range = c.through === 1 ? 'turn 1' : `turns 1–${c.through}`;
   const what = c.kind === 'summary' ? `${range} summarized` : `${range} omitted${c.fallback ? ` (${c.fallback})` : ''}`;
-  return `Condensed · ${what} · ${formatTokens(c.tokensBefore)} → ${formatTokens(c.tokensAfter)} tokens`;
+  const shortened = c.outputsShortened ? ` · ${c.outputsShortened} earlier tool output${c.outputsShortened === 1 ? '' : 's'} shortened` : '';
+  return `Condensed · ${what}${shortened} · ${formatTokens(c.tokensBefore)} → ${formatTokens(c.tokensAfter)} tokens`;
 }
 
 function compactionMeta(c: CompactionRecord): string {

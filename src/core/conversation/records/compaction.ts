@@ -15,6 +15,8 @@ export interface CompactionEvent {
   readonly kind: CompactionKind;
   readonly turnsDropped: number;
   readonly outputsMasked: number;
+  /** Earlier tool outputs of the kept turns sent shorter (a digest, a summary, left out). Absent: none. */
+  readonly outputsShortened?: number;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   /** The summarizing calls, when a model wrote the summary. */
