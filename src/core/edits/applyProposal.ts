@@ -1,5 +1,5 @@
 import { sha256Hex } from '../hash';
-import { exactLineHunks, joinLines, splitLines } from './lineDiff';
+import { LINE_DIFF_TIMEOUT_MS, exactLineHunks, joinLines, splitLines } from './lineDiff';
 import type { AppliedEdit, ApplyResult, EditProposal, Hunk, ReviewOutcome } from './proposal';
 
 /**
@@ -22,7 +22,12 @@ interface Placed extends Chosen {
   readonly at: number;
 }
 
-export function applyReviewed(current: string, proposal: EditProposal, outcome: ReviewOutcome): { text: string; result: ApplyResult } {
+export function applyReviewed(
+  current: string,
+  proposal: EditProposal,
+  outcome: ReviewOutcome,
+  diffTimeoutMs = LINE_DIFF_TIMEOUT_MS,
+): { text: string; result: ApplyResult } {
   const decisions = new Map(outcome.decisions.map((d) => [d.hunkId, d]));
   if (proposal.hunks.length === 0) return applyWhole(current, proposal, decisions.get('all')?.action !== 'reject' && decisions.has('all'));
   const chosen: Chosen[] = [];
@@ -34,10 +39,10 @@ export function applyReviewed(current: string, proposal: EditProposal, outcome: 
     else chosen.push({ hunk, newLines: decision.action === 'edit' ? (decision.editedLines ?? hunk.newLines) : hunk.newLines });
   }
   const currentLines = splitLines(current);
-  const { placed, conflicts } = current === proposal.baseText ? { placed: chosen.map((c) => ({ ...c, at: c.hunk.baseStart })), conflicts: [] } : place(chosen, splitLines(proposal.baseText), currentLines);
+  const { placed, conflicts } = current === proposal.baseText ? { placed: chosen.map((c) => ({ ...c, at: c.hunk.baseStart })), conflicts: [] } : place(chosen, splitLines(proposal.baseText), currentLines, diffTimeoutMs);
   const lines = [...currentLines];
-  // From the end, so earlier places stay valid.
-  for (const p of [...placed].sort((a, b) => b.at - a.at)) lines.splice(p.at, p.hunk.baseLines.length, ...p.newLines);
+  // From the end (placed is in text order; an insertion and the hunk after it may share a place), so earlier places stay valid.
+  for (const p of [...placed].reverse()) lines.splice(p.at, p.hunk.baseLines.length, ...p.newLines);
   const text = placed.length === 0 ? current : joinLines(lines);
   const applied = placed.map((p) => p.hunk.id);
   const status: ApplyResult['status'] =
@@ -74,8 +79,8 @@ function applyWhole(current: string, proposal: EditProposal, accepted: boolean):
 }
 
 /** Where each chosen hunk goes in the current text, or that it conflicts with the user's changes. */
-function place(chosen: readonly Chosen[], base: readonly string[], current: readonly string[]): { placed: Placed[]; conflicts: Hunk[] } {
-  const userChanges = exactLineHunks(base, current);
+function place(chosen: readonly Chosen[], base: readonly string[], current: readonly string[], timeoutMs: number): { placed: Placed[]; conflicts: Hunk[] } {
+  const userChanges = exactLineHunks(base, current, timeoutMs);
   const placed: Placed[] = [];
   const conflicts: Hunk[] = [];
   for (const c of chosen) {

@@ -20,11 +20,14 @@ export function undoEdit(current: string, record: AppliedEdit, beforeText?: stri
   const currentHash = sha256Hex(current);
   if (currentHash === record.afterHash) {
     if (beforeText !== undefined && sha256Hex(beforeText) === record.beforeHash) return { kind: 'exact', text: beforeText };
-    const rebuilt = reverseAll(current, record.hunks);
-    if (rebuilt !== undefined && sha256Hex(rebuilt) === record.beforeHash) return { kind: 'exact', text: rebuilt };
+    // An empty note is both no line and one empty line: an edit that removed every line left ''.
+    for (const lines of current === '' ? [[], ['']] : [splitLines(current)]) {
+      const rebuilt = reverseAll(lines, record.hunks);
+      if (rebuilt !== undefined && sha256Hex(rebuilt) === record.beforeHash) return { kind: 'exact', text: rebuilt };
+    }
   }
   const lines = splitLines(current);
-  const turned: Array<{ at: number; hunk: Hunk }> = [];
+  const turned: Array<{ at: number; hunk: Hunk; order: number }> = [];
   const notUndoable: Hunk[] = [];
   let shift = 0;
   for (const hunk of record.hunks) {
@@ -33,10 +36,10 @@ export function undoEdit(current: string, record: AppliedEdit, beforeText?: stri
     shift += hunk.newLines.length - hunk.baseLines.length;
     const at = locate(lines, hunk.newLines, expected);
     if (at === undefined || turned.some((t) => overlaps(t.at, t.hunk.newLines.length, at, hunk.newLines.length))) notUndoable.push(hunk);
-    else turned.push({ at, hunk });
+    else turned.push({ at, hunk, order: turned.length });
   }
   const out = [...lines];
-  for (const t of [...turned].sort((a, b) => b.at - a.at)) out.splice(t.at, t.hunk.newLines.length, ...t.hunk.baseLines);
+  for (const t of [...turned].sort((a, b) => b.at - a.at || b.order - a.order)) out.splice(t.at, t.hunk.newLines.length, ...t.hunk.baseLines);
   const isRename = record.kind === 'rename';
   const proposal = proposalOf({
     id: `undo-${record.proposalId}`,
@@ -51,8 +54,8 @@ export function undoEdit(current: string, record: AppliedEdit, beforeText?: stri
 }
 
 /** The text before the edit from the text it wrote: each written hunk swapped back, from the end. */
-function reverseAll(after: string, hunks: readonly Hunk[]): string | undefined {
-  const lines = splitLines(after);
+function reverseAll(afterLines: readonly string[], hunks: readonly Hunk[]): string | undefined {
+  const lines = [...afterLines];
   let shift = 0;
   const places = hunks.map((h) => {
     const at = h.baseStart + shift;
