@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ToolHost } from '../ports/toolHost';
 import type { SourceCatalog } from './sourceCatalog';
-import type { EditSession } from './editSession';
+import type { EditSession } from '../edits/editSession';
 
 /** What a tool runs with: the host, the turn's stop signal, and the turn's numbered sources. */
 export interface ToolContext {

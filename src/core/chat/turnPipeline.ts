@@ -25,7 +25,7 @@ import { runAgentLoop, toolSpecTokens, type LoopEvent } from '../agent/loop';
 import { toolOutputsOf, type AgentTurn } from '../conversation/records/agent';
 import { SourceCatalog } from '../agent/sourceCatalog';
 import { agentTools } from '../agent/toolbox';
-import type { EditSession } from '../agent/editSession';
+import type { EditSession } from '../edits/editSession';
 import type { ToolHost } from '../ports/toolHost';
 import { modeFragments, modeUnavailable } from './modes';
 import { findProject, projectScope } from '../projects/projects';

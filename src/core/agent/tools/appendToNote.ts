@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { proposalOf } from '../../edits/lineDiff';
-import { submitProposal } from '../editSession';
+import { submitProposal } from '../submitEdit';
 import { findHeadings, headingPaths, headingsOf, noteLines, sectionRange } from '../noteText';
 import { defineTool, errorText } from '../tool';
 import { existingNote, proposalId } from './writeTarget';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { proposalOf } from '../../edits/lineDiff';
-import { submitProposal, writablePath } from '../editSession';
+import { submitProposal, writablePath } from '../submitEdit';
 import { defineTool, errorText } from '../tool';
 import { existingNote, proposalId } from './writeTarget';
 

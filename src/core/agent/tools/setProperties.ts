@@ -1,7 +1,7 @@
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { proposalOf } from '../../edits/lineDiff';
-import { submitProposal } from '../editSession';
+import { submitProposal } from '../submitEdit';
 import { defineTool, errorText } from '../tool';
 import { existingNote, proposalId } from './writeTarget';
 

@@ -1,4 +1,5 @@
-import { writablePath, type EditSession } from '../editSession';
+import { writablePath } from '../submitEdit';
+import type { EditSession } from '../../edits/editSession';
 import { errorText, type ToolContext } from '../tool';
 import { VaultView } from '../vaultView';
 import { resolveForTool } from './readNote';

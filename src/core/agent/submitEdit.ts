@@ -1,26 +1,16 @@
 import { applyReviewed } from '../edits/applyProposal';
-import { appliesWithoutAsking, type WritePolicy } from '../edits/writePolicy';
-import { checkWritePath, type CheckedPath, type WriteRules } from '../edits/writePaths';
-import type { ApplyResult, EditProposal, Hunk, ReviewOutcome, ProposalReviewer } from '../edits/proposal';
+import { appliesWithoutAsking } from '../edits/writePolicy';
+import { checkWritePath, type CheckedPath } from '../edits/writePaths';
+import type { EditSession } from '../edits/editSession';
+import type { ApplyResult, EditProposal, Hunk, ReviewOutcome } from '../edits/proposal';
 import type { NoteWriter } from '../ports/noteWriter';
 import { errorText, messageOf, throwIfAborted } from './tool';
 
 /**
- * What the agent's write tools (issue 28) run with, for one turn: the vault's writer, who reviews,
- * the chat's write policy and where writing is allowed. Each tool builds an EditProposal; `submit`
- * has it reviewed (or applied without asking, as the policy says), applies it against the note's text
- * at that moment and tells the model the outcome in words.
+ * The write tools' common end (issue 28): a proposal reviewed (or applied without asking, as the
+ * chat's write policy says), applied against the note's text at that moment, and the outcome in
+ * words for the model.
  */
-export interface EditSession {
-  readonly writer: NoteWriter;
-  readonly reviewer: ProposalReviewer;
-  readonly policy: WritePolicy;
-  readonly rules: WriteRules;
-  /** A proposal waits for its review (the view shows it). */
-  readonly onProposed?: (proposal: EditProposal) => void;
-  /** A proposal was decided and applied (or not): the chat records what was written, so it can be undone. */
-  readonly onSettled?: (proposal: EditProposal, result: ApplyResult) => void;
-}
 
 /** A path the model gave, checked against the session's rules. */
 export function writablePath(session: EditSession, input: string): CheckedPath {
