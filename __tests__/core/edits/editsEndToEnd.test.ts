@@ -134,7 +134,7 @@ test('apply without asking inside a chosen folder: createNote writes at once; a 
 test('the agent never writes into a chat folder, a hidden folder or outside the vault', async () => {
   const settings: StrataSettings = { ...settingsFor(server.url, 'openai'), defaultMode: 'agent', agentWritePolicy: { mode: 'auto', folders: [''] } };
   const { controller } = controllerFor(settings, scriptedReviewer(() => ({ decisions: [] })));
-  const calls = ['Strata/Chats/x.md', '.obsidian/x.md', '../x.md'].map((p) => `[[tool createNote ${JSON.stringify({ path: p, content: 'x' })}]]`);
+  const calls = ['Strata/Chats/x.md', '.trash/x.md', '../x.md'].map((p) => `[[tool createNote ${JSON.stringify({ path: p, content: 'x' })}]]`);
   await controller.send(`${calls.join('\n')}\nTry.`);
   const outputs = controller.state.conversation.turns[0].tools.map((t) => t.output);
   expect(outputs[0]).toContain('chats are saved');
