@@ -142,3 +142,20 @@ test('the agent never writes into a chat folder, a hidden folder or outside the 
   expect(outputs[2]).toContain('leaves the vault');
   expect(existsSync(path.join(root, '..', 'x.md'))).toBe(false);
 });
+
+test('edits of two turns keep distinct ids though the provider numbers its calls per turn; the older one undoes as a reverse proposal once the note changed', async () => {
+  const settings: StrataSettings = { ...settingsFor(server.url, 'openai'), defaultMode: 'agent', agentWritePolicy: { mode: 'auto', folders: ['Projects'] } };
+  const reviewer = scriptedReviewer((p) => ({ decisions: p.hunks.map((h) => ({ hunkId: h.id, action: 'accept' as const })) }));
+  const { controller } = controllerFor(settings, reviewer);
+  const first = JSON.stringify({ path: 'Projects/Plan.md', edits: [{ search: '- grow tomatoes', replace: '- grow tomatoes and basil' }] });
+  const second = JSON.stringify({ path: 'Projects/Plan.md', edits: [{ search: 'About 200 euros.', replace: 'About 250 euros.' }] });
+  await controller.send(`[[tool editNote ${first}]]\nAdd basil.`);
+  await controller.send(`[[tool editNote ${second}]]\nRaise the budget.`);
+  const ids = controller.edits.applied().map((e) => e.proposalId);
+  expect(ids).toHaveLength(2);
+  expect(new Set(ids).size).toBe(2);
+  // The first edit, undone after the second changed the note: a reverse proposal (reviewed), the second edit kept.
+  expect(await controller.edits.undo(ids[0])).toContain('Applied');
+  expect(reviewer.seen.at(-1)?.id).toBe(`undo-${ids[0]}`);
+  expect(note()).toBe(PLAN.replace('About 200 euros.', 'About 250 euros.'));
+});

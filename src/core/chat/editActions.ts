@@ -50,7 +50,7 @@ export class ChatEdits {
       onProposed: (proposal) => this.changeWaiting(chat, (list) => [...list, proposal]),
       onSettled: (proposal, result) => {
         this.changeWaiting(chat, (list) => list.filter((p) => p !== proposal));
-        if (result.record) chat.recordEdit({ ...result.record, at: this.deps.now(), summary: proposal.summary });
+        if (result.record) chat.recordEdit({ ...result.record, proposalId: freshId(chat, result.record.proposalId), at: this.deps.now(), summary: proposal.summary });
         void this.host.save(chat);
       },
     };
@@ -144,4 +144,13 @@ export class ChatEdits {
     else this.waiting.set(chat.id, next);
     if (chat === this.host.shown()) this.host.emit();
   }
+}
+
+/** A record id unique in the chat: tool call ids may repeat across turns (a provider that numbers them per turn). */
+function freshId(chat: LiveChat, id: string): string {
+  const taken = new Set((chat.conversation.edits ?? []).map((e) => e.proposalId));
+  if (!taken.has(id)) return id;
+  let n = 2;
+  while (taken.has(`${id}-${n}`)) n++;
+  return `${id}-${n}`;
 }
