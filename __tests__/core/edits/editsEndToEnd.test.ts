@@ -159,3 +159,15 @@ test('edits of two turns keep distinct ids though the provider numbers its calls
   expect(reviewer.seen.at(-1)?.id).toBe(`undo-${ids[0]}`);
   expect(note()).toBe(PLAN.replace('About 200 euros.', 'About 250 euros.'));
 });
+
+test('a proposal the user makes from the chat (Apply to note) is written as reviewed and undone like the agent\'s', async () => {
+  const settings: StrataSettings = { ...settingsFor(server.url, 'openai'), defaultMode: 'chat' };
+  const { controller } = controllerFor(settings, scriptedReviewer(() => ({ decisions: [] })));
+  const { proposalOf } = await import('../../../src/core/edits/lineDiff');
+  const proposal = proposalOf({ id: 'apply-1', kind: 'edit', path: 'Projects/Plan.md', baseText: PLAN, proposedText: PLAN.replace('# Plan', '# Garden plan') });
+  const result = await controller.edits.apply(proposal, { decisions: [{ hunkId: 'h1', action: 'accept' }] });
+  expect(result.status).toBe('applied');
+  expect(note()).toBe(PLAN.replace('# Plan', '# Garden plan'));
+  expect(await controller.edits.undo('apply-1')).toContain('Undone');
+  expect(note()).toBe(PLAN);
+});
