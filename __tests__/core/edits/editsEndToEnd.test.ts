@@ -171,3 +171,25 @@ test('a proposal the user makes from the chat (Apply to note) is written as revi
   expect(await controller.edits.undo('apply-1')).toContain('Undone');
   expect(note()).toBe(PLAN);
 });
+
+test('stopping the turn while a proposal waits for review writes nothing and leaves nothing waiting', async () => {
+  const settings: StrataSettings = { ...settingsFor(server.url, 'openai'), defaultMode: 'agent' };
+  let stop: () => void = () => undefined;
+  const reviewer: ProposalReviewer = {
+    review: (_p, signal) =>
+      new Promise((_resolve, reject) => {
+        signal.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError')));
+        stop();
+      }),
+  };
+  const { controller } = controllerFor(settings, reviewer);
+  stop = () => {
+    expect(controller.edits.pending()).toHaveLength(1);
+    controller.stop();
+  };
+  await controller.send(`[[tool editNote ${EDIT}]]\nChange it.`);
+  expect(controller.state.conversation.turns[0].status).toBe('stopped');
+  expect(controller.edits.pending()).toEqual([]);
+  expect(controller.edits.applied()).toEqual([]);
+  expect(note()).toBe(PLAN);
+});
