@@ -27,6 +27,7 @@ import { showReplyMenu } from './obsidian/replyMenu';
 import type { VaultSearch } from './core/search/types';
 import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex';
 import { fetchPage, obsidianToolHost } from './obsidian/toolHost';
+import { ObsidianNoteWriter } from './obsidian/noteWriter';
 import { chatFolders, followRename } from './core/projects/projects';
 
 export default class StrataPlugin extends Plugin {
@@ -255,6 +256,8 @@ export default class StrataPlugin extends Plugin {
           hidden: chatFolders(this.config),
           allowLocalAddresses: () => this.config.agentAllowLocalAddresses,
         }),
+      // The write tools (issue 28) change notes through Vault.process and FileManager; the views' shared reviewer decides.
+      writer: () => new ObsidianNoteWriter(this.app, () => this.config.searchExcludedFolders),
     };
   }
 

@@ -14,6 +14,7 @@ import type { HubView } from './hubView';
 import { modeProblem, moveToProject } from './chatSettings';
 import type { ChatTitler } from './chatTitler';
 import type { ChatRuns, Settle } from './chatRuns';
+import { ShownEdits } from './editActions';
 import { contextUsageOf } from './contextUsage';
 import type { ChatControllerDeps } from './controllerDeps';
 import { condensedViews, overridePlan, removeLibraryItem } from './libraryActions';
@@ -51,6 +52,8 @@ export class ChatController {
   private warnings: ChatWarning[] = [];
   private readonly listeners = new Set<ChatListener>();
   private cachedState: ChatState | null = null;
+  /** The shown chat's edits to notes (issue 28): pending reviews, applied edits, undo, the write policy. */
+  readonly edits: ShownEdits;
 
   /** This controller as the hub sees it. */
   private readonly view: HubView;
@@ -63,6 +66,7 @@ export class ChatController {
     readonly hub: ChatHub = new ChatHub(deps),
   ) {
     ({ resolver: this.resolver, saves: this.saves, titler: this.titler, runs: this.runs } = hub);
+    this.edits = new ShownEdits(hub.edits, () => this.chat);
     this.preview = new NextRequestPreview(this.resolver, hub.summaryCache, {
       shown: () => this.chat,
       busy: () => this.shownActivity() !== undefined,
@@ -82,8 +86,6 @@ export class ChatController {
     };
     this.detach = hub.attach(this.view);
   }
-
-  // ---- observation -------------------------------------------------------------------------
 
   subscribe(listener: ChatListener): () => void {
     this.listeners.add(listener);
@@ -121,8 +123,7 @@ export class ChatController {
   }
 
   private notify(change: ChatChange = 'state'): void {
-    // A streamed token changes only the streaming text: the rest of the state (the whole chat,
-    // derived) is not rebuilt per token.
+    // A streamed token changes only the streaming text: the rest of the state is not rebuilt per token.
     this.cachedState = change === 'stream' && this.cachedState ? { ...this.cachedState, streamingText: this.shownActivity()?.streamingText ?? null } : null;
     for (const listener of [...this.listeners]) listener(change);
   }
@@ -131,8 +132,6 @@ export class ChatController {
   private shownActivity(): ChatActivity | undefined {
     return this.opening ? undefined : this.runs.running(this.chat.id);
   }
-
-  // ---- sending -----------------------------------------------------------------------------
 
   /**
    * Send a new message with its chips. A failed or stopped message still waiting stays in the chat
@@ -200,8 +199,6 @@ export class ChatController {
     return this.runs.start(this.chat, index, settle);
   }
 
-  // ---- budget and condensing ---------------------------------------------------------------
-
   /** The input budget for a model under the current settings. */
   budgetFor(model: string) {
     const settings = this.deps.settings();
@@ -228,8 +225,6 @@ export class ChatController {
   previewNext(chips?: readonly ContextChip[]): Promise<void> {
     return this.preview.measure(chips);
   }
-
-  // ---- library and chat settings -----------------------------------------------------------
 
   /**
    * Remove an item from the Context Library: a deliberate prefix break. The next request no longer
@@ -297,8 +292,6 @@ export class ChatController {
     if (save) void this.saves.save(this.chat);
     void this.previewNext();
   }
-
-  // ---- chats -------------------------------------------------------------------------------
 
   /** The id of the chat shown. */
   get chatId(): string {

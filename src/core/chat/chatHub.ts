@@ -6,6 +6,7 @@ import { SummaryCache } from '../planning/summaryCache';
 import { ChatRuns, type Settle } from './chatRuns';
 import { ChatSaves } from './chatSaves';
 import { ChatTitler } from './chatTitler';
+import { ChatEdits } from './editActions';
 import type { ChatControllerDeps } from './controllerDeps';
 import type { HubView } from './hubView';
 import { withoutSources, withWarnings } from './warnings';
@@ -23,6 +24,8 @@ export class ChatHub {
   readonly saves: ChatSaves;
   readonly runs: ChatRuns;
   readonly summaryCache: SummaryCache;
+  /** The chats' edits to notes (issue 28): write sessions, reviews waiting, undo. */
+  readonly edits: ChatEdits;
   private readonly attached = new Set<HubView>();
   private readonly live = new Map<string, LiveChat>();
   private readonly watchers = new Set<() => void>();
@@ -32,8 +35,14 @@ export class ChatHub {
     this.resolver = new ChipResolver(deps.vault);
     this.titler = new ChatTitler(deps);
     this.saves = new ChatSaves(deps.archive, { live: (id) => this.live.get(id), views: (id) => this.views(id) });
+    this.edits = new ChatEdits(deps, {
+      save: (chat) => this.saves.save(chat),
+      emit: (chat) => {
+        for (const view of this.views(chat.id)) view.emit();
+      },
+    });
     this.runs = new ChatRuns(
-      { host: deps, resolver: this.resolver, saves: this.saves, titler: this.titler, summaryCache: this.summaryCache },
+      { host: deps, resolver: this.resolver, saves: this.saves, titler: this.titler, summaryCache: this.summaryCache, edits: this.edits },
       {
         views: (id) => this.views(id),
         activityChanged: () => {
