@@ -27,6 +27,7 @@ import type { VaultSearch } from './core/search/types';
 import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex';
 import { fetchPage, obsidianToolHost } from './obsidian/toolHost';
 import { chatFolders, followRename } from './core/projects/projects';
+import type { ProposalReviewer } from './core/edits/proposal';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -95,7 +96,7 @@ export default class StrataPlugin extends Plugin {
       (leaf) =>
         new ChatView(leaf, {
           settings: this.config,
-          createController: () => this.createController(),
+          createController: (reviewer) => this.createController(reviewer),
           archive: this.chats,
           prompts: {
             library: () => this.prompts.current,
@@ -213,7 +214,8 @@ export default class StrataPlugin extends Plugin {
     for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
   }
 
-  createController(): ChatController {
+  createController(reviewer?: ProposalReviewer): ChatController {
+    void reviewer; // TODO(edits merge): the agent's write tools take it.
     return new ChatController({
       vault: this.contextVault(),
       archive: this.chats,

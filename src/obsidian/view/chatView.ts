@@ -44,6 +44,11 @@
  *   .strata-chip.is-url                  a web page attached with `@` (.is-loading while fetched, .is-error: not attached)
  *   .strata-slash-suggest                the `/` picker: .strata-slash-item[data-prompt], .strata-slash-problem
  *   .strata-send, .strata-stop           send and stop buttons
+ *   .strata-review[data-proposal]       a proposed edit to review: .strata-hunk[data-hunk] (.is-undecided/.is-accepted/
+ *                                        .is-rejected/.is-edited) with .strata-hunk-accept/-reject/-edit, .strata-hunk-input,
+ *                                        .strata-diff-line (.is-removed/.is-added/.is-context), .strata-diff-word;
+ *                                        .strata-review-accept-all/-reject-all, .strata-review-reason, .strata-review-apply
+ *   .strata-applied-edit[data-proposal]  an applied edit (.is-undone), .strata-applied-undo
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
  *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
  */
@@ -67,13 +72,16 @@ import { MessageList } from './messageList';
 import { ChatHeader } from './chatHeader';
 import { renderSetupNotice, setupProblem } from './setupNotice';
 import type { PromptSource } from './slashPicker';
+import type { ProposalReviewer } from '../../core/edits/proposal';
+import { PendingReviews } from './pendingReviews';
 
 export const VIEW_TYPE_CHAT = 'strata-chat';
 
 export interface ChatViewHost {
   readonly settings: StrataSettings;
   readonly archive: ChatArchivePort;
-  createController(): ChatController;
+  /** The chat's controller; `reviewer`: the view, where the agent's proposed edits are reviewed (issue 28). */
+  createController(reviewer: ProposalReviewer): ChatController;
   /** Open Strata's settings tab (the empty chat's button when no provider or key is set). */
   openSettings?(): void;
   /** Custom prompts for the composer's `/` picker. */
@@ -95,6 +103,8 @@ export class ChatView extends ItemView {
   private warningsEl!: HTMLElement;
   private unsubscribe: (() => void) | null = null;
   private lastBusy = false;
+  /** Proposed edits the agent waits on: reviewed in the conversation. */
+  private readonly reviews = new PendingReviews();
   /** Measure the next request again with the composer's chips (they changed), once typing settles. */
   private readonly schedulePreview = debounce(() => this.previewNext(), 300, true);
   /** Markdown note of the last 'file-open' (null: none open); undefined until the first event. */
@@ -120,7 +130,7 @@ export class ChatView extends ItemView {
   }
 
   async onOpen(): Promise<void> {
-    this.controller = this.host.createController();
+    this.controller = this.host.createController(this.reviews);
     this.drafts = new ComposerDrafts(this.controller.chatId);
     const root = this.contentEl;
     root.empty();
@@ -149,6 +159,7 @@ export class ChatView extends ItemView {
         if (problem) renderSetupNotice(parent, problem, () => this.openSettings());
       },
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
+      pendingReviews: () => this.reviews.list(),
       ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.controller.state.conversation.title) } : {}),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
@@ -189,6 +200,8 @@ export class ChatView extends ItemView {
       if (change === 'stream') this.messages.updateStreaming(this.controller.state.streamingText ?? '');
       else this.render();
     });
+    const unreview = this.reviews.subscribe(() => this.render());
+    this.register(unreview);
     this.registerEvent(this.app.workspace.on('active-leaf-change', () => this.syncActiveNote()));
     this.registerEvent(
       this.app.workspace.on('file-open', (file) => {
