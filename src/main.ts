@@ -28,6 +28,8 @@ import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex'
 import { fetchPage, obsidianToolHost } from './obsidian/toolHost';
 import { chatFolders, followRename } from './core/projects/projects';
 import type { ProposalReviewer } from './core/edits/proposal';
+import type { EditModelContext } from './obsidian/applyReply';
+import { registerEditSelection } from './obsidian/editSelection';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -103,13 +105,20 @@ export default class StrataPlugin extends Plugin {
             folder: () => this.prompts.folderPath(),
             expand: (prompt, input, activeNote) => expandWithApp(this.app, this.editors, prompt, input, activeNote, this.chatFolderPath()),
           },
-          replyMenu: (reply, anchor, chatTitle) =>
-            showReplyMenu(anchor, reply, { app: this.app, editors: this.editors, chatTitle, chatFolder: this.chatFolderPath() }),
+          replyMenu: (reply, anchor, chat) =>
+            showReplyMenu(anchor, reply, {
+              app: this.app,
+              editors: this.editors,
+              chatTitle: chat.title,
+              chatFolder: this.chatFolderPath(),
+              apply: { context: this.editModel(), chat: { provider: chat.provider, model: chat.model } },
+            }),
           openSettings: () => this.openSettingsTab(),
           // A URL attached with `@`: fetched as the agent's fetchUrl tool fetches (requestUrl, htmlToMarkdown).
           fetchPage: (url, signal) => fetchPage(url, signal),
         }),
     );
+    registerEditSelection(this, this.editModel());
     registerAddToChatMenus(this, { addToChat: (chips) => void this.addToChat(chips), chatFolder: () => this.chatFolderPath() });
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.openChat());
     this.addSettingTab(new StrataSettingTab(this.app, this));
@@ -212,6 +221,17 @@ export default class StrataPlugin extends Plugin {
     this.searchIndex?.settingsChanged();
     // Open chats show the new provider and model list at once.
     for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
+  }
+
+  /** What "Apply to note" and "Edit with Strata" use: the settings, the providers, prices, and the folders never written. */
+  private editModel(): EditModelContext {
+    return {
+      app: this.app,
+      settings: () => this.config,
+      providers: obsidianProviderFactory(this.app, () => this.config),
+      costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
+      hiddenFolders: () => chatFolders(this.config),
+    };
   }
 
   createController(reviewer?: ProposalReviewer): ChatController {

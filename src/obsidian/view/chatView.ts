@@ -86,8 +86,8 @@ export interface ChatViewHost {
   openSettings?(): void;
   /** Custom prompts for the composer's `/` picker. */
   readonly prompts?: PromptSource;
-  /** A reply's "⋯" menu, at `anchor`. */
-  replyMenu?(reply: string, anchor: HTMLElement, chatTitle: string): void;
+  /** A reply's "⋯" menu, at `anchor`; `chat`: the chat's title (a new note's name) and model (the apply model's default). */
+  replyMenu?(reply: string, anchor: HTMLElement, chat: { readonly title: string; readonly provider: string; readonly model: string }): void;
   /** Fetch a web page as markdown (a URL attached with `@`); absent: `@` offers no web pages. */
   readonly fetchPage?: (url: string, signal: AbortSignal) => Promise<FetchedPage>;
 }
@@ -160,7 +160,7 @@ export class ChatView extends ItemView {
       },
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
       pendingReviews: () => this.reviews.list(),
-      ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.controller.state.conversation.title) } : {}),
+      ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.controller.state.conversation) } : {}),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
     const bottom = root.createDiv({ cls: 'strata-bottom' });
