@@ -7,6 +7,7 @@ import { renderChatSettings } from './chatSettings';
 import { renderContextSettings } from './contextSettings';
 import { renderSemanticSearchSettings } from './semanticSearchSettings';
 import { renderAgentSettings } from './agentSettings';
+import { renderApplyModelSetting } from './applyModelSettings';
 import { renderBudgetSettings } from './budgetSettings';
 import { renderPlanningSettings } from './planningSettings';
 
@@ -80,6 +81,7 @@ export class StrataSettingTab extends PluginSettingTab {
     this.stopStatus();
     this.statusTimer = window.setInterval(showStatus, 1000);
     renderAgentSettings(containerEl, settings, save);
+    renderApplyModelSetting(containerEl, settings, save);
     renderBudgetSettings(containerEl, settings, save);
     renderPlanningSettings(containerEl, settings, save);
   }
