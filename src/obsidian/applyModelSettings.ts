@@ -5,7 +5,7 @@ import type { StrataSettings } from '../core/settings/settings';
 export function renderApplyModelSetting(containerEl: HTMLElement, settings: StrataSettings, save: () => void): void {
   new Setting(containerEl)
     .setName('Apply model')
-    .setDesc('The model that turns a reply into an edit of a note (a reply\'s ⋯ menu → Apply to note) and edits a selection (Edit with Strata). Each change is shown for review before anything is written; its cost is shown with it. Default: the chat\'s own model (for a selection, the default model).')
+    .setDesc('The model that applies a reply to a note (from the reply\'s ⋯ menu) and edits a selection (from the editor\'s menu). Each change is shown for review before anything is written; its cost is shown with it. Default: the chat\'s own model (for a selection, the default model).')
     .addDropdown((dropdown) => {
       dropdown.addOption('', 'The chat\'s model');
       for (const p of settings.providers) for (const m of p.models) dropdown.addOption(`${p.id}/${m}`, `${p.id}/${m}`);
