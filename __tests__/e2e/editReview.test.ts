@@ -18,7 +18,7 @@ let page: Page;
 const PATH = 'Projects/Greenhouse/Plan.md';
 
 beforeAll(async () => {
-  wb = await startWorkbench({ theme: 'light', openNote: PATH, viewport: { width: 1200, height: 900 }, settings: { generateTitles: false } });
+  wb = await startWorkbench({ theme: 'light', openNote: PATH, viewport: { width: 1200, height: 1200 }, settings: { generateTitles: false } });
   page = wb.page;
   expect(await wb.runCommand('open-chat')).toBe(true);
   await page.waitForSelector('.strata-composer textarea');
@@ -76,10 +76,10 @@ test('a proposal shows as a diff with its changed words marked, readable at 300 
 
   for (const width of ['wide', '300']) {
     await wb.narrowSidebar(width === '300');
-    await card.scrollIntoViewIfNeeded();
+    await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     const sideways = await page.$eval('.strata-messages', (el) => el.scrollWidth - el.clientWidth);
     expect(sideways).toBeLessThanOrEqual(0);
-    await wb.screenshotThemes(`edit-review-${width}`, { selector: '.strata-review' });
+    await wb.screenshotThemes(`edit-review-${width}`, { selector: '.workspace-split.mod-right-split' });
   }
   await wb.narrowSidebar(false);
 });
@@ -118,8 +118,8 @@ test('keyboard only: accept, reject with a reason, edit the text (Escape cancels
   await page.keyboard.type('No timeline yet');
   for (const width of ['wide', '300']) {
     await wb.narrowSidebar(width === '300');
-    await card.scrollIntoViewIfNeeded();
-    await wb.screenshotThemes(`edit-review-decided-${width}`, { selector: '.strata-review' });
+    await card.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await wb.screenshotThemes(`edit-review-decided-${width}`, { selector: '.workspace-split.mod-right-split' });
   }
   await wb.narrowSidebar(false);
   await card.locator('.strata-review-reason').focus();
@@ -145,7 +145,10 @@ test('accept all sends every hunk; a stop takes the review away with an AbortErr
   await card.waitFor();
   // Reviewed before under this id: the note changed meanwhile and these are shown again.
   expect(await card.locator('.strata-review-again').textContent()).toContain('The note changed while you were reviewing');
-  await wb.screenshotThemes('edit-review-again', { selector: '.strata-review' });
+  await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await wb.narrowSidebar(true);
+  await wb.screenshotThemes('edit-review-again-300', { selector: '.workspace-split.mod-right-split' });
+  await wb.narrowSidebar(false);
   await page.evaluate(() => (window as unknown as { __stop: () => void }).__stop());
   await card.waitFor({ state: 'detached' });
   expect(await outcome()).toBe('AbortError');

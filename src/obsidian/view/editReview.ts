@@ -122,7 +122,7 @@ export class ReviewCard {
       this.button(all, 'all:reject', 'x', 'Reject all', 'strata-review-reject-all', null, null, () => this.decideAll('reject'));
     }
     if (this.draft.rejected() > 0) {
-      const label = footer.createEl('label', { cls: 'strata-review-reason-label', text: 'Why not? Optional: the assistant is told.' });
+      const label = footer.createEl('label', { cls: 'strata-review-reason-label', text: 'Why not? Your reason is told to the assistant (optional).' });
       const reason = label.createEl('textarea', { cls: 'strata-review-reason', attr: { rows: '2', 'data-focus': 'reason' } });
       reason.value = this.draft.reason;
       reason.addEventListener('input', () => (this.draft.reason = reason.value));
@@ -137,8 +137,10 @@ export class ReviewCard {
     const left = this.draft.undecided().length;
     row.createSpan({ cls: 'strata-review-status', attr: { 'aria-live': 'polite' }, text: left > 0 ? `${total - left} of ${total} decided` : summaryText(this.draft) });
     const kept = this.draft.kept();
-    const verb = kept === 0 ? 'Reject' : (this.options.applyVerb ?? `Apply ${changesText(kept)}`);
-    const send = this.button(row, 'submit', kept === 0 ? 'x' : 'check', verb, 'strata-review-apply mod-cta', null, null, () => this.submit());
+    // Until every change is decided the button says what it will do once they are: apply them.
+    const rejectsAll = left === 0 && kept === 0;
+    const verb = rejectsAll ? 'Send: nothing applied' : (this.options.applyVerb ?? (left > 0 ? 'Apply' : `Apply ${changesText(kept)}`));
+    const send = this.button(row, 'submit', rejectsAll ? 'x' : 'check', verb, 'strata-review-apply mod-cta', null, null, () => this.submit());
     send.disabled = left > 0 || this.sent;
     if (left > 0) send.setAttr('aria-description', `Decide ${changesText(left)} first`);
   }
