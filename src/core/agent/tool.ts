@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ToolHost } from '../ports/toolHost';
 import type { SourceCatalog } from './sourceCatalog';
+import type { EditSession } from '../edits/editSession';
 
 /** What a tool runs with: the host, the turn's stop signal, and the turn's numbered sources. */
 export interface ToolContext {
@@ -8,6 +9,10 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** One per agent turn: every localSearch of the turn numbers its sources through it. */
   readonly sources: SourceCatalog;
+  /** The write tools' session (issue 28): absent when the chat is read-only or the host cannot write. */
+  readonly edits?: EditSession;
+  /** The id of the tool call being answered (runToolCall sets it): a write tool's proposal takes it. */
+  readonly callId?: string;
 }
 
 /**

@@ -11,9 +11,25 @@ import { getActiveNote } from './tools/getActiveNote';
 import { getBacklinks } from './tools/getBacklinks';
 import { fetchUrl } from './tools/fetchUrl';
 import { untilAborted } from '../untilAborted';
+import { createNote } from './tools/createNote';
+import { editNote } from './tools/editNote';
+import { appendToNote } from './tools/appendToNote';
+import { setProperties } from './tools/setProperties';
+import { moveNote } from './tools/moveNote';
 
 /** The agent's read-only tools, in the order they are offered (a fixed order: the tool list is part of the cached prefix). */
 export const AGENT_TOOLS: readonly AgentTool[] = [localSearch, readNote, listFolder, findByTag, getActiveNote, getBacklinks, fetchUrl];
+
+/** The write tools (issue 28): offered (and counted in the budget) only when the chat may write. */
+export const WRITE_TOOLS: readonly AgentTool[] = [createNote, editNote, appendToNote, setProperties, moveNote];
+
+/** The read tools, then the write tools: one list object, so its specs are built once. */
+export const AGENT_WRITE_TOOLS: readonly AgentTool[] = [...AGENT_TOOLS, ...WRITE_TOOLS];
+
+/** The tools of an agent turn: with the write tools when the chat may write. */
+export function agentTools(canWrite: boolean): readonly AgentTool[] {
+  return canWrite ? AGENT_WRITE_TOOLS : AGENT_TOOLS;
+}
 
 /**
  * The tools as providers are told about them: name, description, and the JSON Schema of the
@@ -63,7 +79,7 @@ export async function runToolCall(call: ToolCall, tools: readonly AgentTool[], c
   if (!parsed.success) return answer(errorText(`${tool.name}: invalid arguments: ${describeIssues(parsed.error)}`));
   try {
     // A host that cannot be cancelled (requestUrl, a slow search) must not hold the stop: the wait ends at once.
-    const content = await untilAborted(tool.run(parsed.data, ctx), ctx.signal, abortError);
+    const content = await untilAborted(tool.run(parsed.data, { ...ctx, callId: call.id }), ctx.signal, abortError);
     if (ctx.signal.aborted) throw abortError();
     return answer(content);
   } catch (error) {

@@ -24,7 +24,8 @@ import type { Usage } from '../usage';
 import { runAgentLoop, toolSpecTokens, type LoopEvent } from '../agent/loop';
 import { toolOutputsOf, type AgentTurn } from '../conversation/records/agent';
 import { SourceCatalog } from '../agent/sourceCatalog';
-import { AGENT_TOOLS } from '../agent/toolbox';
+import { agentTools } from '../agent/toolbox';
+import type { EditSession } from '../edits/editSession';
 import type { ToolHost } from '../ports/toolHost';
 import { modeFragments, modeUnavailable } from './modes';
 import { findProject, projectScope } from '../projects/projects';
@@ -88,6 +89,8 @@ export interface TurnPipelineDeps {
     readonly onEvent?: (event: LoopEvent) => void;
     /** A new model call of the loop starts (text streamed before belonged to the previous one). */
     readonly onStepStart?: (step: number) => void;
+    /** The write tools' session (issue 28); absent: the chat is read-only (no write tools offered). */
+    readonly edits?: EditSession;
   };
 }
 
@@ -124,7 +127,7 @@ export async function runTurnPipeline(request: TurnRequest, engine: PromptContex
   // Vault QA: the search results are the turn's tool output (in history like any, never in the cached prefix).
   const qa = request.mode === VAULT_QA_MODE ? await searchForTurn(request, engine, deps) : null;
   const full = budgetDeps(request, settings, deps.providers, deps.signal);
-  const fit = withToolRoom(full, request);
+  const fit = withToolRoom(full, request, deps.agent?.edits !== undefined);
   const planned = await planForTurn(request, engine, qa ? { ...base, tools: [qa.tool] } : base, fit, deps);
   const { input } = planned;
   const plan = planned.record || planned.decisions.length > 0 ? { plan: { record: planned.record, decisions: planned.decisions } } : {};
@@ -200,8 +203,8 @@ async function agentTurn(
     },
     {
       provider,
-      tools: AGENT_TOOLS,
-      context: { host: agent.host, signal: deps.signal, sources },
+      tools: agentTools(agent.edits !== undefined),
+      context: { host: agent.host, signal: deps.signal, sources, ...(agent.edits ? { edits: agent.edits } : {}) },
       maxSteps: deps.settings.agentMaxSteps,
       budgetTokens: budget.tokens,
       model: request.model,
@@ -229,9 +232,9 @@ async function agentTurn(
  * Agent turns send the tool definitions with every request: the history is fitted into what they
  * leave, so condensing makes room for them instead of the first request passing the budget.
  */
-function withToolRoom(fit: FitDeps, request: TurnRequest): FitDeps {
+function withToolRoom(fit: FitDeps, request: TurnRequest, canWrite: boolean): FitDeps {
   if (request.mode !== 'agent') return fit;
-  const room = toolSpecTokens(AGENT_TOOLS, request.model);
+  const room = toolSpecTokens(agentTools(canWrite), request.model);
   const { budget } = fit;
   return { ...fit, budget: { ...budget, tokens: budget.tokens - room, threshold: Math.max(0, budget.threshold - room), target: Math.max(0, budget.target - room) } };
 }
