@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { proposalOf } from '../../src/core/edits/reviewStandIn';
+import { proposalOf } from '../../src/core/edits/lineDiff';
 import type { EditProposal } from '../../src/core/edits/proposal';
 import { startWorkbench, type Workbench, type WorkbenchWindow } from './harness';
 

@@ -1,14 +1,16 @@
 import { FuzzySuggestModal, Notice, TFile, type App } from 'obsidian';
 import { applyReplyCall, ApplyModelError } from '../core/edits/applyCall';
-import type { EditProposal, ReviewOutcome } from '../core/edits/proposal';
+import type { ApplyResult, EditProposal, ReviewOutcome } from '../core/edits/proposal';
 import { changesText } from '../core/edits/reviewDraft';
-import { applyReviewed, proposalOf } from '../core/edits/reviewStandIn';
+import { applyReviewed } from '../core/edits/applyProposal';
+import { proposalOf } from '../core/edits/lineDiff';
 import type { ProviderFactory } from '../core/ports/providerFactory';
 import { applyTarget, type StrataSettings } from '../core/settings/settings';
 import type { SideCallRecord } from '../core/sideCall';
 import type { Usage } from '../core/usage';
 import { redactText } from '../core/security/redact';
 import { reviewInModal } from './reviewModal';
+import { hunkLabel } from './view/diffView';
 import { formatTokens, formatUsd } from './view/format';
 
 /** What "Apply to note" and "Edit with Strata" need from the plugin. */
@@ -107,22 +109,32 @@ async function reviewAndApply(ctx: EditModelContext, file: TFile, reply: string,
   if (result) await writeReviewed(ctx.app, file, result.proposal, result.outcome);
 }
 
-/** The accepted hunks written through Vault.process; the user is told what was written. */
-export async function writeReviewed(app: App, file: TFile, proposal: EditProposal, outcome: ReviewOutcome): Promise<void> {
+/**
+ * The accepted hunks written through Vault.process against the note as it is now (applyReviewed
+ * shifts them past the user's own changes since); hunks whose lines the user changed meanwhile are
+ * not written and the user is told which. Says what was written.
+ */
+export async function writeReviewed(app: App, file: TFile, proposal: EditProposal, outcome: ReviewOutcome): Promise<ApplyResult | null> {
   const kept = outcome.decisions.filter((d) => d.action !== 'reject').length;
   if (kept === 0) {
     new Notice(`Nothing was written to ${file.basename}.`);
-    return;
+    return null;
   }
   try {
-    let applied: string[] = [];
+    let result: ApplyResult | null = null;
     await app.vault.process(file, (current) => {
-      const result = applyReviewed(current, proposal, outcome);
-      applied = result.applied;
-      return result.text;
+      const applied = applyReviewed(current, proposal, outcome);
+      result = applied.result;
+      return applied.text;
     });
-    new Notice(`Applied ${changesText(applied.length)} to ${file.basename}.`);
+    const done = result as ApplyResult | null;
+    if (!done) return null;
+    const conflicts = done.conflicts.map((h) => hunkLabel(h).toLowerCase()).join(', ');
+    const notWritten = done.conflicts.length > 0 ? ` Not written, as you changed those lines meanwhile: ${conflicts}.` : '';
+    new Notice(`Applied ${changesText(done.applied.length)} to ${file.basename}.${notWritten}`);
+    return done;
   } catch (error) {
     new Notice(`Could not apply the changes to ${file.basename}: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
   }
 }

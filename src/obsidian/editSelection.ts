@@ -1,7 +1,8 @@
 import { Modal, Notice, type App, type Editor, type Menu, type MarkdownFileInfo, type Plugin } from 'obsidian';
 import { editSelectionCall } from '../core/edits/applyCall';
 import type { EditProposal, ReviewOutcome } from '../core/edits/proposal';
-import { applyReviewed, proposalOf } from '../core/edits/reviewStandIn';
+import { applyReviewed } from '../core/edits/applyProposal';
+import { proposalOf } from '../core/edits/lineDiff';
 import { applyTarget } from '../core/settings/settings';
 import { redactText } from '../core/security/redact';
 import { callMeta, writableNote, type EditModelContext } from './applyReply';

@@ -3,7 +3,7 @@ import type { ProviderServer } from '../../../testing/providerServer';
 import { applyBlocks, applyMessages, applyModeFor, parseBlocks, predictionSupported, proposedTextOf, rewriteOf, WHOLE_NOTE_MAX_CHARS } from '../../../src/core/edits/applyModel';
 import { applyReplyCall, ApplyModelError, editSelectionCall } from '../../../src/core/edits/applyCall';
 import { ReviewDraft, rejectAllOutcome } from '../../../src/core/edits/reviewDraft';
-import { proposalOf } from '../../../src/core/edits/reviewStandIn';
+import { proposalOf } from '../../../src/core/edits/lineDiff';
 import { httpProviders, settingsFor } from '../chat/controllerHarness';
 import { useProviderServer } from '../../helpers/providerServer';
 

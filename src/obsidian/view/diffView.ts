@@ -1,5 +1,5 @@
 import type { Hunk } from '../../core/edits/proposal';
-import { wordMarks, type WordPart } from '../../core/edits/reviewStandIn';
+import { wordMarks, type WordPart } from '../../core/edits/lineDiff';
 
 /** Lines of unchanged text shown around a hunk, so the reader sees where it goes. */
 const CONTEXT_LINES = 1;
