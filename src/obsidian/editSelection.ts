@@ -8,6 +8,7 @@ import { redactText } from '../core/security/redact';
 import { callMeta, writableNote, type EditModelContext } from './applyReply';
 import { reviewInModal } from './reviewModal';
 
+/** The editor menu's item; the command is "Strata: Edit selection…" in the palette (Obsidian puts the plugin's name first). */
 const NAME = 'Edit with Strata…';
 
 /**
@@ -19,7 +20,7 @@ const NAME = 'Edit with Strata…';
 export function registerEditSelection(plugin: Plugin, ctx: EditModelContext): void {
   plugin.addCommand({
     id: 'edit-selection',
-    name: NAME,
+    name: 'Edit selection…',
     editorCheckCallback: (checking, editor, info) => {
       if (!canEdit(ctx, editor, info)) return false;
       if (!checking) startEdit(ctx, editor, info);
