@@ -5,7 +5,7 @@
  * model and cost shown; only what was accepted is written. Screenshots wide and narrow, light and dark.
  */
 import type { Page } from 'playwright-core';
-import { startWorkbench, type Workbench, type WorkbenchWindow } from './harness';
+import { startWorkbench, type Workbench } from './harness';
 
 let wb: Workbench;
 let page: Page;
