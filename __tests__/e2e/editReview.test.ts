@@ -61,7 +61,7 @@ test('a proposal shows as a diff with its changed words marked, readable at 300 
   await propose(proposal);
   const card = page.locator('.strata-review[data-proposal="call_1_1"]');
   await card.waitFor();
-  expect(await card.locator('.strata-review-title').textContent()).toBe(`Edit ${PATH}: 3 hunks`);
+  expect(await card.locator('.strata-review-title').textContent()).toBe(`Edit ${PATH} · 3 changes`);
   expect(await card.locator('.strata-hunk-where').allTextContents()).toEqual(['Line 7', 'After line 13', 'Line 16']);
   // Changed words inside the paired lines; a line of context around each hunk.
   expect(await card.locator('.strata-hunk[data-hunk="h1"] del.strata-diff-word').allTextContents()).toEqual(expect.arrayContaining(['on']));

@@ -1,5 +1,5 @@
 import { setIcon } from 'obsidian';
-import type { Hunk, ReviewOutcome } from '../../core/edits/proposal';
+import type { EditProposal, Hunk, ReviewOutcome } from '../../core/edits/proposal';
 import { changesText, ReviewDraft, WHOLE_PROPOSAL } from '../../core/edits/reviewDraft';
 import { hunkLabel, renderHunkDiff } from './diffView';
 
@@ -51,7 +51,8 @@ export class ReviewCard {
     this.el.toggleClass('is-sent', this.sent);
     const head = this.el.createDiv({ cls: 'strata-review-head' });
     setIcon(head.createSpan({ cls: 'strata-review-icon' }), p.kind === 'create' ? 'file-plus' : p.kind === 'rename' ? 'file-symlink' : 'file-diff');
-    head.createSpan({ cls: 'strata-review-title', text: p.summary });
+    // The user's words ("3 changes"), not the model's summary ("3 hunks"); the summary stays in the label.
+    head.createSpan({ cls: 'strata-review-title', text: titleOf(p) });
     if (this.options.meta) this.el.createDiv({ cls: 'strata-review-meta', text: this.options.meta });
     if (this.options.again) {
       const again = this.el.createDiv({ cls: 'strata-review-again', attr: { role: 'note' } });
@@ -224,6 +225,23 @@ export class ReviewCard {
     const target = this.el.querySelector<HTMLElement>(`[data-focus="${CSS.escape(key)}"]`);
     target?.focus({ preventScroll: false });
     if (target instanceof HTMLTextAreaElement) target.setSelectionRange(target.value.length, target.value.length);
+  }
+}
+
+/** "Edit Projects/Plan.md · 3 changes", "Create Ideas.md", "Move A.md to B/A.md". */
+export function titleOf(p: EditProposal): string {
+  const count = p.hunks.length > 0 ? ` · ${changesText(p.hunks.length)}` : '';
+  switch (p.kind) {
+    case 'create':
+      return `Create ${p.path}`;
+    case 'rename':
+      return `Move ${p.path} to ${p.newPath ?? '?'}`;
+    case 'append':
+      return `Add to ${p.path}${count}`;
+    case 'frontmatter':
+      return `Change the properties of ${p.path}${count}`;
+    default:
+      return `Edit ${p.path}${count}`;
   }
 }
 
