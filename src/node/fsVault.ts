@@ -93,6 +93,12 @@ export class FsVault implements VaultReader {
     }
   }
 
+  /** Files were created, moved or removed (the agent's writes): the next listing walks the folder again. */
+  forgetListing(): void {
+    this.listing = null;
+    this.files = null;
+  }
+
   async listMarkdown(): Promise<string[]> {
     if (!this.listing) {
       const out: string[] = [];

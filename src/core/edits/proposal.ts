@@ -5,7 +5,8 @@
  */
 
 /** What the change does to the vault. */
-export type EditKind = 'create' | 'edit' | 'append' | 'frontmatter' | 'rename';
+export const EDIT_KINDS = ['create', 'edit', 'append', 'frontmatter', 'rename'] as const;
+export type EditKind = (typeof EDIT_KINDS)[number];
 
 /**
  * One hunk of a line diff between the base text and the proposed text. Lines carry no line ending;
