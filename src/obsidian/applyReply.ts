@@ -2,13 +2,14 @@ import { FuzzySuggestModal, Notice, TFile, type App } from 'obsidian';
 import { applyReplyCall, ApplyModelError } from '../core/edits/applyCall';
 import type { ApplyResult, EditProposal, ReviewOutcome } from '../core/edits/proposal';
 import { changesText } from '../core/edits/reviewDraft';
-import { applyReviewed } from '../core/edits/applyProposal';
+import { applyToVault } from '../core/agent/submitEdit';
 import { proposalOf } from '../core/edits/lineDiff';
 import type { ProviderFactory } from '../core/ports/providerFactory';
 import { applyTarget, type StrataSettings } from '../core/settings/settings';
 import type { SideCallRecord } from '../core/sideCall';
 import type { Usage } from '../core/usage';
 import { redactText } from '../core/security/redact';
+import { ObsidianNoteWriter } from './noteWriter';
 import { reviewInModal } from './reviewModal';
 import { hunkLabel } from './view/diffView';
 import { formatTokens, formatUsd } from './view/format';
@@ -121,14 +122,8 @@ export async function writeReviewed(app: App, file: TFile, proposal: EditProposa
     return null;
   }
   try {
-    let result: ApplyResult | null = null;
-    await app.vault.process(file, (current) => {
-      const applied = applyReviewed(current, proposal, outcome);
-      result = applied.result;
-      return applied.text;
-    });
-    const done = result as ApplyResult | null;
-    if (!done) return null;
+    // The write tools' path: Vault.process against the note as it is now, the accepted hunks shifted past the user's changes.
+    const done = await applyToVault(new ObsidianNoteWriter(app), proposal, outcome);
     const conflicts = done.conflicts.map((h) => hunkLabel(h).toLowerCase()).join(', ');
     const notWritten = done.conflicts.length > 0 ? ` Not written, as you changed those lines meanwhile: ${conflicts}.` : '';
     new Notice(`Applied ${changesText(done.applied.length)} to ${file.basename}.${notWritten}`);
