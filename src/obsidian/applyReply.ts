@@ -10,7 +10,7 @@ import type { SideCallRecord } from '../core/sideCall';
 import type { Usage } from '../core/usage';
 import { redactText } from '../core/security/redact';
 import { ObsidianNoteWriter } from './noteWriter';
-import { reviewInModal } from './reviewModal';
+import { reviewInModal, showUnwritten } from './reviewModal';
 import { hunkLabel } from './view/diffView';
 import { formatTokens, formatUsd } from './view/format';
 
@@ -127,6 +127,7 @@ export async function writeReviewed(app: App, file: TFile, proposal: EditProposa
     const conflicts = done.conflicts.map((h) => hunkLabel(h).toLowerCase()).join(', ');
     const notWritten = done.conflicts.length > 0 ? ` Not written, as you changed those lines meanwhile: ${conflicts}.` : '';
     new Notice(`Applied ${changesText(done.applied.length)} to ${file.basename}.${notWritten}`);
+    if (done.conflicts.length > 0) showUnwritten(app, proposal, done.conflicts);
     return done;
   } catch (error) {
     new Notice(`Could not apply the changes to ${file.basename}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,7 +1,8 @@
-import { Modal, setIcon, type App } from 'obsidian';
-import type { EditProposal, ReviewOutcome } from '../core/edits/proposal';
+import { Modal, Notice, setIcon, type App } from 'obsidian';
 import { ReviewDraft } from '../core/edits/reviewDraft';
 import { ReviewCard } from './view/editReview';
+import { renderConflicts } from './view/conflictNote';
+import type { EditProposal, Hunk, ReviewOutcome } from '../core/edits/proposal';
 
 export interface ModalReviewRequest {
   readonly title: string;
@@ -108,4 +109,23 @@ class ReviewModal extends Modal {
     this.contentEl.empty();
     this.settle(null);
   }
+}
+
+/** The accepted changes that were not written (the note changed under them), shown again with a copy button each. */
+export function showUnwritten(app: App, proposal: EditProposal, conflicts: readonly Hunk[]): void {
+  const modal = new Modal(app);
+  modal.modalEl.addClass('strata-review-modal');
+  modal.setTitle('Changes not written');
+  renderConflicts(modal.contentEl, proposal, conflicts, {
+    copy: (text) => {
+      void navigator.clipboard.writeText(text).then(
+        () => new Notice('Copied'),
+        () => new Notice('Could not copy to the clipboard'),
+      );
+    },
+  });
+  const close = modal.contentEl.createDiv({ cls: 'strata-review-submit' }).createEl('button', { cls: 'strata-review-button mod-cta', text: 'Close', attr: { type: 'button' } });
+  close.addEventListener('click', () => modal.close());
+  modal.open();
+  modal.contentEl.querySelector<HTMLElement>('.strata-conflict-copy')?.focus();
 }

@@ -103,8 +103,8 @@ export class ChatView extends ItemView {
   private warningsEl!: HTMLElement;
   private unsubscribe: (() => void) | null = null;
   private lastBusy = false;
-  /** Proposed edits the agent waits on: reviewed in the conversation. */
-  private readonly reviews = new PendingReviews();
+  /** Proposed edits the agent waits on: reviewed in the conversation (the edit session's onSettled calls `reviews.settled`). */
+  readonly reviews = new PendingReviews();
   /** Measure the next request again with the composer's chips (they changed), once typing settles. */
   private readonly schedulePreview = debounce(() => this.previewNext(), 300, true);
   /** Markdown note of the last 'file-open' (null: none open); undefined until the first event. */
@@ -160,6 +160,8 @@ export class ChatView extends ItemView {
       },
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
       pendingReviews: () => this.reviews.list(),
+      unwrittenChanges: () => this.reviews.conflicts(),
+      dismissUnwritten: (id) => this.reviews.dismiss(id),
       ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.controller.state.conversation) } : {}),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });

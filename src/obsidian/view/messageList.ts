@@ -13,7 +13,7 @@ import { renderPlanDetails } from './planDetails';
 import type { LiveCall } from '../../core/agent/progress';
 import type { AppliedEdit } from '../../core/edits/proposal';
 import { renderAppliedEdit } from './appliedEdits';
-import type { PendingReview } from './pendingReviews';
+import type { PendingReview, UnwrittenChanges } from './pendingReviews';
 import { ReviewArea } from './reviewArea';
 
 export interface MessageActions {
@@ -30,6 +30,9 @@ export interface MessageActions {
   replyMenu?: (reply: string, anchor: HTMLElement) => void;
   /** The proposals the running turn waits on (issue 28), shown under it to review. */
   pendingReviews?(): readonly PendingReview[];
+  /** Accepted changes not written (the user changed those lines meanwhile), shown again until dismissed. */
+  unwrittenChanges?(): readonly UnwrittenChanges[];
+  dismissUnwritten?(id: string): void;
   /** The edits a turn applied, as the chat note records them (undone ones marked). */
   appliedEdits?(turn: ChatTurn): readonly AppliedEdit[];
   undoEdit?(record: AppliedEdit): void;
@@ -135,7 +138,10 @@ export class MessageList {
     if (state.streamingText !== null) this.showStreaming(state.streamingText, state.agentCalls);
     else this.streamingEl = this.streamingBody = null;
     this.retryStatus.render(this.streamingEl, state.retry);
-    this.reviews.render(this.el, this.actions.pendingReviews?.() ?? []);
+    this.reviews.render(this.el, this.actions.pendingReviews?.() ?? [], this.actions.unwrittenChanges?.() ?? [], {
+      copy: (text) => this.actions.copy(text),
+      dismiss: (id) => this.actions.dismissUnwritten?.(id),
+    });
     if (refocus?.isConnected && this.el.ownerDocument.activeElement !== refocus) refocus.focus({ preventScroll: true });
     this.el.scrollTop = top;
     this.scrollToEnd();

@@ -1,4 +1,4 @@
-import type { EditProposal, ProposalReviewer, ReviewOutcome } from '../../core/edits/proposal';
+import type { ApplyResult, EditProposal, Hunk, ProposalReviewer, ReviewOutcome } from '../../core/edits/proposal';
 import { ReviewDraft } from '../../core/edits/reviewDraft';
 
 /** A proposal the agent waits on, with the user's decisions so far. */
@@ -7,6 +7,12 @@ export interface PendingReview {
   /** Reviewed before under the same id: the note changed meanwhile and these hunks are its conflicts. */
   readonly again: boolean;
   submit(outcome: ReviewOutcome): void;
+}
+
+/** Accepted changes not written because the user changed those lines meanwhile: shown again until dismissed. */
+export interface UnwrittenChanges {
+  readonly proposal: EditProposal;
+  readonly conflicts: readonly Hunk[];
 }
 
 /**
@@ -19,6 +25,7 @@ export class PendingReviews implements ProposalReviewer {
   /** Ids reviewed already: the same id again is the conflicts of an apply, shown as such. */
   private readonly seen = new Set<string>();
   private readonly listeners = new Set<() => void>();
+  private readonly unwritten = new Map<string, UnwrittenChanges>();
 
   review(proposal: EditProposal, signal: AbortSignal): Promise<ReviewOutcome> {
     return new Promise<ReviewOutcome>((resolve, reject) => {
@@ -44,6 +51,25 @@ export class PendingReviews implements ProposalReviewer {
       });
       this.changed();
     });
+  }
+
+  /**
+   * A reviewed proposal was applied (the edit session's onSettled): its conflicts, if any, are
+   * shown again under the turn, never written blindly.
+   */
+  settled(proposal: EditProposal, result: ApplyResult): void {
+    if (result.conflicts.length === 0) return;
+    this.unwritten.set(proposal.id, { proposal, conflicts: result.conflicts });
+    this.changed();
+  }
+
+  /** Conflicts shown again, oldest first. */
+  conflicts(): readonly UnwrittenChanges[] {
+    return [...this.unwritten.values()];
+  }
+
+  dismiss(id: string): void {
+    if (this.unwritten.delete(id)) this.changed();
   }
 
   /** Pending reviews, oldest first. */

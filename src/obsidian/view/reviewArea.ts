@@ -1,5 +1,6 @@
 import { ReviewCard } from './editReview';
-import type { PendingReview } from './pendingReviews';
+import { renderConflicts } from './conflictNote';
+import type { PendingReview, UnwrittenChanges } from './pendingReviews';
 
 /**
  * The proposals the running turn waits on, under its live reply. One card per proposal, kept
@@ -8,16 +9,23 @@ import type { PendingReview } from './pendingReviews';
  */
 export class ReviewArea {
   private readonly cards = new Map<PendingReview, ReviewCard>();
+  private readonly unwritten = new Map<UnwrittenChanges, HTMLElement>();
   private readonly box = createDiv({ cls: 'strata-reviews', attr: { 'aria-label': 'Changes to review' } });
 
-  render(parent: HTMLElement, reviews: readonly PendingReview[]): void {
+  render(parent: HTMLElement, reviews: readonly PendingReview[], conflicts: readonly UnwrittenChanges[] = [], actions: { copy(text: string): void; dismiss(id: string): void } | null = null): void {
     for (const [review, card] of this.cards) {
       if (!reviews.includes(review)) {
         card.el.remove();
         this.cards.delete(review);
       }
     }
-    if (reviews.length === 0) {
+    for (const [entry, el] of this.unwritten) {
+      if (!conflicts.includes(entry)) {
+        el.remove();
+        this.unwritten.delete(entry);
+      }
+    }
+    if (reviews.length === 0 && conflicts.length === 0) {
       this.box.remove();
       return;
     }
@@ -32,6 +40,14 @@ export class ReviewArea {
       }
       this.box.appendChild(card.el);
     }
+    for (const entry of conflicts) {
+      let el = this.unwritten.get(entry);
+      if (!el) {
+        el = renderConflicts(this.box, entry.proposal, entry.conflicts, { copy: (text) => actions?.copy(text), dismiss: () => actions?.dismiss(entry.proposal.id) });
+        this.unwritten.set(entry, el);
+      }
+      this.box.appendChild(el);
+    }
     const active = this.box.ownerDocument.activeElement;
     // Someone writing a message keeps their place; an empty composer hands the focus over.
     const typing = (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) && active.value.trim() !== '';
@@ -40,6 +56,7 @@ export class ReviewArea {
 
   clear(): void {
     this.cards.clear();
+    this.unwritten.clear();
     this.box.empty();
     this.box.remove();
   }
