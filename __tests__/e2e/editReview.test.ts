@@ -164,3 +164,26 @@ test('accept all sends every hunk; a stop takes the review away with an AbortErr
   expect(await outcome()).toEqual({ decisions: ['h1', 'h2', 'h3'].map((hunkId) => ({ hunkId, action: 'accept' })) });
   expect(await wb.errors()).toEqual([]);
 });
+
+test('accepted changes not written (the user changed those lines meanwhile) are shown again until dismissed, each with its proposed lines to copy', async () => {
+  const proposal = restructure();
+  await page.evaluate(
+    ({ p, conflicts }) => {
+      const w = window as unknown as WorkbenchWindow;
+      const view = w.workbench.app.workspace.getLeavesOfType('strata-chat')[0].view as unknown as { reviews: { settled(p: unknown, r: unknown): void } };
+      view.reviews.settled(p, { status: 'partly-applied', applied: ['h1', 'h2'], rejected: [], conflicts });
+    },
+    { p: proposal as unknown as Record<string, unknown>, conflicts: [proposal.hunks[2]] as unknown as Record<string, unknown>[] },
+  );
+  const box = page.locator('.strata-review-conflicts[data-proposal="call_1_1"]');
+  await box.waitFor();
+  expect(await box.locator('.strata-review-again').textContent()).toContain(`1 change to ${PATH} not written: you changed those lines while the edit waited.`);
+  expect(await box.locator('.strata-hunk-where').allTextContents()).toEqual(['Line 16 (as it was)']);
+  await box.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await wb.narrowSidebar(true);
+  await wb.screenshotThemes('edit-review-unwritten-300', { selector: '.workspace-split.mod-right-split' });
+  await wb.narrowSidebar(false);
+  await box.locator('.strata-conflict-dismiss').focus();
+  await page.keyboard.press('Enter');
+  await box.waitFor({ state: 'detached' });
+});
