@@ -9,6 +9,7 @@ import { madeOnce } from '../memo';
 import { writePlanBook, writePlanRecord } from './planSchema';
 import type { TurnSearch } from './records/search';
 import type { AgentTurn } from './records/agent';
+import { KEPT_HUNK_CHARS, type EditEntry } from './records/edits';
 
 /**
  * The chat's metadata as one record: readable properties at the top (title, times, model), the
@@ -77,10 +78,19 @@ export function writeMeta(c: Conversation, { lists = true }: { lists?: boolean }
       ...(lists && c.compactions && c.compactions.length > 0 ? { compactions: c.compactions.map(keptRecordOf.compaction) } : {}),
       ...(lists ? { turns: c.turns.map(keptRecordOf.turn) } : {}),
       ...(c.plan && (c.plan.decisions.length > 0 || c.plan.overrides.length > 0) ? { plan: writePlanBook(c.plan) } : {}),
+      ...(c.writePolicy ? { writePolicy: { mode: c.writePolicy.mode, folders: [...c.writePolicy.folders] } } : {}),
+      ...(c.edits && c.edits.length > 0 ? { edits: c.edits.map(writeEdit) } : {}),
     },
   };
   for (const [key, value] of Object.entries(c.extra ?? {})) if (!OWNED_KEYS.includes(key)) out[key] = value;
   return c.propertyOrder ? inOrder(out, c.propertyOrder) : out;
+}
+
+/** An applied edit as the chat data keeps it: its hunks left out when they are too large to keep. */
+function writeEdit(e: EditEntry): Record<string, unknown> {
+  const { at, hunks, ...rest } = e;
+  const keep = !e.hunksLeftOut && JSON.stringify(hunks).length <= KEPT_HUNK_CHARS;
+  return { ...rest, at: isoFromEpoch(at), hunks: keep ? hunks : [], ...(keep ? {} : { hunksLeftOut: true }) };
 }
 
 /**
@@ -293,6 +303,8 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
     lastRequest: s?.lastRequest ?? null,
     ...(s && s.pending.length > 0 ? { pending: s.pending } : {}),
     ...(s?.plan ? { plan: s.plan } : {}),
+    ...(s?.writePolicy ? { writePolicy: s.writePolicy } : {}),
+    ...(s && s.edits.length > 0 ? { edits: s.edits } : {}),
     ...(Object.keys(extra).length > 0 ? { extra } : {}),
     ...(propertyOrder ? { propertyOrder } : {}),
   };

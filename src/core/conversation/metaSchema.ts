@@ -16,6 +16,9 @@ import { REWRITE_STATUSES, type TurnSearch } from './records/search';
 import { DEFAULT_MODE, TITLE_SOURCES, TURN_STATUSES, type EnvelopeRecord, type ItemRef, type LayerRecord } from './model';
 import { epochFromIso } from './time';
 import type { AgentTurn } from './records/agent';
+import { KEPT_HUNK_CHARS, type EditEntry } from './records/edits';
+import { EDIT_KINDS, type Hunk } from '../edits/proposal';
+import { WritePolicySchema } from '../settings/writePolicySchema';
 
 /**
  * The chat note's frontmatter as read: what each field must be and what a bad one falls back to.
@@ -231,6 +234,23 @@ const CommittedRequestRecord = z.object({
   libraryVersions: Count,
 }) satisfies z.ZodType<CommittedRequest>;
 
+const HunkRecord = z.object({ id: Name, baseStart: Count, baseLines: listOf(Content), newLines: listOf(Content) }) satisfies z.ZodType<Hunk>;
+
+/** An applied edit (records/edits.ts); its hunks at most KEPT_HUNK_CHARS of JSON, as the writer keeps them. */
+const EditRecordSchema = z.object({
+  proposalId: Name,
+  kind: z.enum(EDIT_KINDS),
+  path: PathText,
+  newPath: leftOut(PathText).optional(),
+  beforeHash: Name,
+  afterHash: Name,
+  hunks: jsonAtMost(KEPT_HUNK_CHARS, listOf(HunkRecord)),
+  undone: leftOut(z.literal(true)).optional(),
+  at: Time,
+  summary: orElse(Text, ''),
+  hunksLeftOut: leftOut(z.literal(true)).optional(),
+}) satisfies z.ZodType<EditEntry>;
+
 /** The machine state under `strata`. Null id and library mean unreadable: the reader rebuilds them. */
 const StrataRecord = z.object({
   format: orElse(z.literal(FORMAT_VERSIONS), FORMAT_VERSION, `read as format ${FORMAT_VERSION}`),
@@ -250,6 +270,8 @@ const StrataRecord = z.object({
   ),
   turns: orElse(z.array(required(TurnRecordSchema, EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
   plan: leftOut(PlanBookSchema, 'the kept plan decisions are left out: items are decided again').optional(),
+  writePolicy: leftOut(WritePolicySchema, "the chat's write policy is left out: its project's or the settings' is used").optional(),
+  edits: orElse(listOf(leftOut(EditRecordSchema, 'left out: that edit can no longer be undone from the chat')), [], 'no applied edits are known'),
 });
 
 /** The whole frontmatter (keys other than these are the user's and are kept as they are). Null times: unreadable. */

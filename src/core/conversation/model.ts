@@ -11,6 +11,8 @@ import type { CompileMode } from '../compiler/messageCompiler';
 import type { Usage } from '../usage';
 import type { TurnSearch } from './records/search';
 import type { AgentTurn } from './records/agent';
+import type { WritePolicy } from '../edits/writePolicy';
+import type { EditEntry } from './records/edits';
 
 export type { ProviderSession } from '../compiler/session';
 
@@ -176,6 +178,10 @@ export interface Conversation {
   readonly compactions?: readonly CompactionRecord[];
   /** Artifact planning's kept decisions and the user's overrides (sticky until the item changes). */
   readonly plan?: PlanBook;
+  /** The chat's own write policy for the agent (issue 28); absent: its project's or the settings'. */
+  readonly writePolicy?: WritePolicy;
+  /** Edits this chat applied to notes, oldest first (issue 28): what "undo" works from, also after reopening. */
+  readonly edits?: readonly EditEntry[];
   /** Frontmatter keys this format does not own (tags, aliases, a user's own properties): kept as they are. */
   readonly extra?: Readonly<Record<string, unknown>>;
   /** The frontmatter's keys in the order the note had them, when a user moved them: kept on save. */

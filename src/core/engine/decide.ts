@@ -18,6 +18,8 @@ export interface ItemDecisionInput {
   /** Library notes re-read but not attached this turn: the note now, or null when it is gone. */
   readonly current?: ReadonlyMap<string, ContextItem | null>;
   readonly policy: FreshnessPolicy;
+  /** Notes the chat's agent edited since the last turn (issue 28), by path: their change is named as such. */
+  readonly appliedEdits?: ReadonlyMap<string, string>;
 }
 
 export interface ItemDecision {
@@ -32,7 +34,8 @@ export interface ItemDecision {
  * The freshness and smart-reference rules for one turn, as plain data: which items enter the
  * library and as which version, which are referenced by id, and what the freshness policy did.
  */
-export function decideItems({ latest, items, current, policy }: ItemDecisionInput): ItemDecision {
+export function decideItems({ latest, items, current, policy, appliedEdits }: ItemDecisionInput): ItemDecision {
+  const changed = (source: string, otherwise: string) => appliedEdits?.get(source) ?? otherwise;
   const enter: ItemEntry[] = [];
   const referenced: string[] = [];
   const freshness: FreshnessEvent[] = [];
@@ -52,7 +55,7 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
         status: 'updated',
         fromVersion: sent.version,
         toVersion: sent.version + 1,
-        detail: replanned(sent, item) ?? 'the note changed since it was sent; the new version is sent in full',
+        detail: replanned(sent, item) ?? `${changed(item.source, 'the note changed since it was sent')}; the new version is sent in full`,
       });
       enter.push({ item, mode: 'update', version: sent.version + 1 });
     } else {
@@ -61,7 +64,7 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
         id: item.id,
         status: 'stale-kept',
         fromVersion: sent.version,
-        detail: 'the note changed since it was sent; the library copy is kept (stable policy)',
+        detail: `${changed(item.source, 'the note changed since it was sent')}; the library copy is kept (stable policy)`,
       });
     }
   }
@@ -83,7 +86,7 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
           status: 'updated',
           fromVersion: sent.version,
           toVersion: sent.version + 1,
-          detail: replanned(sent, now) ?? 'a library note changed since it was sent; the new version is sent in full',
+          detail: replanned(sent, now) ?? `${changed(now.source, 'a library note changed since it was sent')}; the new version is sent in full`,
         });
         // A note reached through a folder or tag keeps that listing as its origin.
         enter.push({ item: { ...now, via: sent.via }, mode: 'update', version: sent.version + 1 });
@@ -92,7 +95,7 @@ export function decideItems({ latest, items, current, policy }: ItemDecisionInpu
           id: sent.id,
           status: 'stale-kept',
           fromVersion: sent.version,
-          detail: `a library note changed since it was sent; the library copy is kept (${policy} policy)`,
+          detail: `${changed(now.source, 'a library note changed since it was sent')}; the library copy is kept (${policy} policy)`,
         });
       }
     }

@@ -87,6 +87,10 @@ export class PromptContextEngine {
   private turns: CompletedTurn[] = [];
   private lastRequest: CommittedRequest | null = null;
   private pending: PendingEvent[] = [];
+  /** Library notes the chat's agent edited since the last turn, by path, with how to name the change (issue 28). */
+  private readonly appliedEdits = new Map<string, string>();
+  /** The ones the last assembly named: its commit forgets them (an edit made during the turn is named on the next). */
+  private namedEdits: readonly string[] = [];
   private compaction: Compaction | null = null;
   /** Masked copies of kept turns, per compaction's limits (stable identity, so their counts stay memoised). */
   private masked = new WeakMap<CompletedTurn, { key: string; turn: CompletedTurn }>();
@@ -224,7 +228,9 @@ export class PromptContextEngine {
       items: input.items,
       current: input.current,
       policy: this.freshness,
+      ...(this.appliedEdits.size > 0 ? { appliedEdits: this.appliedEdits } : {}),
     });
+    if (!candidate) this.namedEdits = [...this.appliedEdits.keys()];
     const l3Items = enter.map(({ item, mode, version }) => itemSegment(toLibraryItem(item, version, turn, counter), mode, counter));
 
     const tools = input.tools ?? [];
@@ -279,6 +285,7 @@ export class PromptContextEngine {
       combine: (hashes) => this.measure.combineMessages(hashes),
       rendering: this.rendering,
       libraryGrew: this.lastRequest !== null && this.library.all().length > this.lastRequest.libraryVersions,
+      ...(this.appliedEdits.size > 0 ? { appliedEdits: [...this.appliedEdits.values()] } : {}),
     });
     return { envelope, messages, messageHashes, promptTokens, prefixHash, prefixChange };
   }
@@ -359,7 +366,17 @@ export class PromptContextEngine {
       libraryVersions: libraryBefore,
     };
     this.pending = [];
+    for (const path of this.namedEdits) this.appliedEdits.delete(path);
+    this.namedEdits = [];
     return completed;
+  }
+
+  /**
+   * The chat applied an edit to the note at `path` (issue 28): if the library holds it, its new
+   * version (by the freshness policy) is named "you applied an edit to …" until the next turn commits.
+   */
+  noteEdited(path: string): void {
+    if (this.library.all().some((item) => item.source === path)) this.appliedEdits.set(path, `you applied an edit to ${path}`);
   }
 
   /** Drop the last completed turns (edit and resend, regenerate): history changes, said as such. */

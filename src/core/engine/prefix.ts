@@ -43,6 +43,8 @@ export interface PrefixCheck {
   readonly pending: readonly PendingEvent[];
   readonly rendering: Rendering;
   readonly libraryGrew: boolean;
+  /** What the chat's agent wrote to library notes since the last request ("you applied an edit to …"), named with the break. */
+  readonly appliedEdits?: readonly string[];
   /** combineHashes, or an incremental equivalent. */
   readonly combine?: (hashes: readonly string[]) => string;
 }
@@ -108,7 +110,8 @@ export function detectPrefixChange(check: PrefixCheck): PrefixChange | null {
     }
   }
   if (check.rendering === 'seed' && check.libraryGrew) {
-    return { reason: 'library-grew', detail: 'the system message holds the Context Library, which grew' };
+    const edits = check.appliedEdits && check.appliedEdits.length > 0 ? ` (${check.appliedEdits.join('; ')})` : '';
+    return { reason: 'library-grew', detail: `the system message holds the Context Library, which grew${edits}` };
   }
   if (check.rendering === 'seed') {
     return {

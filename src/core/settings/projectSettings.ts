@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { leftOut, NonBlank, orElse } from '../lenient';
 import { normalizeFolder } from '../vaultFolders';
+import { WritePolicySchema } from './writePolicySchema';
 
 /* A project as the settings hold it; src/core/projects works with it and re-exports these names. */
 
@@ -20,6 +21,8 @@ export const ProjectSchema = z
     /** Default model of its new chats: a provider id and a model (both, or the chat defaults are used). */
     provider: leftOut(NonBlank).optional(),
     model: leftOut(NonBlank).optional(),
+    /** The project's own write policy (issue 28); absent: the settings'. */
+    writePolicy: leftOut(WritePolicySchema, "the settings' write policy is used").optional(),
   })
   .transform(({ name, folder, notes, ...project }) => ({
     ...project,

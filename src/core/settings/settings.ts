@@ -5,6 +5,7 @@ import { generationOptionsFor, TEMPERATURE_RANGE } from '../generation';
 import { leftOut, NonBlank, orElse, readLenient } from '../lenient';
 import { PROVIDER_KINDS, type ProviderKind } from '../ports/chatModel';
 import { ProjectSchema } from './projectSettings';
+import { WritePolicySetting } from './writePolicySchema';
 
 /** Chat modes: what the assistant is asked to do with the context (a dynamic prompt fragment, never a prefix break). */
 export const CHAT_MODES = ['chat', 'notes-only', 'vault-qa', 'agent'] as const;
@@ -138,6 +139,8 @@ const SettingsSchema = z.object({
   agentMaxSteps: orElse(z.int().min(1).max(50), 8, 'the default is used'),
   /** Agent mode: fetchUrl may read local addresses (loopback, private, link-local, .local names). Off: the agent cannot reach local services (issue 26). */
   agentAllowLocalAddresses: orElse(z.boolean(), false),
+  /** Agent mode: what the agent may write (issue 28): ask each time, apply without asking in chosen folders, or read-only. A project or a chat may set its own. */
+  agentWritePolicy: WritePolicySetting,
   /** Projects: a folder scope, a project prompt (static L1), default notes and model (src/core/projects/projects.ts). */
   projects: orElse(z.array(leftOut(ProjectSchema, 'the project is left out')), [], 'no projects'),
 });
