@@ -187,3 +187,49 @@ test('accepted changes not written (the user changed those lines meanwhile) are 
   await page.keyboard.press('Enter');
   await box.waitFor({ state: 'detached' });
 });
+
+test('edits the chat applied, read from the chat note, show under the turn they were applied in, after reopening the chat', async () => {
+  await page.fill('.strata-composer textarea', 'Restructure the plan, please.');
+  await page.press('.strata-composer textarea', 'Enter');
+  await page.locator('.strata-message.is-assistant:not(.is-failed):not(.is-streaming)').last().waitFor({ timeout: 30_000 });
+  await wb.flush();
+  const proposal = restructure();
+  // The record the edit session keeps in the chat note (records/edits.ts), written as a save would.
+  const id = await page.evaluate(async (hunks) => {
+    const { app } = (window as unknown as WorkbenchWindow).workbench;
+    const view = app.workspace.getLeavesOfType('strata-chat')[0].view as unknown as { controller: { chatId: string }; openSavedChat(id: string): void; newChat(): void };
+    const chatId = view.controller.chatId;
+    const file = app.vault.getMarkdownFiles().find((f) => f.path.startsWith('Strata/Chats/') && (app.metadataCache.getFileCache(f)?.frontmatter?.strata as { id?: string } | undefined)?.id === chatId);
+    if (!file) throw new Error('no chat note');
+    const at = new Date(Date.now() + 1000).toISOString();
+    await app.fileManager.processFrontMatter(file, (fm: Record<string, unknown>) => {
+      (fm.strata as Record<string, unknown>).edits = [
+        { proposalId: 'call_1_1', kind: 'edit', path: 'Projects/Greenhouse/Plan.md', beforeHash: 'b'.repeat(64), afterHash: 'a'.repeat(64), hunks: hunks.slice(0, 2), at, summary: 'Edit Projects/Greenhouse/Plan.md: 2 hunks' },
+        { proposalId: 'call_2_1', kind: 'rename', path: 'Notes/Ideas.md', newPath: 'Notes/Archive/Ideas.md', beforeHash: 'c'.repeat(64), afterHash: 'c'.repeat(64), hunks: [], at, summary: 'Move', undone: true },
+      ];
+    });
+    return chatId;
+  }, proposal.hunks as unknown as Record<string, unknown>[]);
+  await page.click('.strata-new-chat');
+  await page.waitForSelector('.strata-empty');
+  await page.evaluate((chatId) => {
+    const view = (window as unknown as WorkbenchWindow).workbench.app.workspace.getLeavesOfType('strata-chat')[0].view as unknown as { openSavedChat(id: string): void };
+    view.openSavedChat(chatId);
+  }, id);
+  const applied = page.locator('.strata-message.is-assistant .strata-applied-edit');
+  await applied.first().waitFor({ timeout: 15_000 });
+  expect(await applied.locator('.strata-applied-text').allTextContents()).toEqual(['Edited Projects/Greenhouse/Plan.md · 2 changes', 'Undone: Moved to Notes/Archive/Ideas.md']);
+  expect(await page.locator('.strata-applied-edit.is-undone').count()).toBe(1);
+  // The changes as written, folded until opened (from the keyboard).
+  await applied.first().locator('.strata-applied-details > summary').focus();
+  await page.keyboard.press('Enter');
+  await applied.first().locator('.strata-diff').first().waitFor();
+  expect(await applied.first().locator('.strata-diff').count()).toBe(2);
+  for (const width of ['wide', '300']) {
+    await wb.narrowSidebar(width === '300');
+    await applied.first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await wb.screenshotThemes(`edit-applied-${width}`, { selector: '.workspace-split.mod-right-split' });
+  }
+  await wb.narrowSidebar(false);
+  expect(await wb.errors()).toEqual([]);
+});

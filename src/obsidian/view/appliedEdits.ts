@@ -1,12 +1,27 @@
 import { setIcon } from 'obsidian';
 import type { AppliedEdit } from '../../core/edits/proposal';
 import { changesText } from '../../core/edits/reviewDraft';
-import { renderHunkDiff } from './diffView';
+import { hunkLabel, renderHunkDiff } from './diffView';
 
 export interface AppliedEditActions {
-  /** Undo the edit (exact bytes, or a reverse proposal when the note changed since); the chat re-renders with the record marked undone. */
-  undo(record: AppliedEdit): void;
+  /** Undo the edit (exact bytes, or a reverse proposal when the note changed since); the chat re-renders with the record marked undone. Absent: no Undo button. */
+  readonly undo?: (record: AppliedEdit) => void;
   openNote(path: string): void;
+}
+
+/**
+ * The edits a chat applied (kept oldest first in the chat note), grouped under the turn they were
+ * applied in: the last turn sent at or before the edit (an agent's edits come during its turn, an
+ * "Apply to note" after the reply it applies).
+ */
+export function editsByTurn<E extends { readonly at: number }>(edits: readonly E[], turnTimes: readonly number[]): E[][] {
+  const groups: E[][] = turnTimes.map(() => []);
+  for (const edit of edits) {
+    let index = -1;
+    for (let i = 0; i < turnTimes.length; i++) if (turnTimes[i] <= edit.at) index = i;
+    if (index >= 0) groups[index].push(edit);
+  }
+  return groups;
 }
 
 /**
@@ -28,14 +43,15 @@ export function renderAppliedEdit(parent: HTMLElement, record: AppliedEdit, acti
     actions.openNote(target);
   });
   if (record.hunks.length > 0) text.appendText(` · ${changesText(record.hunks.length)}`);
-  if (!record.undone) {
+  const run = actions.undo;
+  if (!record.undone && run) {
     const undo = line.createEl('button', { cls: 'strata-review-button strata-applied-undo', attr: { type: 'button', 'aria-label': `Undo the edit to ${target}` } });
     setIcon(undo.createSpan({ cls: 'strata-review-button-icon' }), 'undo-2');
     undo.createSpan({ text: 'Undo' });
     undo.addEventListener('click', (event) => {
       event.stopPropagation();
       undo.disabled = true;
-      actions.undo(record);
+      run(record);
     });
   }
   if (record.hunks.length > 0) {
@@ -44,7 +60,10 @@ export function renderAppliedEdit(parent: HTMLElement, record: AppliedEdit, acti
     // Filled on first open: a long edit costs nothing until it is looked at.
     details.addEventListener('toggle', () => {
       if (!details.open || details.querySelector('.strata-diff')) return;
-      for (const hunk of record.hunks) renderHunkDiff(details, hunk, []);
+      for (const hunk of record.hunks) {
+        details.createDiv({ cls: 'strata-applied-where', text: hunkLabel(hunk) });
+        renderHunkDiff(details, hunk, []);
+      }
     });
   }
   return box;

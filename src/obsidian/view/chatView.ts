@@ -72,8 +72,10 @@ import { MessageList } from './messageList';
 import { ChatHeader } from './chatHeader';
 import { renderSetupNotice, setupProblem } from './setupNotice';
 import type { PromptSource } from './slashPicker';
-import type { ProposalReviewer } from '../../core/edits/proposal';
+import type { AppliedEdit, ProposalReviewer } from '../../core/edits/proposal';
+import type { ChatTurn } from '../../core/conversation/model';
 import { PendingReviews } from './pendingReviews';
+import { editsByTurn } from './appliedEdits';
 
 export const VIEW_TYPE_CHAT = 'strata-chat';
 
@@ -105,6 +107,7 @@ export class ChatView extends ItemView {
   private lastBusy = false;
   /** Proposed edits the agent waits on: reviewed in the conversation (the edit session's onSettled calls `reviews.settled`). */
   readonly reviews = new PendingReviews();
+  private editGroups: { state: ChatState; byTurn: Map<ChatTurn, readonly AppliedEdit[]> } | null = null;
   /** Measure the next request again with the composer's chips (they changed), once typing settles. */
   private readonly schedulePreview = debounce(() => this.previewNext(), 300, true);
   /** Markdown note of the last 'file-open' (null: none open); undefined until the first event. */
@@ -161,6 +164,7 @@ export class ChatView extends ItemView {
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
       pendingReviews: () => this.reviews.list(),
       unwrittenChanges: () => this.reviews.conflicts(),
+      appliedEdits: (turn) => this.editsOf(turn),
       dismissUnwritten: (id) => this.reviews.dismiss(id),
       ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.controller.state.conversation) } : {}),
     });
@@ -387,6 +391,16 @@ export class ChatView extends ItemView {
   /** The composer's chips go to the controller even while a reply runs: its own preview after the turn counts them. */
   private previewNext(): void {
     void this.controller.previewNext(this.composer.currentChips());
+  }
+
+  /** The applied edits under a turn; grouped once per state (a render asks for every turn). */
+  private editsOf(turn: ChatTurn): readonly AppliedEdit[] {
+    const state = this.controller.state;
+    if (this.editGroups?.state !== state) {
+      const groups = editsByTurn(state.conversation.edits ?? [], state.answered.map((t) => t.at));
+      this.editGroups = { state, byTurn: new Map(state.answered.map((t, i) => [t, groups[i]])) };
+    }
+    return this.editGroups.byTurn.get(turn) ?? [];
   }
 
   /** Run a user action; its error becomes a Notice. `follow`: it adds to the conversation, so show its end. */

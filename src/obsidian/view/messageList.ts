@@ -35,7 +35,7 @@ export interface MessageActions {
   dismissUnwritten?(id: string): void;
   /** The edits a turn applied, as the chat note records them (undone ones marked). */
   appliedEdits?(turn: ChatTurn): readonly AppliedEdit[];
-  undoEdit?(record: AppliedEdit): void;
+  readonly undoEdit?: (record: AppliedEdit) => void;
 }
 
 /**
@@ -268,10 +268,8 @@ export class MessageList {
     el.addClass('strata-message', 'is-assistant');
     if (turn.agent) renderAgentSteps(el, turn.agent, turn.tools);
     for (const record of edits) {
-      renderAppliedEdit(el, record, {
-        undo: (r) => this.actions.undoEdit?.(r),
-        openNote: (path) => this.actions.openLink(path),
-      });
+      const undo = this.actions.undoEdit;
+      renderAppliedEdit(el, record, { ...(undo ? { undo: (r: AppliedEdit) => undo(r) } : {}), openNote: (path) => this.actions.openLink(path) });
     }
     const reply = turn.reply ?? '';
     const body = el.createDiv({ cls: 'strata-message-body markdown-rendered' });
