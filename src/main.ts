@@ -26,6 +26,7 @@ import { showReplyMenu } from './obsidian/replyMenu';
 import type { VaultSearch } from './core/search/types';
 import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex';
 import { fetchPage, obsidianToolHost } from './obsidian/toolHost';
+import { ObsidianNoteWriter } from './obsidian/noteWriter';
 import { chatFolders, followRename } from './core/projects/projects';
 import type { ProposalReviewer } from './core/edits/proposal';
 import type { EditModelContext } from './obsidian/applyReply';
@@ -254,6 +255,8 @@ export default class StrataPlugin extends Plugin {
           hidden: chatFolders(this.config),
           allowLocalAddresses: () => this.config.agentAllowLocalAddresses,
         }),
+      // The write tools (issue 28) change notes through Vault.process and FileManager; the chat view's reviewer decides (none yet: read-only).
+      writer: () => new ObsidianNoteWriter(this.app, () => this.config.searchExcludedFolders),
     });
   }
 

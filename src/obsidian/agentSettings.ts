@@ -1,5 +1,7 @@
 import { Setting } from 'obsidian';
 import type { StrataSettings } from '../core/settings/settings';
+import { DEFAULT_WRITE_POLICY } from '../core/edits/writePolicy';
+import { renderWritePolicy } from './writePolicySetting';
 
 /** The Agent section of the settings tab (issue 14): the Agent mode's loop. */
 export function renderAgentSettings(containerEl: HTMLElement, settings: StrataSettings, save: () => void): void {
@@ -27,4 +29,14 @@ export function renderAgentSettings(containerEl: HTMLElement, settings: StrataSe
         save();
       }),
     );
+  renderWritePolicy(containerEl, {
+    name: 'What the agent may write',
+    desc: 'Ask each time: every change to a note is shown as a diff you accept or reject, hunk by hunk. Apply without asking: changes inside the folders you choose are written at once (and can be undone from the chat). Read-only: the agent gets no write tools. A project or a chat can set its own.',
+    policy: settings.agentWritePolicy,
+    inherit: false,
+    set: (policy) => {
+      settings.agentWritePolicy = policy ?? DEFAULT_WRITE_POLICY;
+      save();
+    },
+  });
 }

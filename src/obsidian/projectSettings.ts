@@ -9,6 +9,7 @@ import { type ProjectSettings } from '../core/settings/projectSettings';
 import { normalizeFolder, projectChatsFolder } from '../core/projects/folders';
 import type { StrataSettings } from '../core/settings/settings';
 import { FolderSuggest } from './folderSuggest';
+import { renderWritePolicy } from './writePolicySetting';
 
 export interface ProjectSectionHost {
   readonly app: App;
@@ -109,6 +110,18 @@ function renderProject(containerEl: HTMLElement, host: ProjectSectionHost, proje
         save();
       });
     });
+
+  renderWritePolicy(body, {
+    name: 'What the agent may write',
+    desc: "The project's own write policy for the agent, or the one in the Agent settings.",
+    policy: project.writePolicy,
+    inherit: true,
+    set: (policy) => {
+      if (policy) project.writePolicy = policy;
+      else delete project.writePolicy;
+      save();
+    },
+  });
 
   new Setting(body)
     .setName('Default model')

@@ -13,6 +13,7 @@ import { ChatSaves } from './chatSaves';
 import { modeProblem, moveToProject } from './chatSettings';
 import { ChatTitler } from './chatTitler';
 import { ChatRuns, type Settle } from './chatRuns';
+import { ChatEdits } from './editActions';
 import { contextUsageOf } from './contextUsage';
 import type { ChatControllerDeps } from './controllerDeps';
 import { overridePlan, removeLibraryItem } from './libraryActions';
@@ -49,6 +50,7 @@ export class ChatController {
   private warnings: ChatWarning[] = [];
   private readonly listeners = new Set<ChatListener>();
   private cachedState: ChatState | null = null;
+  readonly edits: ChatEdits;
 
   constructor(private readonly deps: ChatControllerDeps) {
     const summaryCache = deps.summaryCache ?? new SummaryCache();
@@ -60,8 +62,9 @@ export class ChatController {
       setWarnings: (warnings) => (this.warnings = warnings),
       changed: () => this.emit(),
     });
+    this.edits = new ChatEdits(deps, { shown: () => this.chat, save: (chat) => this.saves.save(chat), emit: () => this.emit() });
     this.runs = new ChatRuns(
-      { host: deps, resolver: this.resolver, saves: this.saves, titler: this.titler, summaryCache },
+      { host: deps, resolver: this.resolver, saves: this.saves, titler: this.titler, summaryCache, edits: this.edits },
       {
         shown: () => this.chat,
         emit: (change) => this.emit(change),

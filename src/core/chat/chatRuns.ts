@@ -2,6 +2,8 @@ import type { ContextChip } from '../context/items';
 import type { ChipResolver } from '../context/resolver';
 import { withPageText, type UrlChip } from '../context/urlChip';
 import type { ToolHost } from '../ports/toolHost';
+import type { EditSession } from '../edits/editSession';
+import type { ChatEdits } from './editActions';
 import type { LiveChat } from '../conversation/liveChat';
 import type { CompactionEvent } from '../conversation/records/compaction';
 import type { StrataSettings } from '../settings/settings';
@@ -37,6 +39,8 @@ export interface ChatRunsDeps {
   readonly saves: ChatSaves;
   readonly titler: ChatTitler;
   readonly summaryCache: SummaryCache;
+  /** The chats' edits to notes: each agent turn's write session (issue 28). */
+  readonly edits?: ChatEdits;
 }
 
 /**
@@ -184,6 +188,7 @@ export class ChatRuns {
       planning: { cache: this.deps.summaryCache, expensive: (model) => this.expensive(model) },
       search: deps.search?.() ?? null,
       ...this.toolHostFor(settings, c.project),
+      ...this.editsFor(chat, settings),
       onCompacted: (event) => this.compacted(chat, event),
     };
   }
@@ -203,6 +208,12 @@ export class ChatRuns {
     const omitted = omittedWarning(event);
     this.host.setWarnings(withWarnings(withoutSources(this.host.warnings(), 'condense'), omitted ? [{ source: 'condense', text: omitted }] : []));
     this.host.emit();
+  }
+
+  /** The write session of a turn (issue 28): none when the chat is read-only or nothing can write. */
+  private editsFor(chat: LiveChat, settings: StrataSettings): { edits?: EditSession } {
+    const edits = this.deps.edits?.sessionFor(chat, settings);
+    return edits ? { edits } : {};
   }
 
   /**

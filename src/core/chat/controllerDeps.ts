@@ -6,6 +6,8 @@ import type { Usage } from '../usage';
 import type { VaultSearch } from '../search/types';
 import type { SummaryCache } from '../planning/summaryCache';
 import type { ProviderFactory } from '../ports/providerFactory';
+import type { NoteWriter } from '../ports/noteWriter';
+import type { ProposalReviewer } from '../edits/proposal';
 
 /** What the host (the plugin, the Node tools, the tests) gives the chat controller. */
 export interface ChatControllerDeps {
@@ -25,6 +27,10 @@ export interface ChatControllerDeps {
   readonly search?: () => VaultSearch | null;
   /** What the Agent mode's tools read (the vault, its search, the open note, the web); absent: no Agent mode. Read at every turn. */
   readonly toolHost?: () => ToolHost;
+  /** How the agent's write tools and undo change notes (issue 28); absent: the agent cannot write. */
+  readonly writer?: () => NoteWriter;
+  /** Who reviews an edit proposal (the chat view, the inspector's flag, a test's script); absent: the agent cannot write. */
+  readonly reviewer?: () => ProposalReviewer;
   /** Artifact summaries, shared by every chat and kept between sessions (absent: an in-memory cache). */
   readonly summaryCache?: SummaryCache;
   /** How long the save of a message's words waits for its reply (ms; default WORDS_SAVE_DELAY_MS). */

@@ -7,6 +7,7 @@ import { failTurn, resendTurn, setSession } from '../conversation/transitions';
 import type { ChatMode, StrataSettings } from '../settings/settings';
 import type { ProviderFactory } from '../ports/providerFactory';
 import type { ToolHost } from '../ports/toolHost';
+import type { EditSession } from '../edits/editSession';
 import type { VaultSearch } from '../search/types';
 import type { Usage } from '../usage';
 import { AgentProgress, type LiveCall } from '../agent/progress';
@@ -29,6 +30,8 @@ export interface RunDeps {
   readonly search: VaultSearch | null;
   /** The Agent mode's tools, scoped to the chat's project; absent: no Agent mode. */
   readonly toolHost?: ToolHost;
+  /** The write tools' session (issue 28), by the chat's write policy; absent: the agent only reads. */
+  readonly edits?: EditSession;
   /** A compaction was applied to the chat's engine: the host records it (and saves) even if the request then fails. */
   readonly onCompacted: (event: CompactionEvent) => void;
 }
@@ -135,6 +138,7 @@ export class TurnRun extends ChatActivity {
         ? {
             agent: {
               host: deps.toolHost,
+              ...(deps.edits ? { edits: deps.edits } : {}),
               now: deps.now,
               onEvent: (event: LoopEvent) => {
                 this.progress.apply(event);

@@ -3,6 +3,7 @@ import { type TurnAssembly } from '../engine/turnAssembly';
 import type { Compaction } from '../engine/compaction';
 import { withoutItem } from '../planning/book';
 import { completedBefore, type CompactionRecord, type Conversation } from './model';
+import type { EditEntry } from './records/edits';
 import { addUserMessage, completeTurn, recordCompaction, truncateFrom, withEngine, type Answer, type NewMessage } from './transitions';
 
 /** The conversation and engine of a chat as they were at a moment (regenerate puts them back on failure). */
@@ -113,6 +114,20 @@ export class LiveChat {
   applyCompaction(compaction: Compaction): void {
     this.live.condense(compaction);
     this.current = this.synced(this.current);
+  }
+
+  /** The chat's agent (or the user, from the chat) wrote to a note: kept for undo, and named to the engine if the note is in the library. */
+  recordEdit(entry: EditEntry): void {
+    this.live.noteEdited(entry.kind === 'rename' ? (entry.newPath ?? entry.path) : entry.path);
+    this.current = { ...this.current, edits: [...(this.current.edits ?? []), entry] };
+  }
+
+  /** An applied edit was undone: marked, so it is not undone twice; the note's change is named to the engine. */
+  markUndone(proposalId: string): void {
+    const entry = this.current.edits?.find((e) => e.proposalId === proposalId);
+    if (!entry) return;
+    this.live.noteEdited(entry.path);
+    this.current = { ...this.current, edits: (this.current.edits ?? []).map((e) => (e === entry ? { ...e, undone: true } : e)) };
   }
 
   checkpoint(): ChatCheckpoint {
