@@ -236,7 +236,6 @@ export default class StrataPlugin extends Plugin {
   }
 
   createController(reviewer?: ProposalReviewer): ChatController {
-    void reviewer; // TODO(edits merge): the agent's write tools take it.
     return new ChatController({
       vault: this.contextVault(),
       archive: this.chats,
@@ -255,8 +254,9 @@ export default class StrataPlugin extends Plugin {
           hidden: chatFolders(this.config),
           allowLocalAddresses: () => this.config.agentAllowLocalAddresses,
         }),
-      // The write tools (issue 28) change notes through Vault.process and FileManager; the chat view's reviewer decides (none yet: read-only).
+      // The write tools (issue 28) change notes through Vault.process and FileManager; the chat view's reviewer decides.
       writer: () => new ObsidianNoteWriter(this.app, () => this.config.searchExcludedFolders),
+      ...(reviewer ? { reviewer: () => reviewer } : {}),
     });
   }
 

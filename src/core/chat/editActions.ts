@@ -50,6 +50,7 @@ export class ChatEdits {
       onProposed: (proposal) => this.changeWaiting(chat, (list) => [...list, proposal]),
       onSettled: (proposal, result) => {
         this.changeWaiting(chat, (list) => list.filter((p) => p !== proposal));
+        reviewer.settled?.(proposal, result);
         if (result.record) chat.recordEdit({ ...result.record, at: this.deps.now(), summary: proposal.summary });
         void this.host.save(chat);
       },

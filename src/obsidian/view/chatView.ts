@@ -106,7 +106,12 @@ export class ChatView extends ItemView {
   private unsubscribe: (() => void) | null = null;
   private lastBusy = false;
   /** Proposed edits the agent waits on: reviewed in the conversation (the edit session's onSettled calls `reviews.settled`). */
-  readonly reviews = new PendingReviews();
+  readonly reviews = new PendingReviews((proposal) => {
+    // An agent's proposal is among the shown chat's waiting ones when it comes; an undo's reverse change is the shown chat's.
+    const controller = this.controller as ChatController | undefined;
+    if (!controller) return null;
+    return proposal.id.startsWith('undo-') || controller.edits.pending().includes(proposal) ? controller.chatId : null;
+  });
   private editGroups: { state: ChatState; byTurn: Map<ChatTurn, readonly AppliedEdit[]> } | null = null;
   /** Measure the next request again with the composer's chips (they changed), once typing settles. */
   private readonly schedulePreview = debounce(() => this.previewNext(), 300, true);
@@ -162,7 +167,12 @@ export class ChatView extends ItemView {
         if (problem) renderSetupNotice(parent, problem, () => this.openSettings());
       },
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
-      pendingReviews: () => this.reviews.list(),
+      // Only the shown chat's reviews: another chat's turn may be waiting on its own.
+      pendingReviews: () => {
+        const waiting = this.controller.edits.pending();
+        return this.reviews.list().filter((r) => r.chat === this.controller.chatId || waiting.includes(r.draft.proposal));
+      },
+      undoEdit: (record) => void this.undoEdit(record.proposalId),
       unwrittenChanges: () => this.reviews.conflicts(),
       appliedEdits: (turn) => this.editsOf(turn),
       dismissUnwritten: (id) => this.reviews.dismiss(id),
@@ -391,6 +401,16 @@ export class ChatView extends ItemView {
   /** The composer's chips go to the controller even while a reply runs: its own preview after the turn counts them. */
   private previewNext(): void {
     void this.controller.previewNext(this.composer.currentChips());
+  }
+
+  /** Undo an applied edit (a reverse change, when the note changed since, is reviewed in the chat); says what happened. */
+  private async undoEdit(proposalId: string): Promise<void> {
+    try {
+      new Notice(await this.controller.edits.undo(proposalId));
+    } catch (error) {
+      new Notice(errorText(error));
+    }
+    this.render();
   }
 
   /** The applied edits under a turn; grouped once per state (a render asks for every turn). */

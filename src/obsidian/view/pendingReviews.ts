@@ -6,6 +6,8 @@ export interface PendingReview {
   readonly draft: ReviewDraft;
   /** Reviewed before under the same id: the note changed meanwhile and these hunks are its conflicts. */
   readonly again: boolean;
+  /** The chat it belongs to, when known as it came (an undo the user asked for in the chat shown). */
+  readonly chat: string | null;
   submit(outcome: ReviewOutcome): void;
 }
 
@@ -27,6 +29,9 @@ export class PendingReviews implements ProposalReviewer {
   private readonly listeners = new Set<() => void>();
   private readonly unwritten = new Map<string, UnwrittenChanges>();
 
+  /** `chatOf`: the chat a proposal belongs to, as far as the view can tell when it comes (null: unknown). */
+  constructor(private readonly chatOf: (proposal: EditProposal) => string | null = () => null) {}
+
   review(proposal: EditProposal, signal: AbortSignal): Promise<ReviewOutcome> {
     return new Promise<ReviewOutcome>((resolve, reject) => {
       if (signal.aborted) {
@@ -43,6 +48,7 @@ export class PendingReviews implements ProposalReviewer {
       this.pending.set(proposal.id, {
         draft: new ReviewDraft(proposal),
         again,
+        chat: this.chatOf(proposal),
         submit: (outcome) => {
           signal.removeEventListener('abort', onAbort);
           this.remove(proposal.id);
