@@ -64,6 +64,8 @@ test('a reply applied to another note: picked from the keyboard, reviewed in a m
   expect(await focused()).toBe('submit');
   await page.keyboard.press('Enter');
   await modal.waitFor({ state: 'detached' });
+  // The write follows the modal's close (Vault.process), then its notice.
+  for (let i = 0; i < 50 && !(await wb.notices()).includes('Applied 1 change to Ventilation.'); i++) await page.waitForTimeout(100);
   const after = await wb.readVaultFile(VENT);
   expect(after).toBe(before.replace('push the roof vent', 'push each roof vent'));
   expect(await wb.notices()).toContain('Applied 1 change to Ventilation.');
