@@ -119,8 +119,9 @@ export default class StrataPlugin extends Plugin {
           fetchPage: (url, signal) => fetchPage(url, signal),
         }),
     );
-    registerEditSelection(this, this.editModel());
     registerAddToChatMenus(this, { addToChat: (chips) => void this.addToChat(chips), chatFolder: () => this.chatFolderPath() });
+    // After "Add to Strata chat": the editor menu lists adding the selection first, then editing it.
+    registerEditSelection(this, this.editModel());
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.openChat());
     this.addSettingTab(new StrataSettingTab(this.app, this));
 

@@ -341,7 +341,7 @@ describe('"Add to Strata chat" in context menus', () => {
       ta.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2, clientX: box.left + 40, clientY: box.top + 20 }));
     });
     await page.waitForSelector('.menu');
-    expect(await menuTitles()).toEqual(['Add selection to Strata chat']);
+    expect(await menuTitles()).toEqual(['Add selection to Strata chat', 'Edit with Strata…']);
     await page.click('.menu .menu-item');
     await page.waitForSelector('.strata-composer .strata-chip.is-selection');
     expect(await chipKeys()).toEqual([expect.stringMatching(/^selection:Projects\/Greenhouse\/Ventilation\.md#\d+-\d+$/)]);
