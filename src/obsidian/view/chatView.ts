@@ -48,6 +48,7 @@
  *                                        .is-rejected/.is-edited) with .strata-hunk-accept/-reject/-edit, .strata-hunk-input,
  *                                        .strata-diff-line (.is-removed/.is-added/.is-context), .strata-diff-word;
  *                                        .strata-review-accept-all/-reject-all, .strata-review-reason, .strata-review-apply
+ *   .strata-review-conflicts[data-proposal]   accepted changes not written (.strata-conflict-copy, .strata-conflict-dismiss)
  *   .strata-applied-edit[data-proposal]  an applied edit (.is-undone), .strata-applied-undo
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
  *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
