@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn,tokens] [-- --no-profile]
+ * npm run bench [-- --quick] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn,tokens,edits] [-- --no-profile]
  * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step,
  * artifact planning over more than the window, whole turns through the controller, in one run: a markdown report on stdout, the same figures as JSON in bench-results/. Progress goes to stderr.
  * With --only, latest.json keeps the other sections' figures from the run before (named in `carriedOver`).
@@ -22,8 +22,9 @@ import { measureAgent } from './agent/section';
 import { measureWholeTurn } from './wholeTurn/section';
 import { measurePlanning } from './planning/section';
 import { measureTokens } from './tokens/section';
+import { measureEdits } from './edits/section';
 
-const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent', 'planning', 'wholeTurn', 'tokens'] as const;
+const SECTIONS = ['cache', 'budget', 'growth', 'chats', 'frontmatter', 'plugin', 'search', 'agent', 'planning', 'wholeTurn', 'tokens', 'edits'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -169,6 +170,12 @@ async function main(): Promise<void> {
     tokens = await measureTokens(root);
   }
 
+  let edits: BenchResults['edits'] = null;
+  if (args.only.has('edits')) {
+    progress('edit proposals: jsdiff and diff-match-patch on a 1 MB note, proposal and apply…');
+    edits = await measureEdits(root, args.quick ? 3 : 7);
+  }
+
   // The figures from before issue 16's changes (the same worker run on commit 863d8c4), shown next to this run's.
   const beforeFile = path.join(root, 'bench', 'wholeTurn', 'before.json');
   const wholeTurnBefore = wholeTurn && existsSync(beforeFile) ? ((JSON.parse(readFileSync(beforeFile, 'utf8')) as Partial<BenchResults>).wholeTurn ?? null) : null;
@@ -189,6 +196,7 @@ async function main(): Promise<void> {
     wholeTurn,
     wholeTurnRuns,
     tokens,
+    edits,
     ...(wholeTurnBefore ? { wholeTurnBefore } : {}),
   };
   mkdirSync(outDir, { recursive: true });

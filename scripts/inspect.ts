@@ -15,6 +15,8 @@
  * server (tool calls scripted by `[[tool NAME {...}]]` lines in the messages, run by the real tools
  * over the scenario's vault), and prints each turn's loop steps: tools called, tokens Strata counted,
  * prompt tokens the provider read and how many came from its cache (the cached share per step).
+ * With --edits accept|reject the agent's write tools run too (on a copy of the vault: the scenario's
+ * notes never change): every proposal is accepted or rejected whole, and its diff is printed.
  * --planner heuristic|llm|off plans large attachments inside the budget (issue 15): `heuristic`
  * (the default) is the deterministic planner, no model call; `llm` asks the planner and summary
  * models through LangChain clients over an in-process local provider server (its default plan,
@@ -46,7 +48,7 @@ import { AGENT_APIS, runAgentTurns, type AgentApi, type AgentRun } from '../src/
 
 const USAGE =
   'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn] [--save-note FILE]\n' +
-  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget] [--agent openai|openai-responses|anthropic]\n' +
+  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget] [--agent openai|openai-responses|anthropic [--edits accept|reject]]\n' +
   '               [--planner heuristic|llm|off] [--no-sticky]';
 
 const BUDGET_OPTIONS = ['window', 'reserve', 'max-context'] as const;
@@ -80,7 +82,7 @@ function budgetFrom(args: { options: Record<string, string>; flags: Set<string> 
 }
 
 async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', 'agent', 'planner', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary', 'no-sticky']);
+  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', 'agent', 'edits', 'planner', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary', 'no-sticky']);
   const file = args.positional[0];
   if (!file || args.positional.length > 1) throw new UsageError(USAGE);
   const format = args.options.format ?? 'jsonl';
@@ -94,8 +96,11 @@ async function main(argv: string[]): Promise<void> {
   const agentApi = args.options.agent;
   if (agentApi !== undefined) {
     if (!(AGENT_APIS as readonly string[]).includes(agentApi)) throw new UsageError(`--agent must be one of ${AGENT_APIS.join(', ')}\n${USAGE}`);
-    const run = await runAgentTurns(agentApi as AgentApi, vaultDir, scenario.turns.map((t) => ({ text: t.user, chips: t.context })));
+    const edits = args.options.edits;
+    if (edits !== undefined && edits !== 'accept' && edits !== 'reject') throw new UsageError(`--edits must be accept or reject\n${USAGE}`);
+    const run = await runAgentTurns(agentApi as AgentApi, vaultDir, scenario.turns.map((t) => ({ text: t.user, chips: t.context })), edits ? { edits } : {});
     process.stdout.write(format === 'jsonl' ? agentJsonl(run) : agentTable(scenario.name, run));
+    if (run.edits) process.stdout.write(editsText(run.edits, format));
     return;
   }
   const budget = budgetFrom(args, scenario.model);
@@ -172,6 +177,13 @@ async function inspectScenario(
 /** One line per turn: its loop steps with the cached share of each. */
 function agentJsonl(run: AgentRun): string {
   return run.turns.map((t) => JSON.stringify({ turn: t.turn, mode: 'agent', api: run.api, model: run.model, steps: t.steps, reply: t.reply })).join('\n') + '\n';
+}
+
+/** The agent's proposals (--edits): each diff and whether it was applied; the vault written is a copy. */
+function editsText(edits: NonNullable<AgentRun['edits']>, format: string): string {
+  if (format === 'jsonl') return edits.map((e) => JSON.stringify({ edit: e.summary, status: e.status, diff: e.diff })).join('\n') + (edits.length > 0 ? '\n' : '');
+  if (edits.length === 0) return 'No edits were proposed.\n';
+  return edits.map((e) => `\n${e.summary} (${e.status})\n${e.diff}\n`).join('');
 }
 
 function agentTable(name: string, run: AgentRun): string {

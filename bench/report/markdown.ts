@@ -4,6 +4,7 @@ import type { ChatListFigures } from '../chats/section';
 import type { NoteSize } from '../frontmatter/chat';
 import { frontmatterSection } from '../frontmatter/section';
 import { tokensSection, type TokenBench } from '../tokens/section';
+import { editsSection, type EditsBench } from '../edits/section';
 import type { GrowthSummary } from '../growth/section';
 import type { MachineInfo } from '../lib/machine';
 import type { PluginCost } from '../plugin/section';
@@ -44,6 +45,7 @@ export interface BenchResults {
   readonly wholeTurnBefore?: readonly WholeTurnRow[] | null;
   /** Token counting: long runs, ordinary text, the pasted note of issue 26. */
   readonly tokens?: TokenBench | null;
+  readonly edits?: EditsBench | null;
   /** Sections not run this time, kept from an earlier latest.json (`npm run bench -- --only …`). */
   readonly carriedOver?: { readonly sections: readonly string[]; readonly from: string };
 }
@@ -325,6 +327,7 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.chats) out.push(chatListSection(r.chats));
   if (r.frontmatter) out.push(frontmatterSection(r.frontmatter));
   if (r.tokens) out.push(tokensSection(r.tokens));
+  if (r.edits) out.push(editsSection(r.edits));
   if (r.plugin) out.push(pluginSection(r.plugin));
   if (r.search) out.push(searchSection(r.search));
   if (r.agent) out.push(agentSection(r.agent));

@@ -16,6 +16,12 @@ import { createProvider } from '../providers';
 import { FsVault } from './fsVault';
 import { startProviderServer } from '../../testing/providerServer';
 import { fsToolHost } from './toolHost';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FsNoteWriter } from './fsNoteWriter';
+import { diffText } from '../core/edits/diffText';
+import type { ProposalReviewer } from '../core/edits/proposal';
 
 export const AGENT_APIS = ['openai', 'openai-responses', 'anthropic'] as const;
 export type AgentApi = (typeof AGENT_APIS)[number];
@@ -43,7 +49,12 @@ export interface AgentRun {
   readonly api: AgentApi;
   readonly model: string;
   readonly turns: readonly AgentRunFigures[];
+  /** With `edits`: each proposal the agent made, as a diff, and what became of it. */
+  readonly edits?: readonly { readonly summary: string; readonly status: string; readonly diff: string }[];
 }
+
+/** How an offline run answers the agent's edit proposals: accept every hunk, or reject them all. */
+export type EditAnswer = 'accept' | 'reject';
 
 const MODELS: Record<AgentApi, string> = { openai: 'gpt-4o', 'openai-responses': 'gpt-4o', anthropic: 'claude-sonnet-4-5' };
 
@@ -54,12 +65,25 @@ export interface AgentMessage {
 }
 
 /** Run `messages` as agent turns of one chat on `api`; throws if a turn does not complete. */
-export async function runAgentTurns(api: AgentApi, vaultDir: string, messages: readonly (string | AgentMessage)[]): Promise<AgentRun> {
+export async function runAgentTurns(api: AgentApi, sourceDir: string, messages: readonly (string | AgentMessage)[], options: { readonly edits?: EditAnswer } = {}): Promise<AgentRun> {
   const server = await startProviderServer();
+  // Edits go to a copy of the vault: an offline run never changes the scenario's notes.
+  const vaultDir = options.edits ? await mkdtemp(path.join(tmpdir(), 'strata-agent-')) : sourceDir;
+  if (options.edits) await cp(sourceDir, vaultDir, { recursive: true });
+  const edits: { summary: string; status: string; diff: string }[] = [];
   try {
     const model = MODELS[api];
     const settings = agentSettings(api, server.url, model);
     const vault = new FsVault(vaultDir);
+    const writer = new FsNoteWriter(vaultDir, { changed: () => vault.forgetListing() });
+    const reviewer: ProposalReviewer = {
+      review: (proposal) => {
+        const action = options.edits === 'accept' ? ('accept' as const) : ('reject' as const);
+        const ids = proposal.hunks.length > 0 ? proposal.hunks.map((h) => h.id) : ['all'];
+        edits.push({ summary: proposal.summary, status: action === 'accept' ? 'accepted' : 'rejected', diff: diffText(proposal) });
+        return Promise.resolve({ decisions: ids.map((hunkId) => ({ hunkId, action })), ...(action === 'reject' ? { reason: 'rejected by --edits reject' } : {}) });
+      },
+    };
     const index = new VaultIndex(vault, { excludedFolders: [settings.chatFolder] });
     await index.build({ pause: () => Promise.resolve() });
     let clock = 1_700_000_000_000;
@@ -72,6 +96,7 @@ export async function runAgentTurns(api: AgentApi, vaultDir: string, messages: r
       now,
       newId: () => 'agent-run',
       toolHost: () => fsToolHost({ vault, search: index, hidden: [settings.chatFolder] }),
+      ...(options.edits ? { writer: () => writer, reviewer: () => reviewer } : {}),
     });
     const turns: AgentRunFigures[] = [];
     for (const message of messages) {
@@ -93,9 +118,10 @@ export async function runAgentTurns(api: AgentApi, vaultDir: string, messages: r
       });
     }
     await controller.flush();
-    return { api, model, turns };
+    return { api, model, turns, ...(options.edits ? { edits } : {}) };
   } finally {
     await server.close();
+    if (vaultDir !== sourceDir) await rm(vaultDir, { recursive: true, force: true });
   }
 }
 
@@ -106,6 +132,8 @@ function agentSettings(api: AgentApi, url: string, model: string): StrataSetting
     defaultModel: model,
     defaultMode: 'agent',
     generateTitles: false,
+    // The run's reviewer answers every proposal (accept or reject, by --edits).
+    agentWritePolicy: { mode: 'ask', folders: [] },
   });
   return settings;
 }

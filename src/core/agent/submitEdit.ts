@@ -41,7 +41,9 @@ export async function submitProposal(session: EditSession, proposal: EditProposa
     return errorText(`${proposal.summary}: not written: ${messageOf(error)}`);
   }
   session.onSettled?.(proposal, result);
-  return outcomeText(proposal, result, outcome.reason);
+  const edited = outcome.decisions.filter((d) => d.action === 'edit' && result.applied.includes(d.hunkId)).map((d) => d.hunkId);
+  const note = edited.length > 0 ? ` The user changed your text before writing it (${list(edited, proposal)}): read the note for what it says now.` : '';
+  return outcomeText(proposal, result, outcome.reason) + note;
 }
 
 /** Write what the review accepted. Kind by kind: a create never overwrites, a move never replaces a note. */

@@ -51,7 +51,7 @@ export class ChatEdits {
       onSettled: (proposal, result) => {
         this.changeWaiting(chat, (list) => list.filter((p) => p !== proposal));
         reviewer.settled?.(proposal, result);
-        if (result.record) chat.recordEdit({ ...result.record, at: this.deps.now(), summary: proposal.summary });
+        if (result.record) chat.recordEdit({ ...result.record, proposalId: freshId(chat, result.record.proposalId), at: this.deps.now(), summary: proposal.summary });
         void this.host.save(chat);
       },
     };
@@ -145,4 +145,13 @@ export class ChatEdits {
     else this.waiting.set(chat.id, next);
     if (chat === this.host.shown()) this.host.emit();
   }
+}
+
+/** A record id unique in the chat: tool call ids may repeat across turns (a provider that numbers them per turn). */
+function freshId(chat: LiveChat, id: string): string {
+  const taken = new Set((chat.conversation.edits ?? []).map((e) => e.proposalId));
+  if (!taken.has(id)) return id;
+  let n = 2;
+  while (taken.has(`${id}-${n}`)) n++;
+  return `${id}-${n}`;
 }

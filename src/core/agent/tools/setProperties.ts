@@ -1,4 +1,4 @@
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { proposalOf } from '../../edits/lineDiff';
 import { submitProposal } from '../submitEdit';
@@ -47,18 +47,22 @@ export function changeProperties(text: string, changes: PropertyChanges): { text
   const drops = new Set((changes.removeTags ?? []).map(bareTag));
   if (adds.length > 0 || drops.size > 0) {
     const current = doc.get('tags');
-    const tags: string[] = isSeq(current)
-      ? current.items.map((item) => String((item as { value?: unknown }).value ?? item))
-      : typeof current === 'string'
-        ? current.split(/[,\s]+/).filter((t) => t !== '')
-        : [];
-    const next = [...tags.map(bareTag).filter((t) => !drops.has(t))];
-    for (const tag of adds) if (!next.includes(tag)) next.push(tag);
-    if (next.length === 0) doc.delete('tags');
-    else doc.set('tags', next);
+    if (isSeq(current)) {
+      // The list node is changed in place: its style (a flow [a, b] or a block list) stays the user's.
+      current.items = current.items.filter((item) => !drops.has(bareTag(String(isScalar(item) ? item.value : item))));
+      const have = new Set(current.items.map((item) => bareTag(String(isScalar(item) ? item.value : item))));
+      for (const tag of adds) if (!have.has(tag)) current.items.push(doc.createNode(tag));
+      if (current.items.length === 0) doc.delete('tags');
+    } else {
+      const tags = typeof current === 'string' ? current.split(/[,\s]+/).filter((t) => t !== '') : [];
+      const next = tags.map(bareTag).filter((t) => !drops.has(t));
+      for (const tag of adds) if (!next.includes(tag)) next.push(tag);
+      if (next.length === 0) doc.delete('tags');
+      else doc.set('tags', next);
+    }
   }
   const isEmpty = !isMap(doc.contents) || doc.contents.items.length === 0;
-  const written = isEmpty ? '' : doc.toString({ lineWidth: 0, minContentWidth: 0 }).replace(/\n/g, eol);
+  const written = isEmpty ? '' : doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false }).replace(/\n/g, eol);
   if (open) return { text: text.slice(0, start) + written + text.slice(start + yaml.length) };
   if (isEmpty) return { text };
   return { text: `---${eol}${written}---${eol}${text}` };
