@@ -128,6 +128,15 @@ test('a reply applied to another note from its menu', async () => {
   // The write follows the modal's close (Vault.process), then its notice.
   for (let i = 0; i < 50 && !(await wb.notices()).includes('Applied 1 change to Ventilation.'); i++) await page.waitForTimeout(100);
   expect(await wb.notices()).toContain('Applied 1 change to Ventilation.');
-  expect(await wb.readVaultFile(VENT)).toContain('Three roof vents (0.6 m² each)');
+  const applied = await wb.readVaultFile(VENT);
+  expect(applied).toContain('Three roof vents (0.6 m² each)');
+  // Recorded in the chat under the reply it came from: undone from there, the note is as it was.
+  const record = answer.locator('.strata-applied-edit');
+  await record.waitFor();
+  expect(await record.locator('.strata-applied-text').textContent()).toBe(`Edited ${VENT} · 1 change`);
+  await record.locator('.strata-applied-undo').focus();
+  await page.keyboard.press('Enter');
+  await answer.locator('.strata-applied-edit.is-undone').waitFor({ timeout: 15_000 });
+  expect(await wb.readVaultFile(VENT)).toBe(applied.replace('Three roof vents (0.6 m² each)', 'Two roof vents (0.6 m² each)'));
   expect(await wb.errors()).toEqual([]);
 });

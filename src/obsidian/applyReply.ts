@@ -24,10 +24,11 @@ export interface EditModelContext {
   hiddenFolders(): readonly string[];
 }
 
-/** The chat a reply came from: its model is the apply model's default. */
+/** The chat a reply came from: its model is the apply model's default; what is applied is recorded in it (undo from the chat). */
 export interface ReplyChat {
   readonly provider: string;
   readonly model: string;
+  readonly record?: (proposal: EditProposal, result: ApplyResult) => void;
 }
 
 /** "gpt-4o (openai) · 1.2k in · 310 out · $0.0021 · predicted output": cost and model as a chat turn shows them. */
@@ -107,7 +108,9 @@ async function reviewAndApply(ctx: EditModelContext, file: TFile, reply: string,
       }
     },
   });
-  if (result) await writeReviewed(ctx.app, file, result.proposal, result.outcome);
+  if (!result) return;
+  const written = await writeReviewed(ctx.app, file, result.proposal, result.outcome);
+  if (written) chat.record?.(result.proposal, written);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { applyToVault, outcomeText } from '../agent/submitEdit';
 import type { EditSession } from '../edits/editSession';
-import type { EditProposal } from '../edits/proposal';
+import type { ApplyResult, EditProposal } from '../edits/proposal';
 import { undoEdit } from '../edits/undo';
 import { DEFAULT_WRITE_POLICY, effectiveWritePolicy, type WritePolicy } from '../edits/writePolicy';
 import { sha256Hex } from '../hash';
@@ -55,6 +55,18 @@ export class ChatEdits {
         void this.host.save(chat);
       },
     };
+  }
+
+  /**
+   * An edit applied outside a turn ("Apply to note" on one of the chat's replies): recorded in the
+   * chat shown like the agent's, so it is listed under the reply and can be undone from the chat.
+   */
+  recordApplied(proposal: EditProposal, result: ApplyResult): void {
+    if (!result.record) return;
+    const chat = this.host.shown();
+    chat.recordEdit({ ...result.record, proposalId: freshId(chat, result.record.proposalId), at: this.deps.now(), summary: proposal.summary });
+    void this.host.save(chat);
+    this.host.emit();
   }
 
   /** Proposals of the chat shown waiting for a review, oldest first. */

@@ -73,12 +73,20 @@ import { MessageList } from './messageList';
 import { ChatHeader } from './chatHeader';
 import { renderSetupNotice, setupProblem } from './setupNotice';
 import type { PromptSource } from './slashPicker';
-import type { AppliedEdit, ProposalReviewer } from '../../core/edits/proposal';
+import type { AppliedEdit, ApplyResult, EditProposal, ProposalReviewer } from '../../core/edits/proposal';
 import type { ChatTurn } from '../../core/conversation/model';
 import { PendingReviews } from './pendingReviews';
 import { editsByTurn } from './appliedEdits';
 
 export const VIEW_TYPE_CHAT = 'strata-chat';
+
+/** The chat a reply's menu acts for: its title (a new note's name), its model (the apply model's default), and where an applied edit is recorded. */
+export interface ReplyMenuChat {
+  readonly title: string;
+  readonly provider: string;
+  readonly model: string;
+  recordEdit(proposal: EditProposal, result: ApplyResult): void;
+}
 
 export interface ChatViewHost {
   readonly settings: StrataSettings;
@@ -90,7 +98,7 @@ export interface ChatViewHost {
   /** Custom prompts for the composer's `/` picker. */
   readonly prompts?: PromptSource;
   /** A reply's "⋯" menu, at `anchor`; `chat`: the chat's title (a new note's name) and model (the apply model's default). */
-  replyMenu?(reply: string, anchor: HTMLElement, chat: { readonly title: string; readonly provider: string; readonly model: string }): void;
+  replyMenu?(reply: string, anchor: HTMLElement, chat: ReplyMenuChat): void;
   /** Fetch a web page as markdown (a URL attached with `@`); absent: `@` offers no web pages. */
   readonly fetchPage?: (url: string, signal: AbortSignal) => Promise<FetchedPage>;
 }
@@ -177,7 +185,7 @@ export class ChatView extends ItemView {
       unwrittenChanges: () => this.reviews.conflicts(),
       appliedEdits: (turn) => this.editsOf(turn),
       dismissUnwritten: (id) => this.reviews.dismiss(id),
-      ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.controller.state.conversation) } : {}),
+      ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.replyChat()) } : {}),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
     const bottom = root.createDiv({ cls: 'strata-bottom' });
@@ -402,6 +410,12 @@ export class ChatView extends ItemView {
   /** The composer's chips go to the controller even while a reply runs: its own preview after the turn counts them. */
   private previewNext(): void {
     void this.controller.previewNext(this.composer.currentChips());
+  }
+
+  /** The chat shown, for a reply's menu: an edit applied from it is recorded in this chat (the one shown when it is written). */
+  private replyChat(): ReplyMenuChat {
+    const { title, provider, model } = this.controller.state.conversation;
+    return { title, provider, model, recordEdit: (proposal, result) => this.controller.edits.recordApplied(proposal, result) };
   }
 
   /** Undo an applied edit (a reverse change, when the note changed since, is reviewed in the chat); says what happened. */
