@@ -37,11 +37,20 @@ function restructure(): EditProposal {
   return proposalOf({ id: 'call_1_1', kind: 'edit', path: PATH, baseText: base, proposedText: proposed, toolCallId: 'call_1_1' });
 }
 
-/** Hands a proposal to the chat view's reviewer, as the agent loop does; the outcome (or the error's name) lands on window.__review. */
+/**
+ * Hands a proposal to the chat view's reviewer as a write tool does (submitProposal: the session's
+ * onProposed puts it in the shown chat's waiting list, then the reviewer is asked); the outcome (or
+ * the error's name) lands on window.__review.
+ */
 async function propose(proposal: EditProposal): Promise<void> {
   await page.evaluate((p) => {
     const w = window as unknown as WorkbenchWindow & { __review?: unknown; __stop?: () => void };
-    const view = w.workbench.app.workspace.getLeavesOfType('strata-chat')[0].view as unknown as { reviews: { review(p: unknown, s: AbortSignal): Promise<unknown> } };
+    type Edits = { changeWaiting(chat: unknown, change: (list: unknown[]) => unknown[]): void };
+    const view = w.workbench.app.workspace.getLeavesOfType('strata-chat')[0].view as unknown as {
+      reviews: { review(p: unknown, s: AbortSignal): Promise<unknown> };
+      controller: { edits: Edits; chat: unknown };
+    };
+    view.controller.edits.changeWaiting(view.controller.chat, (list) => [...list, p]);
     const stop = new AbortController();
     w.__stop = () => stop.abort();
     w.__review = 'pending';
