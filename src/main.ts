@@ -112,7 +112,7 @@ export default class StrataPlugin extends Plugin {
               editors: this.editors,
               chatTitle: chat.title,
               chatFolder: this.chatFolderPath(),
-              apply: { context: this.editModel(), chat: { provider: chat.provider, model: chat.model, record: (proposal, result) => chat.recordEdit(proposal, result) } },
+              apply: { context: this.editModel(), chat: { provider: chat.provider, model: chat.model, apply: (proposal, outcome) => chat.applyEdit(proposal, outcome) } },
             }),
           openSettings: () => this.openSettingsTab(),
           // A URL attached with `@`: fetched as the agent's fetchUrl tool fetches (requestUrl, htmlToMarkdown).

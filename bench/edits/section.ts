@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 import { diffArrays } from 'diff';
 import DiffMatchPatch from 'diff-match-patch';
 import { applyReviewed } from '../../src/core/edits/applyProposal';
-import { joinLines, lineHunks, proposalOf, splitLines, wordMarks } from '../../src/core/edits/lineDiff';
+import { joinLines, LINE_DIFF_TIMEOUT_MS, lineHunks, proposalOf, splitLines, wordMarks } from '../../src/core/edits/lineDiff';
 import { median } from '../lib/stats';
 import { int, kib } from '../report/format';
 
@@ -125,7 +125,7 @@ export async function measureEdits(root: string, runs = 7): Promise<EditsBench> 
     noteLines: baseLines.length,
     edits: ours.length,
     bundle: {
-      jsdiff: await bundleSize("import { diffArrays } from 'diff'; console.log(diffArrays, diffWordsWithSpace);", root),
+      jsdiff: await bundleSize("import { diffArrays, diffWordsWithSpace } from 'diff'; console.log(diffArrays, diffWordsWithSpace);", root),
       dmp: await bundleSize("import DMP from 'diff-match-patch'; console.log(DMP);", root),
     },
     lineDiffMs: { jsdiff: jsdiff.ms, dmp: dmpRun.ms },
@@ -159,7 +159,7 @@ export function editsSection(b: EditsBench): string {
     `On the 1 MB note: the proposal (line diff and the base hash) takes ${t(b.proposalMs)} ms; applying every hunk ${t(b.applyMs)} ms; ` +
       `applying when the user changed the note meanwhile (their own lines every 170 lines: the diff base → current places each hunk) ${t(b.applyUserChangedMs)} ms, ` +
       `${int(b.userChangedConflicts)} hunks coming back as conflicts (the user changed those very lines). ` +
-      `A whole rewrite (every line changed) stops the line diff at its 40 ms limit: ${t(b.rewrite.proposalMs)} ms, ${int(b.rewrite.hunks)} hunk over the changed middle, never a freeze.`,
+      `A whole rewrite (every line changed) stops the line diff at its ${LINE_DIFF_TIMEOUT_MS} ms limit: ${t(b.rewrite.proposalMs)} ms, ${int(b.rewrite.hunks)} hunk over the changed middle, never a freeze.`,
     '',
   ].join('\n');
 }

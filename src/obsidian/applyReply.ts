@@ -28,7 +28,8 @@ export interface EditModelContext {
 export interface ReplyChat {
   readonly provider: string;
   readonly model: string;
-  readonly record?: (proposal: EditProposal, result: ApplyResult) => void;
+  /** Writes the reviewed proposal and records it in the chat (controller.edits.apply); absent: written without a record. */
+  readonly apply?: (proposal: EditProposal, outcome: ReviewOutcome) => Promise<ApplyResult>;
 }
 
 /** "gpt-4o (openai) · 1.2k in · 310 out · $0.0021 · predicted output": cost and model as a chat turn shows them. */
@@ -109,8 +110,7 @@ async function reviewAndApply(ctx: EditModelContext, file: TFile, reply: string,
     },
   });
   if (!result) return;
-  const written = await writeReviewed(ctx.app, file, result.proposal, result.outcome);
-  if (written) chat.record?.(result.proposal, written);
+  await writeReviewed(ctx.app, file, result.proposal, result.outcome, chat.apply);
 }
 
 /**
@@ -118,7 +118,13 @@ async function reviewAndApply(ctx: EditModelContext, file: TFile, reply: string,
  * shifts them past the user's own changes since); hunks whose lines the user changed meanwhile are
  * not written and the user is told which. Says what was written.
  */
-export async function writeReviewed(app: App, file: TFile, proposal: EditProposal, outcome: ReviewOutcome): Promise<ApplyResult | null> {
+export async function writeReviewed(
+  app: App,
+  file: TFile,
+  proposal: EditProposal,
+  outcome: ReviewOutcome,
+  apply: (proposal: EditProposal, outcome: ReviewOutcome) => Promise<ApplyResult> = (p, o) => applyToVault(new ObsidianNoteWriter(app), p, o),
+): Promise<ApplyResult | null> {
   const kept = outcome.decisions.filter((d) => d.action !== 'reject').length;
   if (kept === 0) {
     new Notice(`Nothing was written to ${file.basename}.`);
@@ -126,7 +132,7 @@ export async function writeReviewed(app: App, file: TFile, proposal: EditProposa
   }
   try {
     // The write tools' path: Vault.process against the note as it is now, the accepted hunks shifted past the user's changes.
-    const done = await applyToVault(new ObsidianNoteWriter(app), proposal, outcome);
+    const done = await apply(proposal, outcome);
     const conflicts = done.conflicts.map((h) => hunkLabel(h).toLowerCase()).join(', ');
     const notWritten = done.conflicts.length > 0 ? ` Not written, as you changed those lines meanwhile: ${conflicts}.` : '';
     new Notice(`Applied ${changesText(done.applied.length)} to ${file.basename}.${notWritten}`);

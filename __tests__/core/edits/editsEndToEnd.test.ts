@@ -159,3 +159,37 @@ test('edits of two turns keep distinct ids though the provider numbers its calls
   expect(reviewer.seen.at(-1)?.id).toBe(`undo-${ids[0]}`);
   expect(note()).toBe(PLAN.replace('About 200 euros.', 'About 250 euros.'));
 });
+
+test('a proposal the user makes from the chat (Apply to note) is written as reviewed and undone like the agent\'s', async () => {
+  const settings: StrataSettings = { ...settingsFor(server.url, 'openai'), defaultMode: 'chat' };
+  const { controller } = controllerFor(settings, scriptedReviewer(() => ({ decisions: [] })));
+  const { proposalOf } = await import('../../../src/core/edits/lineDiff');
+  const proposal = proposalOf({ id: 'apply-1', kind: 'edit', path: 'Projects/Plan.md', baseText: PLAN, proposedText: PLAN.replace('# Plan', '# Garden plan') });
+  const result = await controller.edits.apply(proposal, { decisions: [{ hunkId: 'h1', action: 'accept' }] });
+  expect(result.status).toBe('applied');
+  expect(note()).toBe(PLAN.replace('# Plan', '# Garden plan'));
+  expect(await controller.edits.undo('apply-1')).toContain('Undone');
+  expect(note()).toBe(PLAN);
+});
+
+test('stopping the turn while a proposal waits for review writes nothing and leaves nothing waiting', async () => {
+  const settings: StrataSettings = { ...settingsFor(server.url, 'openai'), defaultMode: 'agent' };
+  let stop: () => void = () => undefined;
+  const reviewer: ProposalReviewer = {
+    review: (_p, signal) =>
+      new Promise((_resolve, reject) => {
+        signal.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError')));
+        stop();
+      }),
+  };
+  const { controller } = controllerFor(settings, reviewer);
+  stop = () => {
+    expect(controller.edits.pending()).toHaveLength(1);
+    controller.stop();
+  };
+  await controller.send(`[[tool editNote ${EDIT}]]\nChange it.`);
+  expect(controller.state.conversation.turns[0].status).toBe('stopped');
+  expect(controller.edits.pending()).toEqual([]);
+  expect(controller.edits.applied()).toEqual([]);
+  expect(note()).toBe(PLAN);
+});

@@ -29,7 +29,13 @@ export async function submitProposal(session: EditSession, proposal: EditProposa
   if (appliesWithoutAsking(session.policy, proposal.path, proposal.newPath)) outcome = acceptAll(proposal);
   else {
     session.onProposed?.(proposal);
-    outcome = await session.reviewer.review(proposal, signal);
+    try {
+      outcome = await session.reviewer.review(proposal, signal);
+    } catch (error) {
+      // The turn was stopped (or the review failed): the proposal no longer waits, nothing was written.
+      session.onSettled?.(proposal, { status: 'rejected', applied: [], rejected: proposal.hunks.map((h) => h.id), conflicts: [] });
+      throw error;
+    }
   }
   throwIfAborted(signal);
   let result: ApplyResult;

@@ -1,6 +1,6 @@
 import { applyToVault, outcomeText } from '../agent/submitEdit';
 import type { EditSession } from '../edits/editSession';
-import type { ApplyResult, EditProposal } from '../edits/proposal';
+import type { ApplyResult, EditProposal, ReviewOutcome } from '../edits/proposal';
 import { undoEdit } from '../edits/undo';
 import { DEFAULT_WRITE_POLICY, effectiveWritePolicy, type WritePolicy } from '../edits/writePolicy';
 import { sha256Hex } from '../hash';
@@ -58,15 +58,20 @@ export class ChatEdits {
   }
 
   /**
-   * An edit applied outside a turn ("Apply to note" on one of the chat's replies): recorded in the
-   * chat shown like the agent's, so it is listed under the reply and can be undone from the chat.
+   * Write a proposal the user made from the chat ("Apply to note…", "Edit with Strata…") as reviewed,
+   * and record it in the chat shown like the agent's, so it can be undone. Throws when nothing can write.
    */
-  recordApplied(proposal: EditProposal, result: ApplyResult): void {
-    if (!result.record) return;
+  async apply(proposal: EditProposal, outcome: ReviewOutcome): Promise<ApplyResult> {
+    const writer = this.deps.writer?.();
+    if (!writer) throw new Error('Notes cannot be written here.');
     const chat = this.host.shown();
-    chat.recordEdit({ ...result.record, proposalId: freshId(chat, result.record.proposalId), at: this.deps.now(), summary: proposal.summary });
-    void this.host.save(chat);
+    const result = await applyToVault(writer, proposal, outcome);
+    if (result.record) {
+      chat.recordEdit({ ...result.record, proposalId: freshId(chat, result.record.proposalId), at: this.deps.now(), summary: proposal.summary });
+      await this.host.save(chat);
+    }
     this.host.emit();
+    return result;
   }
 
   /** Proposals of the chat shown waiting for a review, oldest first. */

@@ -9,7 +9,7 @@ import type { EditKind, EditProposal, Hunk } from './proposal';
  */
 
 /** Longest a line diff may run on the caller's thread before it gives up (Obsidian's main thread is the user's). */
-export const LINE_DIFF_TIMEOUT_MS = 40;
+export const LINE_DIFF_TIMEOUT_MS = 30;
 
 export function splitLines(text: string): string[] {
   return text.split('\n');

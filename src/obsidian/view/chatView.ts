@@ -73,7 +73,7 @@ import { MessageList } from './messageList';
 import { ChatHeader } from './chatHeader';
 import { renderSetupNotice, setupProblem } from './setupNotice';
 import type { PromptSource } from './slashPicker';
-import type { AppliedEdit, ApplyResult, EditProposal, ProposalReviewer } from '../../core/edits/proposal';
+import type { AppliedEdit, ApplyResult, EditProposal, ProposalReviewer, ReviewOutcome } from '../../core/edits/proposal';
 import type { ChatTurn } from '../../core/conversation/model';
 import { PendingReviews } from './pendingReviews';
 import { editsByTurn } from './appliedEdits';
@@ -85,7 +85,7 @@ export interface ReplyMenuChat {
   readonly title: string;
   readonly provider: string;
   readonly model: string;
-  recordEdit(proposal: EditProposal, result: ApplyResult): void;
+  applyEdit(proposal: EditProposal, outcome: ReviewOutcome): Promise<ApplyResult>;
 }
 
 export interface ChatViewHost {
@@ -415,7 +415,7 @@ export class ChatView extends ItemView {
   /** The chat shown, for a reply's menu: an edit applied from it is recorded in this chat (the one shown when it is written). */
   private replyChat(): ReplyMenuChat {
     const { title, provider, model } = this.controller.state.conversation;
-    return { title, provider, model, recordEdit: (proposal, result) => this.controller.edits.recordApplied(proposal, result) };
+    return { title, provider, model, applyEdit: (proposal, outcome) => this.controller.edits.apply(proposal, outcome) };
   }
 
   /** Undo an applied edit (a reverse change, when the note changed since, is reviewed in the chat); says what happened. */
