@@ -29,6 +29,9 @@ import { ObsidianVaultSearch, type SemanticState } from './obsidian/searchIndex'
 import { fetchPage, obsidianToolHost } from './obsidian/toolHost';
 import { ObsidianNoteWriter } from './obsidian/noteWriter';
 import { chatFolders, followRename } from './core/projects/projects';
+import { PendingReviews } from './obsidian/view/pendingReviews';
+import type { EditModelContext } from './obsidian/applyReply';
+import { registerEditSelection } from './obsidian/editSelection';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -40,6 +43,8 @@ export default class StrataPlugin extends Plugin {
   private archive: ChatArchive | null = null;
   /** What every Strata view shares: the chats in memory, their replies and saves (issue 29). */
   private hub: ChatHub | null = null;
+  /** Proposed edits waiting for the user (issue 28), shared by every view: each shows its own chat's. */
+  readonly reviews = new PendingReviews((proposal) => this.hub?.edits.chatOf(proposal) ?? null);
   /** The Strata view focused last: commands act on it. */
   private lastChatLeaf: WorkspaceLeaf | null = null;
   /** Artifact summaries (context planning), shared by every chat view, kept in the plugin's folder. */
@@ -103,14 +108,21 @@ export default class StrataPlugin extends Plugin {
         new ChatView(leaf, {
           settings: this.config,
           createController: () => this.createController(),
+          reviews: this.reviews,
           archive: this.chats,
           prompts: {
             library: () => this.prompts.current,
             folder: () => this.prompts.folderPath(),
             expand: (prompt, input, activeNote) => expandWithApp(this.app, this.editors, prompt, input, activeNote, this.chatFolderPath()),
           },
-          replyMenu: (reply, anchor, chatTitle) =>
-            showReplyMenu(anchor, reply, { app: this.app, editors: this.editors, chatTitle, chatFolder: this.chatFolderPath() }),
+          replyMenu: (reply, anchor, chat) =>
+            showReplyMenu(anchor, reply, {
+              app: this.app,
+              editors: this.editors,
+              chatTitle: chat.title,
+              chatFolder: this.chatFolderPath(),
+              apply: { context: this.editModel(), chat: { provider: chat.provider, model: chat.model, apply: (proposal, outcome) => chat.applyEdit(proposal, outcome) } },
+            }),
           openSettings: () => this.openSettingsTab(),
           // A URL attached with `@`: fetched as the agent's fetchUrl tool fetches (requestUrl, htmlToMarkdown).
           fetchPage: (url, signal) => fetchPage(url, signal),
@@ -124,6 +136,8 @@ export default class StrataPlugin extends Plugin {
       }),
     );
     registerAddToChatMenus(this, { addToChat: (chips) => void this.addToChat(chips), chatFolder: () => this.chatFolderPath() });
+    // After "Add to Strata chat": the editor menu lists adding the selection first, then editing it.
+    registerEditSelection(this, this.editModel());
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.openChat());
     this.addSettingTab(new StrataSettingTab(this.app, this));
 
@@ -230,6 +244,17 @@ export default class StrataPlugin extends Plugin {
     for (const leaf of this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)) if (leaf.view instanceof ChatView) leaf.view.refresh();
   }
 
+  /** What "Apply to note" and "Edit with Strata" use: the settings, the providers, prices, and the folders never written. */
+  private editModel(): EditModelContext {
+    return {
+      app: this.app,
+      settings: () => this.config,
+      providers: obsidianProviderFactory(this.app, () => this.config),
+      costOf: (model, usage) => costOf(model, usage)?.usd ?? null,
+      hiddenFolders: () => chatFolders(this.config),
+    };
+  }
+
   /** A controller for one view, over the hub every view shares. */
   createController(): ChatController {
     const deps = this.controllerDeps();
@@ -256,8 +281,9 @@ export default class StrataPlugin extends Plugin {
           hidden: chatFolders(this.config),
           allowLocalAddresses: () => this.config.agentAllowLocalAddresses,
         }),
-      // The write tools (issue 28) change notes through Vault.process and FileManager; the views' shared reviewer decides.
+      // The write tools (issue 28) change notes through Vault.process and FileManager; the review every view shares decides.
       writer: () => new ObsidianNoteWriter(this.app, () => this.config.searchExcludedFolders),
+      reviewer: () => this.reviews,
     };
   }
 

@@ -240,7 +240,7 @@ describe("a reply's menu", () => {
       ta.setSelectionRange(0, 0);
     });
     await openMenu();
-    expect(await menuItems()).toEqual(['Insert at cursor', 'Replace selection (disabled)', 'Select text in Plan first. (label)', 'Copy to new note']);
+    expect(await menuItems()).toEqual(['Insert at cursor', 'Replace selection (disabled)', 'Select text in Plan first. (label)', 'Apply to note…', 'Copy to new note']);
     await shoot('reply-menu-wide');
     await page.keyboard.press('Escape');
     await page.waitForSelector('.menu', { state: 'detached' });
@@ -281,7 +281,7 @@ describe("a reply's menu", () => {
     const before = await noteText();
     await page.click(TEXTAREA);
     await openMenu();
-    expect(await menuItems()).toEqual(['Insert at cursor', 'Replace selection', 'Copy to new note']);
+    expect(await menuItems()).toEqual(['Insert at cursor', 'Replace selection', 'Apply to note…', 'Copy to new note']);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
@@ -310,7 +310,7 @@ describe("a reply's menu", () => {
       await app.workspace.getLeaf(false).setViewState({ type: 'empty' });
     });
     await openMenu();
-    expect(await menuItems()).toEqual(['Insert at cursor (disabled)', 'Replace selection (disabled)', 'Open a note in the editor first. (label)', 'Copy to new note']);
+    expect(await menuItems()).toEqual(['Insert at cursor (disabled)', 'Replace selection (disabled)', 'Open a note in the editor first. (label)', 'Apply to note…', 'Copy to new note']);
     await shoot('reply-menu-no-note-wide');
     // A disabled item does nothing.
     await page.click('.menu .menu-item:has-text("Insert at cursor")');
@@ -341,7 +341,7 @@ describe('"Add to Strata chat" in context menus', () => {
       ta.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2, clientX: box.left + 40, clientY: box.top + 20 }));
     });
     await page.waitForSelector('.menu');
-    expect(await menuTitles()).toEqual(['Add selection to Strata chat']);
+    expect(await menuTitles()).toEqual(['Add selection to Strata chat', 'Edit with Strata…']);
     await page.click('.menu .menu-item');
     await page.waitForSelector('.strata-composer .strata-chip.is-selection');
     expect(await chipKeys()).toEqual([expect.stringMatching(/^selection:Projects\/Greenhouse\/Ventilation\.md#\d+-\d+$/)]);

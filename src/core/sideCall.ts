@@ -22,6 +22,14 @@ export interface SideCallRecord {
   readonly cost: number | null;
 }
 
+/** A side call on another model than the summary model's, or with a predicted output. */
+export interface SideCallOptions {
+  /** The provider and model to ask (default: the summary model, else the chat's). */
+  readonly target?: { readonly provider: string; readonly model: string };
+  /** OpenAI predicted output: text most of the answer repeats (a note being rewritten). The caller checks the provider offers it. */
+  readonly prediction?: string;
+}
+
 export class SideCallError extends Error {
   constructor(
     message: string,
@@ -43,15 +51,16 @@ export async function sideCall(
   messages: ChatMessage[],
   timeoutMs: number,
   deps: SideCallDeps,
+  options: SideCallOptions = {},
 ): Promise<{ text: string; call: SideCallRecord }> {
-  const target = summaryTarget(settings, chat.provider, chat.model);
+  const target = options.target ?? summaryTarget(settings, chat.provider, chat.model);
   const providerSettings = findProvider(settings, target.provider);
   if (!providerSettings) throw new SideCallError(`no provider "${target.provider}" is configured`, false);
   // AbortSignal.timeout: a timer without the host's timer functions (as the summaries do).
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([deps.signal, timeout]);
   try {
-    const result = await deps.providers(providerSettings, target.model).send({ messages, signal });
+    const result = await deps.providers(providerSettings, target.model).send({ messages, signal, ...(options.prediction !== undefined ? { prediction: options.prediction } : {}) });
     if (signal.aborted) throw new DOMException('The request was stopped.', 'AbortError');
     const model = result.model ?? target.model;
     return { text: result.text, call: { provider: target.provider, model, usage: result.usage, cost: deps.costOf ? deps.costOf(model, result.usage) : null } };

@@ -1,6 +1,7 @@
 import { Menu, Notice, normalizePath, type App, type MarkdownView, type TFolder } from 'obsidian';
 import { noteNameFromTitle, uniqueNotePath } from '../core/chat/replyNote';
 import type { LastMarkdownEditor } from './lastEditor';
+import { applyReplyToNote, type EditModelContext, type ReplyChat } from './applyReply';
 
 export interface ReplyMenuContext {
   readonly app: App;
@@ -9,6 +10,8 @@ export interface ReplyMenuContext {
   readonly chatTitle: string;
   /** The chats folder (normalized; null: none): a reply copied to a note never lands among the chats. */
   readonly chatFolder: string | null;
+  /** "Apply to note…": the apply model's context and the chat's model (its default). */
+  readonly apply?: { readonly context: EditModelContext; readonly chat: ReplyChat };
 }
 
 /** Why the editor actions cannot run now (null: they can). */
@@ -21,7 +24,7 @@ function editorProblem(view: MarkdownView | null, needsSelection: boolean): stri
 
 /**
  * A reply's "⋯" menu: insert it at the cursor of the note being edited, replace that note's
- * selection with it, or copy it to a new note. The chat view is the active leaf when the menu
+ * selection with it, apply it to a note as a reviewed edit, or copy it to a new note. The chat view is the active leaf when the menu
  * opens, so "the note being edited" is the last markdown editor that was active. An action that
  * cannot run is disabled, with the reason under it.
  */
@@ -52,6 +55,15 @@ export function showReplyMenu(anchor: HTMLElement, reply: string, ctx: ReplyMenu
   const reason = insertProblem ?? replaceProblem;
   if (reason) menu.addItem((item) => item.setTitle(reason).setIsLabel(true));
   menu.addSeparator();
+  const apply = ctx.apply;
+  if (apply) {
+    menu.addItem((item) =>
+      item
+        .setTitle('Apply to note…')
+        .setIcon('file-diff')
+        .onClick(() => applyReplyToNote(apply.context, reply, apply.chat, view?.file?.path ?? null)),
+    );
+  }
   menu.addItem((item) =>
     item
       .setTitle('Copy to new note')

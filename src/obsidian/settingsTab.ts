@@ -8,6 +8,7 @@ import { adoptDefault } from '../core/settings/defaultModel';
 import { renderContextSettings } from './contextSettings';
 import { renderSemanticSearchSettings } from './semanticSearchSettings';
 import { renderAgentSettings } from './agentSettings';
+import { renderApplyModelSetting } from './applyModelSettings';
 import { renderBudgetSettings } from './budgetSettings';
 import { renderPlanningSettings } from './planningSettings';
 
@@ -86,6 +87,7 @@ export class StrataSettingTab extends PluginSettingTab {
     this.stopStatus();
     this.statusTimer = window.setInterval(showStatus, 1000);
     renderAgentSettings(containerEl, settings, save);
+    renderApplyModelSetting(containerEl, settings, save);
     renderBudgetSettings(containerEl, settings, save);
     renderPlanningSettings(containerEl, settings, save);
   }

@@ -26,6 +26,8 @@ export interface RunnerOptions {
   readonly previousResponseId?: string;
   /** Tools the model may call (bindTools); absent: a plain chat call, exactly as before. */
   readonly tools?: readonly FunctionTool[];
+  /** OpenAI predicted output (Chat Completions only): sent as `prediction: { type: 'content' }`. */
+  readonly prediction?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ export function buildRunner(options: RunnerOptions): ModelRunner {
   const callOptions = {
     ...(options.cacheKey !== undefined ? { promptCacheKey: options.cacheKey } : {}),
     ...(responses && options.previousResponseId !== undefined ? { previous_response_id: options.previousResponseId } : {}),
+    ...(config.kind === 'openai' && options.prediction !== undefined ? { prediction: { type: 'content' as const, content: options.prediction } } : {}),
   };
   const bound = options.tools && options.tools.length > 0 ? model.bindTools([...options.tools]) : model;
   return {

@@ -291,6 +291,7 @@ export class LangChainProvider implements ChatProvider {
       cacheKey: sendCacheKey ? request.cacheKey : undefined,
       previousResponseId: request.sessionId,
       ...(request.tools && request.tools.length > 0 ? { tools: functionTools(request.tools) } : {}),
+      ...(request.prediction !== undefined ? { prediction: request.prediction } : {}),
     });
   }
 

@@ -59,6 +59,10 @@
  *   message's content; Responses, `<|function_call|>\nNAME ARGUMENTS` and `<|tool|>\nOUTPUT`;
  *   Anthropic, each tool_use and tool_result block as its JSON (cache_control left out).
  *
+ * Scripted apply model (./applyScript.ts): a request whose system text starts with APPLY_MARKER
+ * (src/core/edits/applyModel.ts) or SELECTION_MARKER (src/core/edits/selectionEdit.ts) gets the
+ * note or passage changed by the `replace "A" with "B"` rules of its reply or instruction.
+ *
  * Scripted artifact summaries (./summaryScript.ts): a request with a system text starting with the
  * summary instructions' first line (SUMMARY_MARKER, src/core/planning/summarize.ts) gets, instead of
  * the reply above, a list of `- <heading>: <first sentence under it>` lines of the document in its

@@ -1,3 +1,4 @@
+import { applyTurn } from './applyScript';
 import type { Exchange } from './context';
 import { plannerTurn, type PlannerView } from './plannerScript';
 import { imageCount, type PromptBlock } from './prompt';
@@ -14,6 +15,9 @@ export async function turnReply(
   conversation: ToolConversation,
   blocks: readonly PromptBlock[],
 ): Promise<ScriptedReply | 'gone'> {
+  // "Apply to note" and "Edit with Strata" (./applyScript.ts).
+  const applied = applyTurn(view);
+  if (applied) return applied;
   const planned = await plannerTurn(ex, view);
   return (
     planned ??

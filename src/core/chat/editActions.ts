@@ -49,6 +49,7 @@ export class ChatEdits {
       onProposed: (proposal) => this.changeWaiting(chat, (list) => [...list, proposal]),
       onSettled: (proposal, result) => {
         this.changeWaiting(chat, (list) => list.filter((p) => p !== proposal));
+        reviewer.settled?.(proposal, result);
         if (result.record) chat.recordEdit({ ...result.record, proposalId: freshId(chat, result.record.proposalId), at: this.deps.now(), summary: proposal.summary });
         void this.host.save(chat);
       },
@@ -76,9 +77,9 @@ export class ChatEdits {
     return this.waiting.get(chat.id) ?? [];
   }
 
-  /** The chat a waiting proposal belongs to (null: none waits under that id). */
-  chatOf(proposalId: string): string | null {
-    for (const [id, list] of this.waiting) if (list.some((p) => p.id === proposalId)) return id;
+  /** The chat a waiting proposal belongs to (null: none waits). */
+  chatOf(proposal: EditProposal): string | null {
+    for (const [id, list] of this.waiting) if (list.includes(proposal)) return id;
     return null;
   }
 
@@ -110,7 +111,7 @@ export class ChatEdits {
     if (entry.undone) return `Undo: "${entry.summary}" was already undone.`;
     const writer = this.deps.writer?.();
     if (!writer) return 'Undo: notes cannot be written here.';
-    const message = await this.undoWith(writer, entry);
+    const message = await this.undoWith(chat, writer, entry);
     if (message.done) {
       chat.markUndone(proposalId);
       await this.host.save(chat);
@@ -119,7 +120,7 @@ export class ChatEdits {
     return message.text;
   }
 
-  private async undoWith(writer: NonNullable<ReturnType<NonNullable<ChatControllerDeps['writer']>>>, entry: EditEntry): Promise<{ done: boolean; text: string }> {
+  private async undoWith(chat: LiveChat, writer: NonNullable<ReturnType<NonNullable<ChatControllerDeps['writer']>>>, entry: EditEntry): Promise<{ done: boolean; text: string }> {
     if (entry.kind === 'rename') {
       const to = entry.newPath ?? entry.path;
       if (!(await writer.exists(to))) return { done: false, text: `Undo: ${to} is no longer there; nothing was moved.` };
@@ -145,7 +146,14 @@ export class ChatEdits {
     const reviewer = this.deps.reviewer?.();
     if (!reviewer) return { done: false, text: `Undo: ${entry.path} changed since; a reverse change needs a review, which is not available here.` };
     if (plan.proposal.hunks.length === 0) return { done: false, text: `Undo: ${entry.path} changed since, over every line the edit wrote; nothing can be undone without losing your changes.` };
-    const outcome = await reviewer.review(plan.proposal, new AbortController().signal);
+    // Waiting like an agent's proposal, so the views showing this chat show its review.
+    this.changeWaiting(chat, (list) => [...list, plan.proposal]);
+    let outcome: ReviewOutcome;
+    try {
+      outcome = await reviewer.review(plan.proposal, new AbortController().signal);
+    } finally {
+      this.changeWaiting(chat, (list) => list.filter((p) => p !== plan.proposal));
+    }
     const result = await applyToVault(writer, plan.proposal, outcome);
     const kept = plan.notUndoable.length > 0 ? ` ${plan.notUndoable.length} part(s) you changed since were kept.` : '';
     return { done: result.status === 'applied' || result.status === 'partly-applied', text: `Undo: ${outcomeText(plan.proposal, result, outcome.reason)}${kept}` };
@@ -191,8 +199,8 @@ export class ShownEdits {
     return this.edits.undo(this.shown(), proposalId);
   }
   /** The chat a waiting proposal belongs to (any chat, shown or not). */
-  chatOf(proposalId: string): string | null {
-    return this.edits.chatOf(proposalId);
+  chatOf(proposal: EditProposal): string | null {
+    return this.edits.chatOf(proposal);
   }
 }
 

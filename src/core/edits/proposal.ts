@@ -65,6 +65,8 @@ export interface ReviewOutcome {
  */
 export interface ProposalReviewer {
   review(proposal: EditProposal, signal: AbortSignal): Promise<ReviewOutcome>;
+  /** Told once the reviewed proposal was applied: the view shows the accepted hunks that could not be written (conflicts) again. */
+  settled?(proposal: EditProposal, result: ApplyResult): void;
 }
 
 /** The result of applying a reviewed proposal to the vault. */

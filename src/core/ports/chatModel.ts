@@ -74,6 +74,8 @@ export interface ChatRequest {
   readonly callsSeen?: boolean;
   /** A user note sent last, after the steps (the agent's step limit: answer now). */
   readonly finalNote?: string;
+  /** OpenAI predicted output (Chat Completions `prediction`): text the answer mostly repeats. Sent only by OpenAI providers. */
+  readonly prediction?: string;
 }
 
 /** Why an attempt is retried, in the words the chat uses. */

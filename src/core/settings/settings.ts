@@ -122,6 +122,8 @@ const SettingsSchema = z.object({
   contextPlanning: orElse(z.enum(CONTEXT_PLANNING), 'auto', 'the default is used'),
   /** `provider-id/model` (or a model name on the chat's provider) that plans; empty: a cheap model of the chat's provider. */
   plannerModel: orElse(z.string().trim(), ''),
+  /** `provider-id/model` (or a model name on the chat's provider) that applies a reply to a note or edits a selection (issue 28); empty: the chat's model. */
+  applyModel: orElse(z.string().trim(), ''),
   /** A short title generated after a chat's first answer, on the summary model (never over a user's title). */
   generateTitles: orElse(z.boolean(), true),
   /** User overrides of the model context-window table, by model name (sorted). */
@@ -253,6 +255,11 @@ export function summaryTarget(settings: StrataSettings, chatProvider: string, ch
   const model = wanted.slice(slash + 1).trim();
   if (slash > 0 && model && findProvider(settings, wanted.slice(0, slash))) return { provider: wanted.slice(0, slash), model };
   return { provider: chatProvider, model: wanted };
+}
+
+/** The provider and model that apply a reply to a note or edit a selection: the apply model setting (read as summaryTarget reads it), else the chat's. */
+export function applyTarget(settings: StrataSettings, chatProvider: string, chatModel: string): { provider: string; model: string } {
+  return summaryTarget({ ...settings, summaryModel: settings.applyModel }, chatProvider, chatModel);
 }
 
 /** Cheap models per provider kind: the planner's default when no planner model is set. */

@@ -44,6 +44,12 @@
  *   .strata-chip.is-url                  a web page attached with `@` (.is-loading while fetched, .is-error: not attached)
  *   .strata-slash-suggest                the `/` picker: .strata-slash-item[data-prompt], .strata-slash-problem
  *   .strata-send, .strata-stop           send and stop buttons
+ *   .strata-review[data-proposal]       a proposed edit to review: .strata-hunk[data-hunk] (.is-undecided/.is-accepted/
+ *                                        .is-rejected/.is-edited) with .strata-hunk-accept/-reject/-edit, .strata-hunk-input,
+ *                                        .strata-diff-line (.is-removed/.is-added/.is-context), .strata-diff-word;
+ *                                        .strata-review-accept-all/-reject-all, .strata-review-reason, .strata-review-apply
+ *   .strata-review-conflicts[data-proposal]   accepted changes not written (.strata-conflict-copy, .strata-conflict-dismiss)
+ *   .strata-applied-edit[data-proposal]  an applied edit (.is-undone), .strata-applied-undo
  *   .strata-history-modal                chat history (.strata-history-search, .strata-history-item[data-id],
  *                                        .strata-history-main, .strata-history-rename, .strata-history-delete)
  */
@@ -69,19 +75,34 @@ import { keepAboveKeyboard } from './keyboardInset';
 import { renderSetupNotice, setupProblem } from './setupNotice';
 import { emptyChatModel } from '../../core/settings/defaultModel';
 import type { PromptSource } from './slashPicker';
+import type { AppliedEdit, ApplyResult, EditProposal, ReviewOutcome } from '../../core/edits/proposal';
+import type { ChatTurn } from '../../core/conversation/model';
+import { PendingReviews } from './pendingReviews';
+import { editsByTurn } from './appliedEdits';
 
 export const VIEW_TYPE_CHAT = 'strata-chat';
+
+/** The chat a reply's menu acts for: its title (a new note's name), its model (the apply model's default), and where an applied edit is recorded. */
+export interface ReplyMenuChat {
+  readonly title: string;
+  readonly provider: string;
+  readonly model: string;
+  applyEdit(proposal: EditProposal, outcome: ReviewOutcome): Promise<ApplyResult>;
+}
 
 export interface ChatViewHost {
   readonly settings: StrataSettings;
   readonly archive: ChatArchivePort;
+  /** The chat's controller; `reviewer`: the view, where the agent's proposed edits are reviewed (issue 28). */
   createController(): ChatController;
+  /** Proposed edits waiting for a review, shared by every view (each shows its own chat's). */
+  readonly reviews: PendingReviews;
   /** Open Strata's settings tab (the empty chat's button when no provider or key is set). */
   openSettings?(): void;
   /** Custom prompts for the composer's `/` picker. */
   readonly prompts?: PromptSource;
-  /** A reply's "⋯" menu, at `anchor`. */
-  replyMenu?(reply: string, anchor: HTMLElement, chatTitle: string): void;
+  /** A reply's "⋯" menu, at `anchor`; `chat`: the chat's title (a new note's name) and model (the apply model's default). */
+  replyMenu?(reply: string, anchor: HTMLElement, chat: ReplyMenuChat): void;
   /** Fetch a web page as markdown (a URL attached with `@`); absent: `@` offers no web pages. */
   readonly fetchPage?: (url: string, signal: AbortSignal) => Promise<FetchedPage>;
   /** Open a saved chat in a new tab (the history's button and Ctrl+Enter). */
@@ -104,6 +125,11 @@ export class ChatView extends ItemView {
   private warningsEl!: HTMLElement;
   private unsubscribe: (() => void) | null = null;
   private lastBusy = false;
+  /** Proposed edits the agent waits on: reviewed in the conversation (the edit session's onSettled calls `reviews.settled`). */
+  get reviews(): PendingReviews {
+    return this.host.reviews;
+  }
+  private editGroups: { state: ChatState; byTurn: Map<ChatTurn, readonly AppliedEdit[]> } | null = null;
   /** Measure the next request again with the composer's chips (they changed), once typing settles. */
   private readonly schedulePreview = debounce(() => this.previewNext(), 300, true);
   /** Markdown note of the last 'file-open' (null: none open); undefined until the first event. */
@@ -184,7 +210,16 @@ export class ChatView extends ItemView {
         if (problem) renderSetupNotice(parent, problem, () => this.openSettings());
       },
       openLink: (href) => void this.app.workspace.openLinkText(href, '', false),
-      ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.controller.state.conversation.title) } : {}),
+      // Only the shown chat's reviews: another chat's turn may be waiting on its own.
+      pendingReviews: () => {
+        const waiting = this.controller.edits.pending();
+        return this.reviews.list().filter((r) => r.chat === this.controller.chatId || waiting.includes(r.draft.proposal));
+      },
+      undoEdit: (record) => void this.undoEdit(record.proposalId),
+      unwrittenChanges: () => this.reviews.conflicts(),
+      appliedEdits: (turn) => this.editsOf(turn),
+      dismissUnwritten: (id) => this.reviews.dismiss(id),
+      ...(this.host.replyMenu ? { replyMenu: (reply: string, anchor: HTMLElement) => this.host.replyMenu?.(reply, anchor, this.replyChat()) } : {}),
     });
     this.warningsEl = root.createDiv({ cls: 'strata-warnings' });
     const bottom = root.createDiv({ cls: 'strata-bottom' });
@@ -225,6 +260,8 @@ export class ChatView extends ItemView {
       if (change === 'stream') this.messages.updateStreaming(this.controller.state.streamingText ?? '');
       else this.render();
     });
+    const unreview = this.reviews.subscribe(() => this.render());
+    this.register(unreview);
     this.registerEvent(this.app.workspace.on('active-leaf-change', () => this.syncActiveNote()));
     this.registerEvent(
       this.app.workspace.on('file-open', (file) => {
@@ -434,6 +471,32 @@ export class ChatView extends ItemView {
   /** The composer's chips go to the controller even while a reply runs: its own preview after the turn counts them. */
   private previewNext(): void {
     void this.controller.previewNext(this.composer.currentChips());
+  }
+
+  /** The chat shown, for a reply's menu: an edit applied from it is recorded in this chat (the one shown when it is written). */
+  private replyChat(): ReplyMenuChat {
+    const { title, provider, model } = this.controller.state.conversation;
+    return { title, provider, model, applyEdit: (proposal, outcome) => this.controller.edits.apply(proposal, outcome) };
+  }
+
+  /** Undo an applied edit (a reverse change, when the note changed since, is reviewed in the chat); says what happened. */
+  private async undoEdit(proposalId: string): Promise<void> {
+    try {
+      new Notice(await this.controller.edits.undo(proposalId));
+    } catch (error) {
+      new Notice(errorText(error));
+    }
+    this.render();
+  }
+
+  /** The applied edits under a turn; grouped once per state (a render asks for every turn). */
+  private editsOf(turn: ChatTurn): readonly AppliedEdit[] {
+    const state = this.controller.state;
+    if (this.editGroups?.state !== state) {
+      const groups = editsByTurn(state.conversation.edits ?? [], state.answered.map((t) => t.at));
+      this.editGroups = { state, byTurn: new Map(state.answered.map((t, i) => [t, groups[i]])) };
+    }
+    return this.editGroups.byTurn.get(turn) ?? [];
   }
 
   /** Run a user action; its error becomes a Notice. `follow`: it adds to the conversation, so show its end. */

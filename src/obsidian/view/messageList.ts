@@ -11,6 +11,10 @@ import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, format
 import { renderAgentSteps, renderLiveCalls } from './agentSteps';
 import { renderPlanDetails } from './planDetails';
 import type { LiveCall } from '../../core/agent/progress';
+import type { AppliedEdit } from '../../core/edits/proposal';
+import { renderAppliedEdit } from './appliedEdits';
+import type { PendingReview, UnwrittenChanges } from './pendingReviews';
+import { ReviewArea } from './reviewArea';
 
 export interface MessageActions {
   copy(text: string): void;
@@ -24,6 +28,14 @@ export interface MessageActions {
   openLink(href: string): void;
   /** A reply's "⋯" menu (insert at cursor, replace selection, copy to a new note), shown at `anchor`. */
   replyMenu?: (reply: string, anchor: HTMLElement) => void;
+  /** The proposals the running turn waits on (issue 28), shown under it to review. */
+  pendingReviews?(): readonly PendingReview[];
+  /** Accepted changes not written (the user changed those lines meanwhile), shown again until dismissed. */
+  unwrittenChanges?(): readonly UnwrittenChanges[];
+  dismissUnwritten?(id: string): void;
+  /** The edits a turn applied, as the chat note records them (undone ones marked). */
+  appliedEdits?(turn: ChatTurn): readonly AppliedEdit[];
+  readonly undoEdit?: (record: AppliedEdit) => void;
 }
 
 /**
@@ -41,6 +53,7 @@ export class MessageList {
   private stick = true;
   private chatId: string | null = null;
   private readonly retryStatus: RetryStatusLine;
+  private readonly reviews = new ReviewArea();
 
   constructor(
     parent: HTMLElement,
@@ -87,7 +100,10 @@ export class MessageList {
       // Compactions made just before this turn: their summaries' cost shows on its usage line.
       const before = compactions.filter((c) => c.maskedThrough === index);
       const extra = before.map((c) => `${c.at}`).join(',');
-      nodes.push(this.cached(keep, `a:${key}:${extra}:${turn.reply ?? ''}`, (el, component) => this.assistantMessage(el, turn, last, component, before, index === 0)));
+      // The key names the turn's applied edits and whether each is undone: an undo renders it again.
+      const edits = this.actions.appliedEdits?.(turn) ?? [];
+      const editKey = edits.map((e) => `${e.proposalId}${e.undone ? '-' : '+'}`).join(',');
+      nodes.push(this.cached(keep, `a:${key}:${extra}:${editKey}:${turn.reply ?? ''}`, (el, component) => this.assistantMessage(el, turn, last, component, before, index === 0, edits)));
       // A compaction sits at its boundary: the condensed messages stay above it (in the chat, no longer sent).
       for (const c of compactions) {
         if (c.through === index + 1) nodes.push(this.cached(keep, `c:${id}:${c.through}:${c.at}:${c.kind}`, (el, component) => this.compaction(el, c, component)));
@@ -110,6 +126,9 @@ export class MessageList {
     if (id !== this.chatId) this.stick = true;
     this.chatId = id;
     const top = this.el.scrollTop;
+    // The focused element (a review's button, a message's action) gets the focus back once the list is rebuilt.
+    const focused = this.el.ownerDocument.activeElement;
+    const refocus = focused instanceof HTMLElement && this.el.contains(focused) ? focused : null;
     this.el.empty();
     // While a reply is coming in, edit and regenerate are hidden (styles.css), not re-rendered.
     this.el.toggleClass('is-busy', state.busy);
@@ -119,6 +138,11 @@ export class MessageList {
     if (state.streamingText !== null) this.showStreaming(state.streamingText, state.agentCalls);
     else this.streamingEl = this.streamingBody = null;
     this.retryStatus.render(this.streamingEl, state.retry);
+    this.reviews.render(this.el, this.actions.pendingReviews?.() ?? [], this.actions.unwrittenChanges?.() ?? [], {
+      copy: (text) => this.actions.copy(text),
+      dismiss: (id) => this.actions.dismissUnwritten?.(id),
+    });
+    if (refocus?.isConnected && this.el.ownerDocument.activeElement !== refocus) refocus.focus({ preventScroll: true });
     this.el.scrollTop = top;
     this.scrollToEnd();
   }
@@ -240,9 +264,13 @@ export class MessageList {
     input.focus();
   }
 
-  private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component, compactions: readonly CompactionRecord[], first = false): void {
+  private assistantMessage(el: HTMLElement, turn: ChatTurn, last: boolean, component: Component, compactions: readonly CompactionRecord[], first = false, edits: readonly AppliedEdit[] = []): void {
     el.addClass('strata-message', 'is-assistant');
     if (turn.agent) renderAgentSteps(el, turn.agent, turn.tools);
+    for (const record of edits) {
+      const undo = this.actions.undoEdit;
+      renderAppliedEdit(el, record, { ...(undo ? { undo: (r: AppliedEdit) => undo(r) } : {}), openNote: (path) => this.actions.openLink(path) });
+    }
     const reply = turn.reply ?? '';
     const body = el.createDiv({ cls: 'strata-message-body markdown-rendered' });
     // Vault QA: `[1]` become links to the sources (the unknown ones marked unverified), listed under the answer.
@@ -301,6 +329,7 @@ export class MessageList {
   }
 
   destroy(): void {
+    this.reviews.clear();
     for (const entry of this.rendered.values()) {
       entry.component.unload();
       this.owner.removeChild(entry.component);
