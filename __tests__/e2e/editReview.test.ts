@@ -39,7 +39,7 @@ function restructure(): EditProposal {
 
 /**
  * Hands a proposal to the chat view's reviewer as a write tool does (submitProposal: the session's
- * onProposed puts it in the shown chat's waiting list, then the reviewer is asked); the outcome (or
+ * onProposed puts it in the shown chat's waiting list, in the hub every view shares, then the reviewer is asked); the outcome (or
  * the error's name) lands on window.__review.
  */
 async function propose(proposal: EditProposal): Promise<void> {
@@ -48,9 +48,9 @@ async function propose(proposal: EditProposal): Promise<void> {
     type Edits = { changeWaiting(chat: unknown, change: (list: unknown[]) => unknown[]): void };
     const view = w.workbench.app.workspace.getLeavesOfType('strata-chat')[0].view as unknown as {
       reviews: { review(p: unknown, s: AbortSignal): Promise<unknown> };
-      controller: { edits: Edits; chat: unknown };
+      controller: { hub: { edits: Edits }; chat: unknown };
     };
-    view.controller.edits.changeWaiting(view.controller.chat, (list) => [...list, p]);
+    view.controller.hub.edits.changeWaiting(view.controller.chat, (list) => [...list, p]);
     const stop = new AbortController();
     w.__stop = () => stop.abort();
     w.__review = 'pending';
