@@ -6,16 +6,17 @@ import { isStructureLine, STRATA_CALLOUT } from './textBlock';
 /**
  * The chat data: the machine state a chat needs to reopen (provider session, the last request's
  * fingerprint, pending events, library refs, one record per compaction and per turn), kept in a
- * folded callout right under the properties instead of in the frontmatter, so Obsidian's
- * Properties view shows a few readable properties however long the chat is.
+ * folded callout at the end of the note (format 3; right under the properties in format 2) instead
+ * of in the frontmatter, so Obsidian's Properties view shows a few readable properties however long
+ * the chat is, and source view shows the messages first.
  *
  * Why a folded callout and not a `%% %%` comment: Live Preview shows a comment's whole text while it
  * folds a callout to its title line (Reading view hides both); the note's other machine parts (tool
  * outputs, page text) are folded strata callouts too, which message text cannot forge (textBlock).
- * Why at the top and not at the end: the reader takes the callout out of the body before reading
- * the messages, as if it had never been there, so the messages read exactly as in a format-1 note:
- * text typed below the last reply is still more of that reply (or a new message), where text after
- * a trailing callout would belong to no message.
+ * Wherever it is, the reader takes the callout out of the body before reading the messages, as if
+ * it had never been there, so the messages read exactly as in a format-1 note: text typed below the
+ * callout is still more of the last reply (or a new message). A callout cut by a damaged line keeps
+ * its data lines after the cut, so they never become text of the last reply.
  *
  * One JSON value per line, so a damaged line loses only itself and a save can reuse the lines of
  * turns that did not change:
@@ -117,8 +118,8 @@ function isDataHeader(line: string): boolean {
 
 /**
  * Take the chat data callout out of the body's lines: its quoted lines (`> ` taken off; null when
- * the note has none) and the other lines, as if it had never been there (with the blank line after
- * it). A second one (a sync conflict, a paste) is left out with a warning.
+ * the note has none) and the other lines, as if it had never been there (with the blank line that
+ * parts it from them). A second one (a sync conflict, a paste) is left out with a warning.
  */
 export function extractChatData(lines: readonly string[], warnings: string[]): { inside: string[] | null; rest: string[] } {
   let inside: string[] | null = null;
@@ -130,13 +131,40 @@ export function extractChatData(lines: readonly string[], warnings: string[]): {
     }
     const quoted: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && lines[j].startsWith('>') && !isStructureLine(lines[j]); j++) quoted.push(lines[j].replace(/^> ?/, ''));
-    if (j < lines.length && lines[j] === '') j++;
+    for (;;) {
+      for (; j < lines.length && lines[j].startsWith('>') && !isStructureLine(lines[j]); j++) quoted.push(lines[j].replace(/^> ?/, ''));
+      if (quoted.length > 0 && quoted[quoted.length - 1].trim() === '```') break;
+      // No closing fence: a damaged line cut the callout. The lines right under it (Markdown's lazy
+      // continuation) and its data lines further on are still its, not text of the message above it
+      // (with the callout at the end of the note, the last reply).
+      let end = j;
+      while (end < lines.length && lines[end] !== '' && !lines[end].startsWith('>') && !isStructureLine(lines[end])) end++;
+      const resume = end < lines.length && lines[end].startsWith('>') && !isStructureLine(lines[end]) ? end : resumedDataLine(lines, end);
+      if (resume >= 0) end = resume;
+      const cut = lines.slice(j, end).join('\n').trim();
+      if (cut) warnings.push(`text inside the chat data callout was left out: "${cut.slice(0, 60)}"`);
+      j = end;
+      if (resume < 0) break;
+    }
+    // The blank line that parts it from the text: before it (format 3, at the end), else after it
+    // (format 2, under the properties). Taking the one before keeps the last reply's end as written
+    // even when a damaged callout leaves a heading right under it.
+    if (i > 0 && lines[i - 1] === '' && rest.length > 0 && rest[rest.length - 1] === '') rest.pop();
+    else if (j < lines.length && lines[j] === '') j++;
     if (inside === null) inside = quoted;
     else warnings.push('the note holds a second chat data callout; it was left out (the first one is read)');
     i = j - 1;
   }
   return { inside, rest };
+}
+
+/** The next line from `from` that continues a cut chat data callout (`> {…` or its fence), before any structure line; -1 when none. */
+function resumedDataLine(lines: readonly string[], from: number): number {
+  for (let k = from; k < lines.length; k++) {
+    if (isStructureLine(lines[k])) return -1;
+    if (/^> ?(?:\{|```)/.test(lines[k])) return k;
+  }
+  return -1;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
