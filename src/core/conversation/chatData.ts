@@ -146,11 +146,14 @@ export function extractChatData(lines: readonly string[], warnings: string[]): {
       j = end;
       if (resume < 0) break;
     }
-    // The blank line that parts it from the text: before it (format 3, at the end), else after it
-    // (format 2, under the properties). Taking the one before keeps the last reply's end as written
-    // even when a damaged callout leaves a heading right under it.
-    if (i > 0 && lines[i - 1] === '' && rest.length > 0 && rest[rest.length - 1] === '') rest.pop();
-    else if (j < lines.length && lines[j] === '') j++;
+    // With the line breaks that part it from the text: format 3 writes `text + "\n" + callout` (the
+    // text ends with a line break, so a blank line comes before it); format 2 `callout + "\n" + text`.
+    // What follows a format-3 callout (more typed text, or a heading a damaged callout left) joins
+    // the text where the callout was, so the last reply ends as written; blank lines alone do not.
+    if (i > 0 && lines[i - 1] === '' && rest.length > 0 && rest[rest.length - 1] === '') {
+      if (lines.slice(j).every((l) => l.trim() === '')) j = lines.length;
+      else rest.pop();
+    } else if (j < lines.length && lines[j] === '') j++;
     if (inside === null) inside = quoted;
     else warnings.push('the note holds a second chat data callout; it was left out (the first one is read)');
     i = j - 1;
