@@ -119,10 +119,12 @@ function isDataHeader(line: string): boolean {
 /**
  * Take the chat data callout out of the body's lines: its quoted lines (`> ` taken off; null when
  * the note has none) and the other lines, as if it had never been there (with the blank line that
- * parts it from them). A second one (a sync conflict, a paste) is left out with a warning.
+ * parts it from them). Another one (a sync conflict, a paste) is left out with a warning: the note's
+ * own is the last (format 3 writes it at the end), or the first in a note that says it is format 2.
  */
-export function extractChatData(lines: readonly string[], warnings: string[]): { inside: string[] | null; rest: string[] } {
+export function extractChatData(lines: readonly string[], warnings: string[], keep: 'first' | 'last' = 'last'): { inside: string[] | null; rest: string[] } {
   let inside: string[] | null = null;
+  let others = 0;
   const rest: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!isDataHeader(lines[i])) {
@@ -154,10 +156,13 @@ export function extractChatData(lines: readonly string[], warnings: string[]): {
       if (lines.slice(j).every((l) => l.trim() === '')) j = lines.length;
       else rest.pop();
     } else if (j < lines.length && lines[j] === '') j++;
-    if (inside === null) inside = quoted;
-    else warnings.push('the note holds a second chat data callout; it was left out (the first one is read)');
+    if (inside === null || keep === 'last') {
+      if (inside !== null) others++;
+      inside = quoted;
+    } else others++;
     i = j - 1;
   }
+  if (others > 0) warnings.push(`the note holds ${others + 1} chat data callouts; the ${keep} one is read, the others were left out`);
   return { inside, rest };
 }
 
