@@ -50,7 +50,11 @@ function messageBlocks(note: string, c: Conversation): Block[] {
 
 function present(block: Block, lines: readonly string[]): boolean {
   const n = block.lines.length;
-  if (block.beforeData && !(lines.findLast((l) => l.trim() !== '') ?? '').startsWith('>')) return false;
+  if (block.beforeData) {
+    let last = lines.length - 1;
+    while (last >= 0 && lines[last].trim() === '') last--;
+    if (last < 0 || !lines[last].startsWith('>')) return false;
+  }
   for (let p = 0; p + n <= lines.length; p++) {
     if (block.atEnd && p + n !== lines.length) continue;
     let ok = true;
