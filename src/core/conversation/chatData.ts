@@ -227,7 +227,7 @@ export function readChatData(inside: readonly string[], warnings: string[]): Rec
 export function withChatData(data: Record<string, unknown> | null, chatData: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
   if (!data) return { strata: chatData };
   const strata = data.strata;
-  if (strata !== undefined && !isRecord(strata)) warnings.push('strata: expected an object; the chat data under the properties is read without it');
+  if (strata !== undefined && !isRecord(strata)) warnings.push('strata: expected an object; the chat data callout is read without it');
   return { ...data, strata: { ...(isRecord(strata) ? strata : {}), ...chatData } };
 }
 
