@@ -126,11 +126,15 @@ export function extractChatData(lines: readonly string[], warnings: string[], ke
   let inside: string[] | null = null;
   let others = 0;
   const rest: string[] = [];
+  // Callouts one right under another (a duplicated header) are taken out as one: from `first` on.
+  let first = 0;
+  let lastEnd = -1;
   for (let i = 0; i < lines.length; i++) {
     if (!isDataHeader(lines[i])) {
       rest.push(lines[i]);
       continue;
     }
+    if (lastEnd !== i) first = i;
     const quoted: string[] = [];
     let j = i + 1;
     for (;;) {
@@ -152,7 +156,11 @@ export function extractChatData(lines: readonly string[], warnings: string[], ke
     // text ends with a line break, so a blank line comes before it); format 2 `callout + "\n" + text`.
     // What follows a format-3 callout (more typed text, or a heading a damaged callout left) joins
     // the text where the callout was, so the last reply ends as written; blank lines alone do not.
-    if (i > 0 && lines[i - 1] === '' && rest.length > 0 && rest[rest.length - 1] === '') {
+    lastEnd = j;
+    const another = j < lines.length && isDataHeader(lines[j]); // it takes the line breaks
+    if (another) {
+      // nothing to take here
+    } else if (first > 0 && lines[first - 1] === '' && rest.length > 0 && rest[rest.length - 1] === '') {
       if (lines.slice(j).every((l) => l.trim() === '')) j = lines.length;
       else rest.pop();
     } else if (j < lines.length && lines[j] === '') j++;
