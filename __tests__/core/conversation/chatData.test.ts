@@ -285,6 +285,25 @@ describe('format 3 notes edited by hand', () => {
     expect(decoded.warnings).toEqual([]);
     expect(decoded.conversation).toEqual(forged);
   });
+
+  test('a damaged chat data callout at the end never becomes text of the last reply', () => {
+    const lines = note.split('\n');
+    const header = lines.findIndex((l) => l.startsWith('> [!strata-data]'));
+    const fence = lines.length - 2;
+    const replies = chat.turns.map((t) => t.reply);
+    const cases: [string, string[], string[] | null][] = [
+      ['a line typed inside it', [...lines.slice(0, header + 3), '---', ...lines.slice(header + 3)], ['text inside the chat data callout was left out: "---"']],
+      ['its closing fence replaced', [...lines.slice(0, fence), '---', ''], ['text inside the chat data callout was left out: "---"']],
+      ['its header duplicated', [...lines.slice(0, header), lines[header], ...lines.slice(header)], ['the note holds 2 chat data callouts; the last one is read, the others were left out']],
+      ['cut right after its header', lines.slice(0, header + 1), null],
+      ['blank lines after it', [...lines, '', ''], []],
+    ];
+    for (const [, damaged, warnings] of cases) {
+      const decoded = decode(damaged.join('\n'));
+      if (warnings) expect(decoded.warnings).toEqual(warnings);
+      expect(decoded.conversation.turns.map((t) => t.reply)).toEqual(replies);
+    }
+  });
 });
 
 describe('the chat list and search with format 2', () => {
