@@ -105,8 +105,10 @@ describe('format 2: a short frontmatter, the machine state in the chat data call
         '  id: chat-long',
         '  titleSource: generated',
       ]);
-      // Under it, one folded callout holds the rest: a head line, one line per library item, one per turn.
-      expect(note.split('\n---\n')[1].startsWith('\n> [!strata-data]- Chat data')).toBe(true);
+      // Under it the messages; at the end of the note (format 3), one folded callout holds the rest:
+      // a head line, one line per library item, one per turn.
+      expect(note.split('\n---\n')[1].startsWith('\n## User · 1\n')).toBe(true);
+      expect(note).toMatch(/\n\n> \[!strata-data\]- Chat data[^\n]*\n(?:> [^\n]*\n)+$/);
       expect(dataLines(note)).toHaveLength(1 + 2 * n);
       const decoded = decode(note);
       expect(decoded.warnings).toEqual([]);
@@ -207,13 +209,13 @@ describe('format 2: a short frontmatter, the machine state in the chat data call
   });
 });
 
-describe('format 2 notes edited by hand', () => {
+describe('format 3 notes edited by hand', () => {
   const chat = longChat(4);
   const note = encodeChatNote(chat);
   const callout = note.slice(note.indexOf('> [!strata-data]'), note.indexOf('> ```\n', note.indexOf('> [!strata-data]')) + 6);
 
-  test('the chat data callout moved to the end of the note: read the same; a save puts it back under the properties', () => {
-    const moved = note.replace(`${callout}\n`, '') + `\n${callout}`;
+  test('the chat data callout moved under the properties (where format 2 wrote it): read the same; a save puts it back at the end', () => {
+    const moved = note.replace(`\n${callout}`, '').replace('---\n\n## User · 1', `---\n\n${callout}\n## User · 1`);
     expect(moved).not.toBe(note);
     const decoded = decode(moved);
     expect(decoded.warnings).toEqual([]);
@@ -221,15 +223,15 @@ describe('format 2 notes edited by hand', () => {
     expect(encodeChatNote(decoded.conversation)).toBe(note);
   });
 
-  test('text typed below the last reply is still more of that reply, as in format 1', () => {
+  test('text typed below the chat data callout (the end of the note) is still more of the last reply, as in format 1', () => {
     const decoded = decode(`${note}A line I added.\n`);
     expect(decoded.warnings).toEqual(['message 4: the reply was edited by hand; the edited text is kept']);
     expect(decoded.conversation.turns[3].reply).toBe('Answer 4.\n\nA line I added.');
   });
 
   test('the chat data callout deleted: said; messages kept, the library rebuilt from the context lists', () => {
-    const decoded = decode(note.replace(`${callout}\n`, ''));
-    expect(decoded.warnings[0]).toBe("the chat data callout under the properties is missing: the library and each message's details are rebuilt from the text");
+    const decoded = decode(note.replace(`\n${callout}`, ''));
+    expect(decoded.warnings[0]).toBe("the chat data callout is missing: the library and each message's details are rebuilt from the text");
     expect(decoded.conversation.turns.map((t) => [t.text, t.reply])).toEqual(chat.turns.map((t) => [t.text, t.reply]));
     expect(decoded.conversation.library.map((r) => r.id)).toEqual(chat.library.map((r) => r.id));
     expect(decoded.conversation.turns[0].usage).toBeUndefined();
@@ -244,14 +246,22 @@ describe('format 2 notes edited by hand', () => {
     }
   });
 
-  test('a second chat data callout (a sync conflict, a paste) is left out with a warning', () => {
+  test('a second chat data callout (a sync conflict, a paste) is left out with a warning: the one at the end is read', () => {
     const decoded = decode(note.replace('## User · 1', `${callout.replace('"cost":0.001', '"cost":9')}\n## User · 1`));
-    expect(decoded.warnings).toEqual(['the note holds a second chat data callout; it was left out (the first one is read)']);
+    expect(decoded.warnings).toEqual(['the note holds 2 chat data callouts; the last one is read, the others were left out']);
+    expect(decoded.conversation).toEqual(chat);
+  });
+
+  test('in a note that says it is format 2, the first chat data callout (under the properties) is read', () => {
+    const formatTwo = note.replace(`\n${callout}`, '').replace('---\n\n## User · 1', `---\n\n${callout}\n## User · 1`).replace('  format: 3\n', '  format: 2\n');
+    const pasted = `${formatTwo}\n${callout.replace('"cost":0.001', '"cost":9')}`;
+    const decoded = decode(pasted);
+    expect(decoded.warnings).toEqual(['the note holds 2 chat data callouts; the first one is read, the others were left out']);
     expect(decoded.conversation).toEqual(chat);
   });
 
   test('lines of other kinds are skipped (room for more, e.g. token counts keyed by content hash and tokenizer)', () => {
-    const withCache = note.replace('> ```\n\n## User · 1', '> {"tokens":{"o200k_base":{"3f2a":12}}}\n> ```\n\n## User · 1');
+    const withCache = note.replace(/> ```\n$/, '> {"tokens":{"o200k_base":{"3f2a":12}}}\n> ```\n');
     expect(withCache).not.toBe(note);
     const decoded = decode(withCache);
     expect(decoded.warnings).toEqual([]);
@@ -274,6 +284,25 @@ describe('format 2 notes edited by hand', () => {
     const decoded = decode(text);
     expect(decoded.warnings).toEqual([]);
     expect(decoded.conversation).toEqual(forged);
+  });
+
+  test('a damaged chat data callout at the end never becomes text of the last reply', () => {
+    const lines = note.split('\n');
+    const header = lines.findIndex((l) => l.startsWith('> [!strata-data]'));
+    const fence = lines.length - 2;
+    const replies = chat.turns.map((t) => t.reply);
+    const cases: [string, string[], string[] | null][] = [
+      ['a line typed inside it', [...lines.slice(0, header + 3), '---', ...lines.slice(header + 3)], ['text inside the chat data callout was left out: "---"']],
+      ['its closing fence replaced', [...lines.slice(0, fence), '---', ''], ['text inside the chat data callout was left out: "---"']],
+      ['its header duplicated', [...lines.slice(0, header), lines[header], ...lines.slice(header)], ['the note holds 2 chat data callouts; the last one is read, the others were left out']],
+      ['cut right after its header', lines.slice(0, header + 1), null],
+      ['blank lines after it', [...lines, '', ''], []],
+    ];
+    for (const [, damaged, warnings] of cases) {
+      const decoded = decode(damaged.join('\n'));
+      if (warnings) expect(decoded.warnings).toEqual(warnings);
+      expect(decoded.conversation.turns.map((t) => t.reply)).toEqual(replies);
+    }
   });
 });
 

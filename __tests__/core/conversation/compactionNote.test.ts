@@ -87,10 +87,11 @@ describe('compactions in the chat note', () => {
     expect(encodeChatNote(decoded.conversation)).toBe(note);
   });
 
-  test('a compaction made after the last message stands at the end of the note', () => {
+  test('a compaction made after the last message stands after it, at the end of the messages', () => {
     const chat = { ...CHAT, compactions: [...(CHAT.compactions ?? []), record(5, 3, { maskedThrough: 5 })] };
     const text = encodeChatNote(chat);
-    expect(text.trimEnd().split('\n').slice(-3)).toEqual(['> [!strata-summary]- Condensed: turns 1–5 summarized', '> ## Asked and answered', '> - questions 1 to 5, answered']);
+    // At the end of the messages: only the chat data callout (format 3) comes after it.
+    expect(text.slice(0, text.indexOf('\n> [!strata-data]')).trimEnd().split('\n').slice(-3)).toEqual(['> [!strata-summary]- Condensed: turns 1–5 summarized', '> ## Asked and answered', '> - questions 1 to 5, answered']);
     expect(decode(text)).toEqual(expect.objectContaining({ warnings: [] }));
     expect(decode(text).conversation).toEqual(chat);
   });

@@ -30,7 +30,7 @@ const fixture = (name: string) => ({
 
 describe('format 1 chat notes still open', () => {
   for (const name of NAMES) {
-    test(`${name}: reads without warnings as it did, and saves as format 2 without losing anything`, () => {
+    test(`${name}: reads without warnings as it did, and saves as format 3 without losing anything`, () => {
       const { note, expected } = fixture(name);
       expect(note).toContain('\nstrata:\n  format: 1\n');
       expect(note).toMatch(/L1: \{tokens: \d+, hash: \w+\}/);
@@ -39,7 +39,7 @@ describe('format 1 chat notes still open', () => {
       expect(decoded.conversation).toEqual(expected);
 
       const saved = encodeChatNote(decoded.conversation);
-      expect(saved).toContain('\nstrata:\n  format: 2\n');
+      expect(saved).toContain('\nstrata:\n  format: 3\n');
       expect(saved).toContain('> [!strata-data]- Chat data');
       expect(saved).not.toMatch(/"hash":"h\d"|prefixHash/);
       const extra = Object.keys(expected.extra ?? {}).reduce((n, key) => n + 1 + (Array.isArray(expected.extra?.[key]) ? (expected.extra?.[key] as unknown[]).length : 0), 0);
@@ -52,7 +52,7 @@ describe('format 1 chat notes still open', () => {
   }
 
   for (const name of ['research', 'condensed']) {
-    test(`${name}: the next request after reopening is the same from the format 1 note and from its format 2 save`, async () => {
+    test(`${name}: the next request after reopening is the same from the format 1 note and from its format 3 save`, async () => {
       const { note } = fixture(name);
       const vault = new FsVault(VAULT);
       const old = decodeChatNote(note, fallback).conversation;
@@ -70,7 +70,7 @@ describe('format 1 chat notes still open', () => {
     });
   }
 
-  test('opened and saved through the archive: the note becomes format 2 in place, properties and intro kept', async () => {
+  test('opened and saved through the archive: the note becomes format 3 in place, properties and intro kept', async () => {
     const { note, expected } = fixture('condensed');
     const store = new MemoryChatStore();
     const path = 'Strata/Chats/condensed.md';
@@ -81,7 +81,7 @@ describe('format 1 chat notes still open', () => {
     const saved = await archive.save(loaded.conversation);
     expect(saved.path).toBe(path);
     const text = store.files.get(path) ?? '';
-    expect(text).toContain('\nstrata:\n  format: 2\n');
+    expect(text).toContain('\nstrata:\n  format: 3\n');
     expect(text).toContain('tags:\n  - practice\n  - piano\n');
     expect(text).toContain('\nNotes from my lessons, written by hand.\n\n## User · 1');
     expect(decodeChatNote(text, fallback).conversation).toEqual({ ...expected, updated: loaded.conversation.updated });

@@ -15,6 +15,11 @@ interface Block {
   readonly lines: readonly string[];
   /** The block was the end of the file: it must still be at the end. */
   readonly atEnd: boolean;
+  /**
+   * The block was the last message, with the chat data callout after it (format 3): text after
+   * the callout is more of that message by design, so the note must still end with the callout.
+   */
+  readonly beforeData: boolean;
   readonly role: 'user' | 'assistant';
   readonly text: string;
 }
@@ -35,6 +40,7 @@ function messageBlocks(note: string, c: Conversation): Block[] {
     blocks.push({
       lines: lines.slice(start, next < lines.length ? next + 1 : next),
       atEnd: next >= lines.length,
+      beforeData: next < lines.length && lines[next].startsWith('> [!strata-data]'),
       role,
       text: role === 'user' ? t.text : (t.reply ?? ''),
     });
@@ -44,6 +50,11 @@ function messageBlocks(note: string, c: Conversation): Block[] {
 
 function present(block: Block, lines: readonly string[]): boolean {
   const n = block.lines.length;
+  if (block.beforeData) {
+    let last = lines.length - 1;
+    while (last >= 0 && lines[last].trim() === '') last--;
+    if (last < 0 || !lines[last].startsWith('>')) return false;
+  }
   for (let p = 0; p + n <= lines.length; p++) {
     if (block.atEnd && p + n !== lines.length) continue;
     let ok = true;

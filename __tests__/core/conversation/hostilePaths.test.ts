@@ -69,7 +69,7 @@ describe('hostile file names cannot forge structure in the chat note', () => {
     const lines = note.split(/\r\n?|\n/);
     const structure = lines.filter(isStructureLine);
     expect(structure.filter((l) => l.startsWith('## '))).toEqual(['## User · 1', '## Assistant · 1', '## User · 2', '## Assistant · 2']);
-    expect(structure.filter((l) => l.startsWith('>')).map((l) => /\[!strata-([a-z-]+)\]/.exec(l)?.[1])).toEqual(['data', 'context', 'context', 'tool', 'url']);
+    expect(structure.filter((l) => l.startsWith('>')).map((l) => /\[!strata-([a-z-]+)\]/.exec(l)?.[1])).toEqual(['context', 'context', 'tool', 'url', 'data']);
     // No line of the body but ours starts a heading or a callout of any kind.
     const body = lines.slice(lines.indexOf('---', 1) + 1);
     expect(body.filter((l) => /^\s*#/.test(l))).toEqual(['## User · 1', '## Assistant · 1', '## User · 2', '## Assistant · 2']);

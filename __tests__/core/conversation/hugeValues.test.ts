@@ -70,7 +70,8 @@ describe('huge values in a chat note are cut off with a warning, nothing else is
   test('a 1 MB id on the chat data line reads with a warning and a new id', () => {
     const c = fc.sample(richConversation, { numRuns: 1, seed: 26 })[0];
     const note = encodeChatNote(c);
-    const huge = note.replace(/^> \{/m, `> {"id":"${'x'.repeat(1_048_576)}",`);
+    // The chat data's head line (format 3: at the end of the note, after the tool callouts' JSON).
+    const huge = note.replace(/^(> \[!strata-data\].*\n> ```json\n)> \{/m, `$1> {"id":"${'x'.repeat(1_048_576)}",`);
     expect(huge.length).toBeGreaterThan(note.length + 1_000_000);
     const decoded = decodeChatNote(huge, fallback);
     expect(decoded.warnings.some((w) => w.includes('id') && w.includes('at most'))).toBe(true);

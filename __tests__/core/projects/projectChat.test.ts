@@ -134,7 +134,7 @@ test("a project's chat is saved in the project's Chats folder, listed in history
   expect(projectPath).toMatch(/^Projects\/Greenhouse\/Chats\/\d{4}-\d{2}-\d{2} What is in the plan\.md$/);
   const note = files.files.get(projectPath!)!;
   // In the frontmatter, next to the chat's id (what the Properties view and the chat list read).
-  expect(note.slice(0, note.indexOf('\n---', 4))).toMatch(/strata:\n {2}format: 2\n {2}id: chat-\d\n {2}project: greenhouse\n/);
+  expect(note.slice(0, note.indexOf('\n---', 4))).toMatch(/strata:\n {2}format: 3\n {2}id: chat-\d\n {2}project: greenhouse\n/);
 
   // A note of the user's own in that folder is not a chat.
   files.files.set('Projects/Greenhouse/Chats/My own list.md', '# Things to ask\n- vents\n');

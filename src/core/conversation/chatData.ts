@@ -6,16 +6,17 @@ import { isStructureLine, STRATA_CALLOUT } from './textBlock';
 /**
  * The chat data: the machine state a chat needs to reopen (provider session, the last request's
  * fingerprint, pending events, library refs, one record per compaction and per turn), kept in a
- * folded callout right under the properties instead of in the frontmatter, so Obsidian's
- * Properties view shows a few readable properties however long the chat is.
+ * folded callout at the end of the note (format 3; right under the properties in format 2) instead
+ * of in the frontmatter, so Obsidian's Properties view shows a few readable properties however long
+ * the chat is, and source view shows the messages first.
  *
  * Why a folded callout and not a `%% %%` comment: Live Preview shows a comment's whole text while it
  * folds a callout to its title line (Reading view hides both); the note's other machine parts (tool
  * outputs, page text) are folded strata callouts too, which message text cannot forge (textBlock).
- * Why at the top and not at the end: the reader takes the callout out of the body before reading
- * the messages, as if it had never been there, so the messages read exactly as in a format-1 note:
- * text typed below the last reply is still more of that reply (or a new message), where text after
- * a trailing callout would belong to no message.
+ * Wherever it is, the reader takes the callout out of the body before reading the messages, as if
+ * it had never been there, so the messages read exactly as in a format-1 note: text typed below the
+ * callout is still more of the last reply (or a new message). A callout cut by a damaged line keeps
+ * its data lines after the cut, so they never become text of the last reply.
  *
  * One JSON value per line, so a damaged line loses only itself and a save can reuse the lines of
  * turns that did not change:
@@ -117,26 +118,69 @@ function isDataHeader(line: string): boolean {
 
 /**
  * Take the chat data callout out of the body's lines: its quoted lines (`> ` taken off; null when
- * the note has none) and the other lines, as if it had never been there (with the blank line after
- * it). A second one (a sync conflict, a paste) is left out with a warning.
+ * the note has none) and the other lines, as if it had never been there (with the blank line that
+ * parts it from them). Another one (a sync conflict, a paste) is left out with a warning: the note's
+ * own is the last (format 3 writes it at the end), or the first in a note that says it is format 2.
  */
-export function extractChatData(lines: readonly string[], warnings: string[]): { inside: string[] | null; rest: string[] } {
+export function extractChatData(lines: readonly string[], warnings: string[], keep: 'first' | 'last' = 'last'): { inside: string[] | null; rest: string[] } {
   let inside: string[] | null = null;
+  let others = 0;
   const rest: string[] = [];
+  // Callouts one right under another (a duplicated header) are taken out as one: from `first` on.
+  let first = 0;
+  let lastEnd = -1;
   for (let i = 0; i < lines.length; i++) {
     if (!isDataHeader(lines[i])) {
       rest.push(lines[i]);
       continue;
     }
+    if (lastEnd !== i) first = i;
     const quoted: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && lines[j].startsWith('>') && !isStructureLine(lines[j]); j++) quoted.push(lines[j].replace(/^> ?/, ''));
-    if (j < lines.length && lines[j] === '') j++;
-    if (inside === null) inside = quoted;
-    else warnings.push('the note holds a second chat data callout; it was left out (the first one is read)');
+    for (;;) {
+      for (; j < lines.length && lines[j].startsWith('>') && !isStructureLine(lines[j]); j++) quoted.push(lines[j].replace(/^> ?/, ''));
+      if (quoted.length > 0 && quoted[quoted.length - 1].trim() === '```') break;
+      // No closing fence: a damaged line cut the callout. The lines right under it (Markdown's lazy
+      // continuation) and its data lines further on are still its, not text of the message above it
+      // (with the callout at the end of the note, the last reply).
+      let end = j;
+      while (end < lines.length && lines[end] !== '' && !lines[end].startsWith('>') && !isStructureLine(lines[end])) end++;
+      const resume = end < lines.length && lines[end].startsWith('>') && !isStructureLine(lines[end]) ? end : resumedDataLine(lines, end);
+      if (resume >= 0) end = resume;
+      const cut = lines.slice(j, end).join('\n').trim();
+      if (cut) warnings.push(`text inside the chat data callout was left out: "${cut.slice(0, 60)}"`);
+      j = end;
+      if (resume < 0) break;
+    }
+    // With the line breaks that part it from the text: format 3 writes `text + "\n" + callout` (the
+    // text ends with a line break, so a blank line comes before it); format 2 `callout + "\n" + text`.
+    // What follows a format-3 callout (more typed text, or a heading a damaged callout left) joins
+    // the text where the callout was, so the last reply ends as written; blank lines alone do not.
+    lastEnd = j;
+    const another = j < lines.length && isDataHeader(lines[j]); // it takes the line breaks
+    if (another) {
+      // nothing to take here
+    } else if (first > 0 && lines[first - 1] === '' && rest.length > 0 && rest[rest.length - 1] === '') {
+      if (lines.slice(j).every((l) => l.trim() === '')) j = lines.length;
+      else rest.pop();
+    } else if (j < lines.length && lines[j] === '') j++;
+    if (inside === null || keep === 'last') {
+      if (inside !== null) others++;
+      inside = quoted;
+    } else others++;
     i = j - 1;
   }
+  if (others > 0) warnings.push(`the note holds ${others + 1} chat data callouts; the ${keep} one is read, the others were left out`);
   return { inside, rest };
+}
+
+/** The next line from `from` that continues a cut chat data callout (`> {…` or its fence), before any structure line; -1 when none. */
+function resumedDataLine(lines: readonly string[], from: number): number {
+  for (let k = from; k < lines.length; k++) {
+    if (isStructureLine(lines[k])) return -1;
+    if (/^> ?(?:\{|```)/.test(lines[k])) return k;
+  }
+  return -1;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -191,7 +235,7 @@ export function readChatData(inside: readonly string[], warnings: string[]): Rec
 export function withChatData(data: Record<string, unknown> | null, chatData: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
   if (!data) return { strata: chatData };
   const strata = data.strata;
-  if (strata !== undefined && !isRecord(strata)) warnings.push('strata: expected an object; the chat data under the properties is read without it');
+  if (strata !== undefined && !isRecord(strata)) warnings.push('strata: expected an object; the chat data callout is read without it');
   return { ...data, strata: { ...(isRecord(strata) ? strata : {}), ...chatData } };
 }
 

@@ -28,12 +28,14 @@ import { WritePolicySchema } from '../settings/writePolicySchema';
  */
 
 /**
- * 2: the machine state moved from the frontmatter to the chat data callout under it (chatData.ts),
- * without layer hashes and with empty lists left out. 1: all of it in the frontmatter. Both read
- * with these schemas: the reader merges the callout into `strata` before reading.
+ * 3: the chat data callout moved to the end of the note, out of the way of the messages (read the
+ * same: the reader finds it anywhere). 2: the machine state moved from the frontmatter to the chat
+ * data callout under it (chatData.ts), without layer hashes and with empty lists left out. 1: all
+ * of it in the frontmatter. All read with these schemas: the reader merges the callout into
+ * `strata` before reading.
  */
-export const FORMAT_VERSION = 2;
-export const FORMAT_VERSIONS = [1, 2] as const;
+export const FORMAT_VERSION = 3;
+export const FORMAT_VERSIONS = [1, 2, 3] as const;
 
 /**
  * ISO 8601 text as written, or what YAML or a caller may hand over instead (epoch ms, a Date):

@@ -37,9 +37,11 @@ export function decodeChatNote(note: string, fallback: { id: string; now: number
     if (parsed.error) warnings.push(`${parsed.error}: metadata is rebuilt from the text`);
     data = parsed.value;
   }
-  const { inside, rest: bodyLines } = extractChatData((body.startsWith('\n') ? body.slice(1) : body).split('\n'), warnings);
+  // Format 2 wrote the callout under the properties, format 3 at the end: a second one is a copy.
+  const keep = formatOf(data) === 2 ? 'first' : 'last';
+  const { inside, rest: bodyLines } = extractChatData((body.startsWith('\n') ? body.slice(1) : body).split('\n'), warnings, keep);
   if (inside) data = withChatData(data, readChatData(inside, warnings), warnings);
-  else if (formatOf(data) >= 2) warnings.push("the chat data callout under the properties is missing: the library and each message's details are rebuilt from the text");
+  else if (formatOf(data) >= 2) warnings.push("the chat data callout is missing: the library and each message's details are rebuilt from the text");
   const meta = readMeta(data, fallback, warnings);
   const parsedBody = parseBody(bodyLines, warnings);
 

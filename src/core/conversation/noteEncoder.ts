@@ -16,11 +16,12 @@ import {
 } from './encodeMemo';
 
 /**
- * Conversation → chat note. The frontmatter holds the readable properties and the chat's id; the
- * chat data callout right under it the machine state (chatData.ts); then the body, for people: a
- * heading per message, the context list as wikilinks (contextList.ts), the reply as markdown; tool
- * outputs, page texts and other sent text in folded callouts (turnBlocks.ts), a compaction's summary
- * as a folded callout at its boundary (compactionCallout.ts). Pure and deterministic.
+ * Conversation → chat note. The frontmatter holds the readable properties and the chat's id; then
+ * the body, for people: a heading per message, the context list as wikilinks (contextList.ts), the
+ * reply as markdown; tool outputs, page texts and other sent text in folded callouts
+ * (turnBlocks.ts), a compaction's summary as a folded callout at its boundary
+ * (compactionCallout.ts); last, out of the way, the chat data callout with the machine state
+ * (chatData.ts, format 3). Pure and deterministic.
  */
 
 /**
@@ -35,8 +36,11 @@ export function encodeChatNote(conversation: Conversation, format: NoteFormat = 
   const { frontmatter, data } = splitMeta(writeMeta(conversation, { lists: false }));
   const joins = noteJoins.for(conversation.id);
   const lists = { library: conversation.library, compactions: conversation.compactions ?? [], turns: conversation.turns };
-  const head = `---\n${frontmatterYaml(frontmatter)}---\n\n${encodeChatDataJoined(data, lists, joins.data)}\n${conversation.preamble ?? ''}`;
-  return fromLf(head + joins.body.join(bodyParts(conversation, joins)), format);
+  const head = `---\n${frontmatterYaml(frontmatter)}---\n\n${conversation.preamble ?? ''}`;
+  const body = joins.body.join(bodyParts(conversation, joins));
+  // The chat data last, on a line of its own after the text (after a blank line when the text ends
+  // with a line break): the reader takes it out with that blank line, as if it had never been there.
+  return fromLf(`${head}${body}\n${encodeChatDataJoined(data, lists, joins.data)}`, format);
 }
 
 /** The body's parts; the turns encoded last time (reusableTurns) are taken as they were. */
