@@ -298,10 +298,18 @@ describe("a reply's menu", () => {
     await pick('Copy to new note');
     await page.waitForFunction(() => (window as unknown as WorkbenchWindow).workbench.app.workspace.getActiveFile()?.path === 'Greenhouse night day.md');
     expect(await wb.readVaultFile('Greenhouse night day.md')).toBe(`${text}\n`);
-    expect(await noteText()).toBe(`${text}\n`);
+    // It opens in a new tab beside the note pane, as Obsidian's getLeaf('tab') does.
+    const editors = () => page.$$eval('.workspace-leaf-content[data-type="markdown"] textarea.workbench-editor', (els) => els.map((e) => (e as HTMLTextAreaElement).value));
+    expect((await editors()).at(-1)).toBe(`${text}\n`);
     await openMenu();
     await pick('Copy to new note');
     await page.waitForFunction(() => (window as unknown as WorkbenchWindow).workbench.app.workspace.getActiveFile()?.path === 'Greenhouse night day 1.md');
+    // The tabs it opened close again: the note pane is what the next tests use.
+    await page.evaluate(() => {
+      const { app } = (window as unknown as WorkbenchWindow).workbench;
+      const main = app.workspace.getLeaf(false);
+      for (const leaf of app.workspace.getLeavesOfType('markdown')) if (leaf !== main) leaf.detach();
+    });
   });
 
   test('with no note open, the editor actions are disabled and say why', async () => {

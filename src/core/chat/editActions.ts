@@ -93,6 +93,11 @@ export class ChatEdits {
     return this.policyOf(chat.conversation, this.deps.settings());
   }
 
+  /** The policy `chat` follows without one of its own: its project's, else the settings'. */
+  inherited(chat: LiveChat): WritePolicy {
+    return this.policyOf({ project: chat.conversation.project }, this.deps.settings()).policy;
+  }
+
   /** The chat shown's own write policy (null: its project's or the settings'), saved in the chat note; applies from its next turn. */
   setPolicy(chat: LiveChat, policy: WritePolicy | null): void {
     chat.update(({ writePolicy: _old, ...c }) => (policy ? { ...c, writePolicy: policy } : c));
@@ -191,6 +196,9 @@ export class ShownEdits {
   }
   policy(): { policy: WritePolicy; source: PolicySource } {
     return this.edits.policy(this.shown());
+  }
+  inherited(): WritePolicy {
+    return this.edits.inherited(this.shown());
   }
   setPolicy(policy: WritePolicy | null): void {
     this.edits.setPolicy(this.shown(), policy);

@@ -24,7 +24,9 @@ export class ArtifactIndex {
       read: (path) => Promise.resolve(byPath.get(path) ?? null),
       listMarkdown: () => Promise.resolve([...byPath.keys()]),
     };
-    return new ArtifactIndex(await VaultIndex.create(vault), paths);
+    // Yield every few artifacts: a turn may rank a long chat's condensed library (150 notes, ~190 ms
+    // of work), which must not hold Obsidian's main thread in one task.
+    return new ArtifactIndex(await VaultIndex.create(vault, {}, { yieldEvery: 10 }), paths);
   }
 
   /** Chunks ranked for `query`, best first, with the artifact id each belongs to. */

@@ -4,6 +4,7 @@ import type { ChatState } from '../../core/chat/chatState';
 import { MODES } from '../../core/chat/modes';
 import type { ChatMode, StrataSettings } from '../../core/settings/settings';
 import { fillModelPicker } from './modelPicker';
+import { WritePolicyButton } from './writePolicyButton';
 
 export interface ChatHeaderHost {
   /** Owner of DOM event registrations (the view): released when it closes. */
@@ -32,6 +33,7 @@ export class ChatHeader {
   private readonly modelSelect: HTMLSelectElement;
   private readonly modeSelect: HTMLSelectElement;
   private readonly projectSelect: HTMLSelectElement;
+  private readonly writePolicy: WritePolicyButton;
 
   constructor(
     root: HTMLElement,
@@ -56,6 +58,7 @@ export class ChatHeader {
     const history = buttons.createEl('button', { cls: 'clickable-icon strata-history-button', attr: { 'aria-label': 'Chat history' } });
     setIcon(history, 'history');
     owner.registerDomEvent(history, 'click', () => host.openHistory());
+    this.writePolicy = new WritePolicyButton(buttons, owner, () => host.controller().edits);
 
     const pickers = header.createDiv({ cls: 'strata-header-pickers' });
     this.modelSelect = pickers.createEl('select', { cls: 'dropdown strata-model-picker', attr: { 'aria-label': 'Model' } });
@@ -86,6 +89,7 @@ export class ChatHeader {
     this.renderProjectPicker(state);
     this.renderModeAvailability();
     this.modeSelect.value = conversation.mode;
+    this.writePolicy.render(conversation.mode === 'agent');
     this.modelSelect.disabled = state.phase !== 'idle';
     this.modeSelect.disabled = state.phase === 'opening';
   }
