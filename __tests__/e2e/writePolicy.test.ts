@@ -47,3 +47,36 @@ test('what the agent may write: ask, apply without asking in folders, read-only;
   expect(((await savedData()).agentWritePolicy as { mode: string }).mode).toBe('read-only');
   expect(await wb.errors()).toEqual([]);
 });
+
+test("one chat's own policy from the header, in Agent mode only: shown, picked by keyboard, kept in the chat", async () => {
+  const { page } = wb;
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.strata-settings', { state: 'detached' });
+  expect(await wb.runCommand('open-chat')).toBe(true);
+  await page.waitForSelector('.strata-composer textarea');
+  const button = page.locator('.strata-header .strata-chat-write-policy');
+  await page.selectOption('select.strata-mode-picker', 'chat');
+  expect(await button.isVisible()).toBe(false);
+  await page.selectOption('select.strata-mode-picker', 'agent');
+  expect(await button.isVisible()).toBe(true);
+  // The settings say read-only (the test above): the chat follows them until it has its own.
+  expect(await button.getAttribute('aria-label')).toBe('Note edits: Read-only (set by the settings)');
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.menu');
+  const items = await page.$$eval('.menu .menu-item', (els) => els.map((e) => e.textContent?.trim() ?? ''));
+  expect(items).toEqual(['As set elsewhere: Read-only', 'Ask before every change', 'Read-only: the agent writes nothing']);
+  await page.click('.menu .menu-item:has-text("Ask before every change")');
+  await page.waitForSelector('.menu', { state: 'detached' });
+  expect(await button.getAttribute('aria-label')).toBe('Note edits: Ask each time (set by this chat)');
+  expect(await button.evaluate((el) => el.classList.contains('is-own'))).toBe(true);
+  const policy = await page.evaluate(() => {
+    const view = (window as unknown as { workbench: { app: { workspace: { getLeavesOfType(t: string): Array<{ view: unknown }> } } } }).workbench.app.workspace.getLeavesOfType('strata-chat')[0].view as {
+      controller: { edits: { policy(): { policy: { mode: string }; source: string } } };
+    };
+    return view.controller.edits.policy();
+  });
+  expect(policy).toEqual({ policy: { mode: 'ask', folders: [] }, source: 'chat' });
+  await wb.screenshotThemes('chat-write-policy', { selector: '.strata-header' });
+  expect(await wb.errors()).toEqual([]);
+});

@@ -17,8 +17,8 @@ export class WritePolicyButton {
     owner: Component,
     private readonly edits: () => ShownEdits,
   ) {
-    this.button = parent.createEl('button', { cls: 'clickable-icon strata-write-policy' });
-    setIcon(this.button, 'file-pen-line');
+    this.button = parent.createEl('button', { cls: 'clickable-icon strata-chat-write-policy' });
+    setIcon(this.button, 'file-diff');
     owner.registerDomEvent(this.button, 'click', () => this.menu());
   }
 
