@@ -206,10 +206,6 @@ export class ShownEdits {
   undo(proposalId: string): Promise<string> {
     return this.edits.undo(this.shown(), proposalId);
   }
-  /** The chat a waiting proposal belongs to (any chat, shown or not). */
-  chatOf(proposal: EditProposal): string | null {
-    return this.edits.chatOf(proposal);
-  }
 }
 
 /** A record id unique in the chat: tool call ids may repeat across turns (a provider that numbers them per turn). */
