@@ -57,7 +57,11 @@ export interface Rehydrated {
 interface Located {
   readonly content: string;
   readonly source: string;
+  /** The content's sha256 when the read already made it (the resolver hashes each note it reads): not hashed again. */
+  readonly hash?: string;
 }
+
+const NO_IMAGES: { readonly images: ImagePart[]; readonly lost: string[] } = { images: [], lost: [] };
 
 /** Library items located at once: a vault on disk reads several notes in parallel; a few files open at a time. */
 const CONCURRENCY = 16;
@@ -83,7 +87,8 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   const lostImages: string[] = [];
   for (const turn of conversation.turns) {
     if (turn.status !== 'complete' || turn.reply === undefined) continue;
-    const { images, lost } = await reReadImages(turn.images ?? [], vault, turns.length + 1, issues);
+    // Most turns send no image: nothing to read, and no await per turn.
+    const { images, lost } = turn.images && turn.images.length > 0 ? await reReadImages(turn.images, vault, turns.length + 1, issues) : NO_IMAGES;
     for (const path of lost) if (!lostImages.includes(path)) lostImages.push(path);
     turns.push({
       turn: turns.length + 1,
@@ -130,7 +135,7 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       edited.add(ref.id);
       continue;
     }
-    const hash = sha256Hex(found.content);
+    const hash = found.hash ?? sha256Hex(found.content);
     const isLatest = latestVersion.get(ref.id) === ref.version;
     if (hash !== ref.hash && !isLatest) {
       issues.push({
@@ -230,9 +235,11 @@ async function locateAll(library: readonly ItemRef[], turns: number, vault: Vaul
  * stat cache, which this read fills); a note the resolver will not take (binary, too large) is read
  * as it is, as before.
  */
-async function readNote(path: string, vault: VaultReader, resolver: ChipResolver): Promise<string | null> {
+async function readNote(path: string, vault: VaultReader, resolver: ChipResolver): Promise<{ text: string; hash?: string } | null> {
   const item = await resolver.seen.current(vault, path, async () => (await resolver.resolve([{ kind: 'note', path }])).items[0] ?? null);
-  return item ? item.content : readSafely(vault, path);
+  if (item) return { text: item.content, hash: item.hash };
+  const text = await readSafely(vault, path);
+  return text === null ? null : { text };
 }
 
 /** Find an item's current text: by path, then by unique basename for notes and selections. */
@@ -255,18 +262,19 @@ async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, 
         issues.push({ kind: 'missing', id: ref.id, message: `${ref.id}: ${problems[0]?.detail ?? 'nothing to list any more'}; left out` });
         return null;
       }
-      return { content: listing.content, source: ref.source };
+      return { content: listing.content, source: ref.source, hash: listing.hash };
     }
     case 'note':
     case 'selection': {
       const found = await findNote(ref, vault, resolver, issues);
       if (found === null) return null;
-      const { path, text } = found;
-      if (text === null) {
+      const { path, read } = found;
+      if (read === null) {
         issues.push({ kind: 'unreadable', id: ref.id, message: `${path} could not be read; left out` });
         return null;
       }
-      if (ref.kind === 'note') return { content: text, source: path };
+      const text = read.text;
+      if (ref.kind === 'note') return { content: text, source: path, ...(read.hash !== undefined ? { hash: read.hash } : {}) };
       const range = /#L(\d+)-L(\d+)$/.exec(ref.id);
       if (!range) {
         issues.push({ kind: 'missing', id: ref.id, message: `${ref.id}: the line range cannot be read from its id; left out` });
@@ -279,14 +287,19 @@ async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, 
 }
 
 /** Where the note is now, and its text (read once: null when it is there but does not read). */
-async function findNote(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, issues: RehydrationIssue[]): Promise<{ path: string; text: string | null } | null> {
-  const text = await readNote(ref.source, vault, resolver);
-  if (text !== null) return { path: ref.source, text };
+async function findNote(
+  ref: ItemRef,
+  vault: VaultReader,
+  resolver: ChipResolver,
+  issues: RehydrationIssue[],
+): Promise<{ path: string; read: { text: string; hash?: string } | null } | null> {
+  const read = await readNote(ref.source, vault, resolver);
+  if (read !== null) return { path: ref.source, read };
   const name = basename(ref.source);
   const candidates = (await vault.listMarkdown()).filter((p) => basename(p) === name);
   if (candidates.length === 1) {
     issues.push({ kind: 'moved', id: ref.id, message: `${ref.source} was not found; using ${candidates[0]} (same name)`, candidates });
-    return { path: candidates[0], text: await readNote(candidates[0], vault, resolver) };
+    return { path: candidates[0], read: await readNote(candidates[0], vault, resolver) };
   }
   if (candidates.length > 1) {
     issues.push({
