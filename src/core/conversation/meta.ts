@@ -327,7 +327,8 @@ export function readMeta(data: Record<string, unknown> | null, fallback: { id: s
   };
   return {
     conversation,
-    turns: (s?.turns ?? []).map(({ at, ...turn }) => ({ ...turn, at: at ?? created })),
+    // A readable time (nearly every record) keeps the record as read: no copy per turn.
+    turns: (s?.turns ?? []).map((turn) => (turn.at !== null ? (turn as TurnRecord) : { ...turn, at: created })),
     library: s?.library ?? [],
     compactions: (s?.compactions ?? []).map(({ at, ...record }) => ({ ...record, at: at ?? created })),
     libraryFromData: Boolean(s?.library),

@@ -1,0 +1,45 @@
+import { sha256TextHex } from './sha256Text';
+
+/**
+ * SHA-256 of texts hashed before, found by their content: a note read again, a message decoded
+ * from a chat note and then saved, the library of a chat reopened in the same session. Looking a
+ * text up costs the runtime's string hash (about twenty times cheaper than SHA-256, and paid once
+ * per string), so only texts long enough to gain are kept, and at most `KEPT_CHARS` characters of
+ * them: the oldest are dropped first, and a text found again counts as new. Pure memo: the digest
+ * of a text is the same whether it was found or computed.
+ */
+
+/** Shorter texts cost little more to hash than to look up. */
+const MIN_CHARS = 64;
+/** About 32 MB of text at most (two bytes a character), usually shared with the strings' other holders. */
+const KEPT_CHARS = 16 * 1024 * 1024;
+
+const digests = new Map<string, string>();
+let keptChars = 0;
+
+export function sha256HexKept(text: string): string {
+  if (text.length < MIN_CHARS || text.length > KEPT_CHARS / 4) return sha256TextHex(text);
+  const known = digests.get(text);
+  if (known !== undefined) {
+    // Most recently used last: the next drop takes the texts not seen for longest.
+    digests.delete(text);
+    digests.set(text, known);
+    return known;
+  }
+  const digest = sha256TextHex(text);
+  digests.set(text, digest);
+  keptChars += text.length;
+  if (keptChars > KEPT_CHARS) {
+    for (const old of digests.keys()) {
+      digests.delete(old);
+      keptChars -= old.length;
+      if (keptChars <= KEPT_CHARS / 2) break;
+    }
+  }
+  return digest;
+}
+
+/** Characters of text kept now (tests: the memo stays within its bound). */
+export function keptTextChars(): number {
+  return keptChars;
+}
