@@ -106,7 +106,7 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
       `**same turn again**: Retry of turn N after a failed request (resolve, re-read, assemble and compile the same turn again), median of ${o?.retries ?? 3}; ` +
       '**save**: one save of the chat note (encode, read-compare, write) as the controller makes them during those turns (wall time, other work of the turn may overlap it), and how many a turn makes; ' +
       '**its encode**: the part of those saves that is Strata\'s (the update `process()` runs: the merge check and the encode), without the note\'s read and write (a whole-file rewrite, as `Vault.process` makes); ' +
-      '**quiet save**: the settled chat saved once more with nothing else running; **reopen**: `open(id)` on a fresh controller and archive (read, decode, rehydrate; same process: the tokenizer stays loaded); ' +
+      '**quiet save**: the settled chat saved once more with nothing else running; **reopen**: `open(id)` on a fresh controller and archive (read, decode, rehydrate; same process: the tokenizer stays loaded), median of 3; ' +
       '**first send**: the next turn\'s Enter → provider call on that controller; **preview**: `previewNext()`; **reads / stats**: vault calls per ordinary turn; each vault kind runs in its own process (peak heap: sampled after every turn).',
     '',
     rowsTable(rows),

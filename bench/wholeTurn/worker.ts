@@ -50,7 +50,9 @@ export interface WholeTurnCheckpoint {
   readonly saveQuietMs: number;
   /** previewNext(): the usage line's measure of the next request (median of 3). */
   readonly previewMs: number;
+  /** Median of the reopens (`openSamples`). */
   readonly openMs: number;
+  readonly openSamples: readonly number[];
   readonly firstSendMs: number;
   readonly noteBytes: number;
   readonly frontmatterBytes: number;
@@ -72,6 +74,8 @@ export interface WholeTurnRun {
 }
 
 const MiB = 1024 * 1024;
+/** Reopens timed at each checkpoint. */
+const REOPENS = 3;
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /** The archive the controller saves through, timing each save as the turn pays it. */
@@ -251,13 +255,20 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       const id = chat.controller.chatId;
       const libraryNotes = chat.controller.state.library.filter((e) => e.kind === 'note').length;
       chat.unsubscribe();
-      gc?.();
-      const reopenedChat = live();
-      const openStart = performance.now();
-      await reopenedChat.controller.open(id);
-      const openMs = performance.now() - openStart;
-      await settle(reopenedChat.controller);
-      chat = reopenedChat;
+      // Reopened `REOPENS` times, each on a fresh controller and archive (one sample moves too much with
+      // the machine's load); the first send is on the last.
+      const openSamples: number[] = [];
+      for (let k = 0; k < REOPENS; k++) {
+        if (k > 0) chat.unsubscribe();
+        gc?.();
+        const reopenedChat = live();
+        const openStart = performance.now();
+        await reopenedChat.controller.open(id);
+        openSamples.push(performance.now() - openStart);
+        await settle(reopenedChat.controller);
+        chat = reopenedChat;
+      }
+      const openMs = median(openSamples);
       reopened = { openMs };
       pending.set(t, {
         turns: t,
@@ -271,6 +282,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         saveQuietMs: median(quiet),
         previewMs: median(preview),
         openMs,
+        openSamples,
         noteBytes: size.noteBytes,
         frontmatterBytes: size.frontmatterBytes,
         chatDataBytes: size.chatDataBytes,

@@ -1,8 +1,9 @@
 import { sha256TextHex } from './sha256Text';
 
 /**
- * SHA-256 of texts hashed before, found by their content: a note read again, a message decoded
- * from a chat note and then saved, the library of a chat reopened in the same session. Looking a
+ * SHA-256 of texts hashed before, found by their content, for the texts a chat hashes again and
+ * again: its library's notes (read again at every reopen, in every chat that has them) and its
+ * messages (hashed when saved, when the note is decoded, and when it is saved after that). Looking a
  * text up costs the runtime's string hash (about twenty times cheaper than SHA-256, and paid once
  * per string), so only texts long enough to gain are kept, and at most `KEPT_CHARS` characters of
  * them: the oldest are dropped first, and a text found again counts as new. Pure memo: the digest
@@ -11,8 +12,8 @@ import { sha256TextHex } from './sha256Text';
 
 /** Shorter texts cost little more to hash than to look up. */
 const MIN_CHARS = 64;
-/** About 32 MB of text at most (two bytes a character), usually shared with the strings' other holders. */
-const KEPT_CHARS = 16 * 1024 * 1024;
+/** About 16 MB of text at most (two bytes a character), usually shared with the strings' other holders (the vault's cache, the open chat). */
+const KEPT_CHARS = 8 * 1024 * 1024;
 
 const digests = new Map<string, string>();
 let keptChars = 0;

@@ -1,10 +1,10 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import { sha256HexKept } from './contentHashes';
+import { sha256TextHex } from './sha256Text';
 
-/** Hex sha256 of a UTF-8 string. Pure JS so it runs the same on desktop, mobile and Node; a long text hashed lately is found by its content (contentHashes.ts). */
+/** Hex sha256 of a UTF-8 string. Pure JS so it runs the same on desktop, mobile and Node. */
 export function sha256Hex(text: string): string {
-  return sha256HexKept(text);
+  return sha256TextHex(text);
 }
 
 /** Hex sha256 of raw bytes (an image file). */

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../hash';
+import { sha256HexKept } from '../contentHashes';
 import { trimSlashes } from '../trim';
 
 export const ITEM_KINDS = ['note', 'url', 'selection', 'folder', 'tag'] as const;
@@ -64,7 +64,8 @@ export function basename(path: string): string {
 }
 
 export function makeItem(fields: Omit<ContextItem, 'hash'>): ContextItem {
-  return { ...fields, hash: sha256Hex(fields.content) };
+  // A note is read again at each reopen of each chat that has it: its hash is found by its content.
+  return { ...fields, hash: sha256HexKept(fields.content) };
 }
 
 /** The id a chip will resolve to (a folder or tag chip also brings its member notes). */

@@ -1,7 +1,7 @@
 import type { ContextChip } from '../context/items';
 import { FLAG_KEYS } from './chatFlags';
 import { LAYER_IDS, type ImageRef } from '../engine/types';
-import { sha256Hex } from '../hash';
+import { sha256HexKept } from '../contentHashes';
 import { readLenient } from '../lenient';
 import { EMPTY_FRONTMATTER, FORMAT_VERSION, Frontmatter, type ParsedTurnRecord } from './metaSchema';
 import type { ChatTurn, CompactionRecord, Conversation, EnvelopeRecord, ItemRef } from './model';
@@ -26,7 +26,8 @@ export { FORMAT_VERSION };
 
 /** Short hash of a message as written, to tell a hand-edited message on load. */
 export function textHash(text: string): string {
-  return sha256Hex(text).slice(0, 16);
+  // Each message is hashed when saved, when its note is decoded and when it is saved after that: found again by its content.
+  return sha256HexKept(text).slice(0, 16);
 }
 
 /** Frontmatter keys Strata writes; any other key is the user's and is kept as it is. */
