@@ -6,7 +6,7 @@ import { sha256TextHex } from './sha256Text';
  * messages (hashed when saved, when the note is decoded, and when it is saved after that). Looking a
  * text up costs the runtime's string hash (about twenty times cheaper than SHA-256, and paid once
  * per string), so only texts long enough to gain are kept, and at most `KEPT_CHARS` characters of
- * them: the oldest are dropped first, and a text found again counts as new. Pure memo: the digest
+ * them: the oldest are dropped first. Pure memo: the digest
  * of a text is the same whether it was found or computed.
  */
 
@@ -21,12 +21,7 @@ let keptChars = 0;
 export function sha256HexKept(text: string): string {
   if (text.length < MIN_CHARS || text.length > KEPT_CHARS / 4) return sha256TextHex(text);
   const known = digests.get(text);
-  if (known !== undefined) {
-    // Most recently used last: the next drop takes the texts not seen for longest.
-    digests.delete(text);
-    digests.set(text, known);
-    return known;
-  }
+  if (known !== undefined) return known;
   const digest = sha256TextHex(text);
   digests.set(text, digest);
   keptChars += text.length;

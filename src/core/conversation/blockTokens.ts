@@ -30,13 +30,17 @@ export function blockTokensOf(assembly: TurnAssembly, reply: string): BlockToken
   return counts.size > 0 ? [counter.encoding, ...[...counts].map(([hash, n]) => `${hash}:${n}`)].join(' ') : undefined;
 }
 
+const BLOCK_ENTRY = /^[0-9a-f]+:\d{1,9}$/;
+
 /** The counts a turn saved, by tokenizer; entries that do not read as `<hash>:<tokens>` are skipped. */
 export function readBlockTokens(saved: BlockTokens): { encoding: string; counts: Record<string, number> } {
   const [encoding = '', ...entries] = saved.split(' ');
   const counts: Record<string, number> = {};
+  // A test, then slices: no match object per entry (a reopened 1,000-turn chat reads thousands).
   for (const entry of entries) {
-    const m = /^([0-9a-f]+):(\d{1,9})$/.exec(entry);
-    if (m) counts[m[1]] = Number(m[2]);
+    if (!BLOCK_ENTRY.test(entry)) continue;
+    const colon = entry.indexOf(':');
+    counts[entry.slice(0, colon)] = Number(entry.slice(colon + 1));
   }
   return { encoding, counts };
 }

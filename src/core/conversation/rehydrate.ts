@@ -90,7 +90,8 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
     // Most turns send no image: nothing to read, and no await per turn.
     const { images, lost } = turn.images && turn.images.length > 0 ? await reReadImages(turn.images, vault, turns.length + 1, issues) : NO_IMAGES;
     for (const path of lost) if (!lostImages.includes(path)) lostImages.push(path);
-    turns.push({
+    // Keys set one by one in the spread form's order: a thousand turns, no copies per field.
+    const completed: { -readonly [K in keyof CompletedTurn]: CompletedTurn[K] } = {
       turn: turns.length + 1,
       userText: turn.sent ?? turn.text,
       reply: turn.reply,
@@ -99,10 +100,12 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
       tools: turn.tools,
       referenced: turn.referenced,
       problems: turn.problems,
-      ...(images.length > 0 ? { images } : {}),
-      ...(lost.length > 0 ? { lostImages: lost } : {}),
-      ...(agentOf(turn.agent) ?? {}),
-    });
+    };
+    if (images.length > 0) completed.images = images;
+    if (lost.length > 0) completed.lostImages = lost;
+    const agent = turn.agent ? agentOf(turn.agent) : null;
+    if (agent) completed.agent = agent.agent;
+    turns.push(completed);
   }
 
   const latestVersion = new Map<string, number>();
