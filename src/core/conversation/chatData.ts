@@ -138,7 +138,8 @@ export function extractChatData(lines: readonly string[], warnings: string[], ke
     const quoted: string[] = [];
     let j = i + 1;
     for (;;) {
-      for (; j < lines.length && lines[j].startsWith('>') && !isStructureLine(lines[j]); j++) quoted.push(lines[j].replace(/^> ?/, ''));
+      // `> ` (or `>`) taken off by a slice: no copy of each data line.
+      for (; j < lines.length && lines[j].startsWith('>') && !isStructureLine(lines[j]); j++) quoted.push(lines[j].slice(lines[j].charCodeAt(1) === 0x20 ? 2 : 1));
       if (quoted.length > 0 && quoted[quoted.length - 1].trim() === '```') break;
       // No closing fence: a damaged line cut the callout. The lines right under it (Markdown's lazy
       // continuation) and its data lines further on are still its, not text of the message above it
