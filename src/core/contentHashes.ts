@@ -5,9 +5,8 @@ import { sha256TextHex } from './sha256Text';
  * again: its library's notes (read again at every reopen, in every chat that has them) and its
  * messages (hashed when saved, when the note is decoded, and when it is saved after that). Looking a
  * text up costs the runtime's string hash (about twenty times cheaper than SHA-256, and paid once
- * per string), so only texts long enough to gain are kept, and at most `KEPT_CHARS` characters of
- * them: the oldest are dropped first. Pure memo: the digest
- * of a text is the same whether it was found or computed.
+ * per string), so only texts long enough to gain are kept, at most `KEPT_CHARS` characters of them,
+ * the oldest dropped first. A pure memo: a digest found is the digest computed.
  */
 
 /** Shorter texts cost little more to hash than to look up. */
