@@ -1,5 +1,6 @@
 import type { SearchResult } from 'minisearch';
 import { reciprocalRankFusion, DEFAULT_RRF_K } from './fusion';
+import { noteBonus, noteEvidence } from './noteEvidence';
 
 /**
  * How the index ranks its chunks for a query: BM25 over the fields with the knobs below, a share
@@ -19,6 +20,10 @@ export interface Ranking {
   readonly looseWeight: number;
   /** Share of a note's other matching chunks added to each of its chunks' scores. */
   readonly noteShare: number;
+  /** Each further chunk of the note counts this fraction of the one before (noteEvidence.ts). */
+  readonly noteDecay: number;
+  /** Weight of the note's coverage of the query's terms, in units of the best chunk's score. */
+  readonly coverage: number;
   /** BM25+ parameters (MiniSearch's defaults: k 1.2, b 0.7, d 0.5). */
   readonly bm25: { readonly k: number; readonly b: number; readonly d: number };
 }
@@ -32,6 +37,8 @@ export const DEFAULT_RANKING: Ranking = {
   fuzzyMin: 6,
   looseWeight: 0.3,
   noteShare: 0.1,
+  noteDecay: 0,
+  coverage: 1.5,
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
 };
 
@@ -55,21 +62,22 @@ export interface RankedChunk<M extends ChunkPlace> {
  * its note, so a note that answers in two places edges out a lone mention elsewhere. Only the best
  * other chunk counts: a sum would let a long note's many weak matches swamp the list again.
  */
-export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks: ReadonlyMap<number, M>, noteShare: number): RankedChunk<M>[] {
-  const best = new Map<string, [number, number]>(); // The note's two best chunk scores.
-  const rows: Array<{ id: number; meta: M; raw: number; terms: string[] }> = [];
+export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks: ReadonlyMap<number, M>, ranking: Pick<Ranking, 'noteShare' | 'noteDecay' | 'coverage'>, notesInIndex = 0): RankedChunk<M>[] {
+  const rows: Array<{ id: number; meta: M; raw: number; terms: string[]; queryTerms: string[] }> = [];
+  let top = 0;
   for (const result of results) {
     const meta = chunks.get(result.id as number);
     if (!meta) continue;
-    rows.push({ id: result.id as number, meta, raw: result.score, terms: result.terms });
-    const [first, second] = best.get(meta.path) ?? [0, 0];
-    best.set(meta.path, result.score > first ? [result.score, first] : [first, Math.max(second, result.score)]);
+    rows.push({ id: result.id as number, meta, raw: result.score, terms: result.terms, queryTerms: result.queryTerms });
+    top = Math.max(top, result.score);
   }
+  const notes = noteEvidence(rows.map((r) => ({ path: r.meta.path, score: r.raw, queryTerms: r.queryTerms })), notesInIndex);
+  const knobs = { share: ranking.noteShare, decay: ranking.noteDecay, coverage: ranking.coverage };
   return rows
     .map((row) => {
-      const [first, second] = best.get(row.meta.path) ?? [0, 0];
-      const other = row.raw >= first ? second : first;
-      return { id: row.id, meta: row.meta, terms: row.terms, score: round(row.raw + noteShare * other) };
+      const evidence = notes.get(row.meta.path);
+      const bonus = evidence ? noteBonus(evidence, row.raw, top, knobs) : 0;
+      return { id: row.id, meta: row.meta, terms: row.terms, score: round(row.raw + bonus) };
     })
     .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
 }

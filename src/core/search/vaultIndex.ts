@@ -313,7 +313,7 @@ export class VaultIndex implements VaultSearch {
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = options.k ?? 10;
     if (query.trim() === '' || k <= 0) return [];
-    const { boost, prefixMin, fuzzyMin, looseWeight, noteShare, bm25 } = this.ranking;
+    const { boost, prefixMin, fuzzyMin, looseWeight, bm25 } = this.ranking;
     const results = this.mini.search(query, {
       boost: { ...boost },
       bm25: { ...bm25 },
@@ -323,7 +323,7 @@ export class VaultIndex implements VaultSearch {
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
     });
-    const lexical = rankChunks(results, this.chunks, noteShare);
+    const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size);
     const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
     const picked: RankedChunk<ChunkMeta>[] = [];
     const perNote = new Map<string, number>();
