@@ -24,6 +24,12 @@ export interface Ranking {
   readonly noteDecay: number;
   /** Weight of the note's coverage of the query's terms, in units of the best chunk's score. */
   readonly coverage: number;
+  /**
+   * Weight of the semantic ranking against the lexical one (1) in the fusion. Left at 1: with the
+   * local server's stand-in embeddings, 0.2-0.5 moved main and held-out recall in opposite
+   * directions, and a stand-in is no ground for tuning a real model's weight.
+   */
+  readonly semanticWeight: number;
   /** BM25+ parameters (MiniSearch's defaults: k 1.2, b 0.7, d 0.5). */
   readonly bm25: { readonly k: number; readonly b: number; readonly d: number };
 }
@@ -39,6 +45,7 @@ export const DEFAULT_RANKING: Ranking = {
   noteShare: 0.1,
   noteDecay: 0,
   coverage: 1.5,
+  semanticWeight: 1,
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
 };
 
@@ -87,9 +94,9 @@ export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks
  * (ranks only, so BM25 and cosine scores never need calibrating): a chunk found by both rises above
  * one found by either alone, and a chunk only the meaning finds (no word in common) still gets in.
  */
-export function fuseRankings<M extends ChunkPlace>(lexical: readonly RankedChunk<M>[], ids: readonly number[], chunks: ReadonlyMap<number, M>, candidates: number): RankedChunk<M>[] {
+export function fuseRankings<M extends ChunkPlace>(lexical: readonly RankedChunk<M>[], ids: readonly number[], chunks: ReadonlyMap<number, M>, candidates: number, semanticWeight = 1): RankedChunk<M>[] {
   const semantic = ids.map((id) => ({ id, meta: chunks.get(id) as M, score: 0, terms: [] as string[] }));
-  const fused = reciprocalRankFusion([{ items: lexical.slice(0, candidates) }, { items: semantic }], (c) => String(c.id), DEFAULT_RRF_K);
+  const fused = reciprocalRankFusion([{ items: lexical.slice(0, candidates) }, { items: semantic, weight: semanticWeight }], (c) => String(c.id), DEFAULT_RRF_K);
   return fused
     .map(({ item, score }) => ({ ...item, score: round(score) }))
     .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);

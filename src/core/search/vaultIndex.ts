@@ -362,7 +362,7 @@ export class VaultIndex implements VaultSearch {
     const candidates = Math.max(3 * k, 30);
     const ids = await (this.semantic as ChunkRanker).rank(query, candidates, (id) => this.chunks.has(id), signal);
     if (ids.length === 0) return lexical;
-    return fuseRankings(lexical, ids, this.chunks, candidates);
+    return fuseRankings(lexical, ids, this.chunks, candidates, this.ranking.semanticWeight);
   }
 
   /** The index as JSON, for the plugin folder (or a file): format version, settings fingerprint, per-note hashes and stats. */
