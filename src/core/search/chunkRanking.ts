@@ -1,5 +1,6 @@
 import type { SearchResult } from 'minisearch';
 import { reciprocalRankFusion, DEFAULT_RRF_K } from './fusion';
+import { linkBonuses, type Neighbours } from './graphExpansion';
 import { noteBonus, noteEvidence } from './noteEvidence';
 
 /**
@@ -24,6 +25,10 @@ export interface Ranking {
   readonly noteDecay: number;
   /** Weight of the note's coverage of the query's terms, in units of the best chunk's score. */
   readonly coverage: number;
+  /** Share of a strong hit's score given to the matching notes it links with (graphExpansion.ts); 0 turns it off. */
+  readonly linkShare: number;
+  /** How many of the best notes act as seeds for linkShare. */
+  readonly linkSeeds: number;
   /**
    * Weight of the semantic ranking against the lexical one (1) in the fusion. Left at 1: with the
    * local server's stand-in embeddings, 0.2-0.5 moved main and held-out recall in opposite
@@ -46,6 +51,8 @@ export const DEFAULT_RANKING: Ranking = {
   noteDecay: 0,
   coverage: 1.5,
   semanticWeight: 1,
+  linkShare: 0.2,
+  linkSeeds: 2,
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
 };
 
@@ -69,7 +76,7 @@ export interface RankedChunk<M extends ChunkPlace> {
  * its note, so a note that answers in two places edges out a lone mention elsewhere. Only the best
  * other chunk counts: a sum would let a long note's many weak matches swamp the list again.
  */
-export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks: ReadonlyMap<number, M>, ranking: Pick<Ranking, 'noteShare' | 'noteDecay' | 'coverage'>, notesInIndex = 0): RankedChunk<M>[] {
+export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks: ReadonlyMap<number, M>, ranking: Pick<Ranking, 'noteShare' | 'noteDecay' | 'coverage' | 'linkShare' | 'linkSeeds'>, notesInIndex = 0, graph: Neighbours | null = null): RankedChunk<M>[] {
   const rows: Array<{ id: number; meta: M; raw: number; terms: string[]; queryTerms: string[] }> = [];
   let top = 0;
   for (const result of results) {
@@ -80,12 +87,19 @@ export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks
   }
   const notes = noteEvidence(rows.map((r) => ({ path: r.meta.path, score: r.raw, queryTerms: r.queryTerms })), notesInIndex);
   const knobs = { share: ranking.noteShare, decay: ranking.noteDecay, coverage: ranking.coverage };
-  return rows
-    .map((row) => {
-      const evidence = notes.get(row.meta.path);
-      const bonus = evidence ? noteBonus(evidence, row.raw, top, knobs) : 0;
-      return { id: row.id, meta: row.meta, terms: row.terms, score: round(row.raw + bonus) };
-    })
+  const scored = rows.map((row) => {
+    const evidence = notes.get(row.meta.path);
+    const bonus = evidence ? noteBonus(evidence, row.raw, top, knobs) : 0;
+    return { id: row.id, meta: row.meta, terms: row.terms, score: row.raw + bonus };
+  });
+  if (graph && ranking.linkShare > 0) {
+    const best = new Map<string, number>();
+    for (const row of scored) best.set(row.meta.path, Math.max(best.get(row.meta.path) ?? 0, row.score));
+    const bonuses = linkBonuses(best, graph, ranking.linkSeeds, ranking.linkShare);
+    for (const row of scored) row.score += bonuses.get(row.meta.path) ?? 0;
+  }
+  return scored
+    .map((row) => ({ ...row, score: round(row.score) }))
     .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
 }
 

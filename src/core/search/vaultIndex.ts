@@ -6,6 +6,7 @@ import { trimSlashes } from '../trim';
 import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
 import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTexts } from './embeddingText';
+import { LinkGraph } from './linkGraph';
 import { makeSnippet } from './snippet';
 import { processTerm, tokenize } from './text';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
@@ -17,7 +18,7 @@ import type { SearchHit, SearchOptions, VaultSearch } from './types';
  */
 
 /** Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt. */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 /**
  * A second ranking of the index's chunks by meaning (semantic.ts: embeddings), fused with the
@@ -105,6 +106,8 @@ interface Stored {
   nextId: number;
   notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }]>;
   mini: unknown;
+  /** The notes' links (linkGraph.ts), since format 3. */
+  links: unknown;
 }
 
 const miniOptions = {
@@ -120,6 +123,8 @@ export class VaultIndex implements VaultSearch {
   private mini = new MiniSearch<ChunkDoc>(miniOptions);
   private readonly notes = new Map<string, NoteEntry>();
   private readonly chunks = new Map<number, ChunkMeta>();
+  /** The notes' links (linkGraph.ts): links weighed into ranking and related notes. */
+  private linkGraph = new LinkGraph();
   private nextId = 1;
   private readonly excluded: readonly string[];
   private readonly chunkOptions: Required<ChunkOptions>;
@@ -151,6 +156,11 @@ export class VaultIndex implements VaultSearch {
 
   get chunkCount(): number {
     return this.chunks.size;
+  }
+
+  /** The indexed notes' links (linkGraph.ts). */
+  get links(): LinkGraph {
+    return this.linkGraph;
   }
 
   isExcluded(path: string): boolean {
@@ -297,6 +307,7 @@ export class VaultIndex implements VaultSearch {
       this.mini.discard(id);
       this.chunks.delete(id);
     }
+    this.linkGraph.delete(path);
     this.notes.delete(path);
   }
 
@@ -323,7 +334,7 @@ export class VaultIndex implements VaultSearch {
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
     });
-    const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size);
+    const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size, this.linkGraph);
     const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
     const picked: RankedChunk<ChunkMeta>[] = [];
     const perNote = new Map<string, number>();
@@ -381,7 +392,7 @@ export class VaultIndex implements VaultSearch {
           }),
         },
       ]);
-    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, mini: this.mini.toJSON() };
+    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, mini: this.mini.toJSON(), links: this.linkGraph.toJSON() };
     return JSON.stringify(stored);
   }
 
@@ -410,6 +421,8 @@ export class VaultIndex implements VaultSearch {
     if (stored.fingerprint !== this.fingerprint) return 'other-settings';
     if (!Array.isArray(stored.notes) || !Number.isSafeInteger(stored.nextId)) return 'damaged';
     let mini: MiniSearch<ChunkDoc>;
+    const links = LinkGraph.fromJSON(stored.links);
+    if (links === null) return 'damaged';
     const notes = new Map<string, NoteEntry>();
     const chunks = new Map<number, ChunkMeta>();
     try {
@@ -429,6 +442,7 @@ export class VaultIndex implements VaultSearch {
       return 'damaged';
     }
     this.mini = mini;
+    this.linkGraph = links;
     this.notes.clear();
     this.chunks.clear();
     for (const [path, entry] of notes) this.notes.set(path, entry);
@@ -458,6 +472,7 @@ export class VaultIndex implements VaultSearch {
         body: chunk.body,
       });
     }
+    this.linkGraph.set(path, text);
     this.notes.set(path, { hash, stat, ids });
   }
 
