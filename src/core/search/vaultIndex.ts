@@ -321,6 +321,53 @@ export class VaultIndex implements VaultSearch {
     this.upsert(to, text, stat);
   }
 
+  /**
+   * Notes for a query, best first, without reading them (related notes: relatedNotes.ts): exact
+   * terms only (a query of a note's own words needs no typo matching), each note scored by its best
+   * chunk, none of search()'s note-level signals (they cost a pass over every match; the caller
+   * weighs links itself).
+   */
+  rankNotes(query: string, n: number, exclude?: string): Array<{ path: string; score: number }> {
+    if (query.trim() === '' || n <= 0) return [];
+    const { boost, bm25 } = this.ranking;
+    const best = new Map<string, number>();
+    for (const result of this.mini.search(query, { boost: { ...boost }, bm25: { ...bm25 }, combineWith: 'OR' })) {
+      const path = this.chunks.get(result.id as number)?.path;
+      if (path === undefined || path === exclude) continue;
+      if (result.score > (best.get(path) ?? 0)) best.set(path, result.score);
+    }
+    return [...best]
+      .sort(([pa, a], [pb, b]) => b - a || (pa < pb ? -1 : pa > pb ? 1 : 0))
+      .slice(0, n)
+      .map(([path, score]) => ({ path, score: Math.round(score * 1e6) / 1e6 }));
+  }
+
+  /**
+   * In how many chunks an index term (a processed word) occurs, for picking a note's telling words
+   * (relatedNotes.ts). Read from MiniSearch's term tree (a protected field: no public call gives a
+   * term's document count); null if that shape ever changes, and the caller goes without.
+   */
+  chunkFrequency(term: string): number | null {
+    const tree = (this.mini as unknown as { _index?: { get?: (t: string) => unknown } })._index;
+    if (typeof tree?.get !== 'function') return null;
+    const fields = tree.get(term);
+    if (fields === undefined) return 0;
+    if (!(fields instanceof Map)) return null;
+    let most = 0;
+    for (const docs of fields.values()) if (docs instanceof Map) most = Math.max(most, docs.size);
+    return most;
+  }
+
+  /** The semantic ranker fused into searches, if any (related notes use it too). */
+  get semanticRanker(): ChunkRanker | null {
+    return this.semantic;
+  }
+
+  /** The note a chunk belongs to. */
+  pathOf(id: number): string | null {
+    return this.chunks.get(id)?.path ?? null;
+  }
+
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = options.k ?? 10;
     if (query.trim() === '' || k <= 0) return [];
