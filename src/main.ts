@@ -396,6 +396,7 @@ export default class StrataPlugin extends Plugin {
     if (!leaf) return;
     if (!(leaf.view instanceof RelatedNotesView)) await leaf.setViewState({ type: VIEW_TYPE_RELATED, active: true });
     await workspace.revealLeaf(leaf);
+    if (leaf.view instanceof RelatedNotesView) await leaf.view.focusList();
   }
 
   /** A note attached to the chat shown last without taking the focus (the related-notes view); a new chat when none is open. */

@@ -32,7 +32,7 @@ export interface RelatedNote {
 export interface RelatedOptions {
   /** How many notes (default 15). */
   readonly k?: number;
-  /** Words in the query (default 12). */
+  /** Words in the query (default 10). */
   readonly words?: number;
   readonly signal?: AbortSignal;
 }
@@ -43,8 +43,11 @@ export const LINK_WEIGHT = 0.5;
 export const SEMANTIC_WEIGHT = 0.5;
 /** Headings taken at most (a long note's table of contents would drown its words). */
 const MAX_HEADINGS = 8;
-/** A word in more chunks than this is too common to tell what a note is about (and costly to look up). */
-const MAX_CHUNKS_PER_WORD = 250;
+/**
+ * The query's words together may be in at most this many chunks: a query's cost is the chunks its
+ * words are in, so the note switch stays cheap on a big vault, where common words are in thousands.
+ */
+const CHUNK_BUDGET = 3000;
 /** Words (most used first) whose rarity is looked up. */
 const CANDIDATE_WORDS = 60;
 /** A word of the name, aliases, headings or tags counts as this many uses in the body. */
@@ -53,12 +56,12 @@ const NAME_WEIGHT = 3;
 /**
  * The query a note stands for: its most telling words. A word counts once per use in the body and
  * NAME_WEIGHT times in the name, aliases, headings and tags (what the note says it is about); when
- * `rarity` is given (chunks per term), a word also weighs by how rare it is in the vault (tf × idf)
- * and one in more than a tenth of the chunks (or MAX_CHUNKS_PER_WORD) is left out, so "see" or
- * "use" do not pull in half the vault. At most `words` words: the query's cost grows with them
- * and with how many chunks each is in.
+ * `rarity` is given (chunks per term), a word also weighs by how rare it is in the vault (tf × idf),
+ * one in more than a tenth of the chunks is left out (so "see" or "use" do not pull in half the
+ * vault), and words are taken best first while the chunks they are in fit CHUNK_BUDGET. At most
+ * `words` words.
  */
-export function relatedQuery(path: string, text: string, words = 12, rarity?: { frequency(term: string): number | null; chunks: number }): string {
+export function relatedQuery(path: string, text: string, words = 10, rarity?: { frequency(term: string): number | null; chunks: number }): string {
   const note = chunkNote(path, text);
   const headings = [...new Set(note.chunks.flatMap((c) => c.headings))].slice(0, MAX_HEADINGS);
   // Count stems, keep the first word seen for each (the index processes the query's words itself).
@@ -85,15 +88,18 @@ export function relatedQuery(path: string, text: string, words = 12, rarity?: { 
   const candidates = [...counts].sort(([, a], [, b]) => b.count - a.count || a.first - b.first).slice(0, CANDIDATE_WORDS);
   const weighted = candidates.map(([term, e]) => {
     const df = rarity ? rarity.frequency(term) : null;
-    const idf = df === null || rarity === undefined ? 1 : df > Math.min(rarity.chunks / 10, MAX_CHUNKS_PER_WORD) ? 0 : Math.log(1 + rarity.chunks / (1 + df));
-    return { ...e, weight: e.count * idf };
+    const idf = df === null || rarity === undefined ? 1 : df > rarity.chunks / 10 ? 0 : Math.log(1 + rarity.chunks / (1 + df));
+    return { ...e, df: df ?? 0, weight: e.count * idf };
   });
-  return weighted
-    .filter((e) => e.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.first - b.first)
-    .slice(0, Math.max(0, words))
-    .map((e) => e.word)
-    .join(' ');
+  const picked: string[] = [];
+  let spent = 0;
+  for (const e of weighted.filter((w) => w.weight > 0).sort((a, b) => b.weight - a.weight || a.first - b.first)) {
+    if (picked.length >= words) break;
+    if (spent + e.df > CHUNK_BUDGET) continue;
+    spent += e.df;
+    picked.push(e.word);
+  }
+  return picked.join(' ');
 }
 
 /** The notes related to `path` (whose text is `text`), most related first; ties by path. */

@@ -42,6 +42,8 @@ export class RelatedNotesView extends ItemView {
   /** The note the list is for, and its text when looked up (an edit that changes it looks again). */
   private shown: { path: string; text: string } | null = null;
   private lookup: AbortController | null = null;
+  /** The lookup under way (or the last one), so a command can wait for the list it shows. */
+  private updating: Promise<void> = Promise.resolve();
   private readonly scheduleUpdate = debounce(() => void this.update(), SWITCH_DEBOUNCE_MS, true);
 
   constructor(
@@ -66,6 +68,7 @@ export class RelatedNotesView extends ItemView {
   async onOpen(): Promise<void> {
     this.contentEl.empty();
     this.contentEl.addClass('strata-related');
+    this.contentEl.setAttr('tabindex', '-1');
     this.headingEl = this.contentEl.createDiv({ cls: 'strata-related-heading' });
     this.statusEl = this.contentEl.createDiv({ cls: 'strata-related-status strata-muted', attr: { 'aria-live': 'polite' } });
     this.listEl = this.contentEl.createEl('ul', { cls: 'strata-related-list' });
@@ -90,8 +93,21 @@ export class RelatedNotesView extends ItemView {
     this.lookup = null;
   }
 
+  /** The keyboard's way in (the command): the first row once the list is there, else the view. */
+  async focusList(): Promise<void> {
+    await this.updating;
+    const first = this.listEl.querySelector<HTMLElement>('.strata-related-open');
+    if (first) first.focus();
+    else this.contentEl.focus();
+  }
+
   /** Look up the active note's related notes, unless the list already shows them. */
-  async update(): Promise<void> {
+  update(): Promise<void> {
+    this.updating = this.lookUp();
+    return this.updating;
+  }
+
+  private async lookUp(): Promise<void> {
     const file = this.app.workspace.getActiveFile();
     if (!(file instanceof TFile) || file.extension !== 'md') {
       // Focus in this view (or the chat) keeps the last note's list: the user is using it.
