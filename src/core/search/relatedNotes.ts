@@ -48,6 +48,8 @@ const MAX_HEADINGS = 8;
  * words are in, so the note switch stays cheap on a big vault, where common words are in thousands.
  */
 const CHUNK_BUDGET = 3000;
+/** In a small vault a tenth of the chunks is a handful: a word is common only past this many. */
+const COMMON_FLOOR = 20;
 /** Words (most used first) whose rarity is looked up. */
 const CANDIDATE_WORDS = 60;
 /** A word of the name, aliases, headings or tags counts as this many uses in the body. */
@@ -57,8 +59,8 @@ const NAME_WEIGHT = 3;
  * The query a note stands for: its most telling words. A word counts once per use in the body and
  * NAME_WEIGHT times in the name, aliases, headings and tags (what the note says it is about); when
  * `rarity` is given (chunks per term), a word also weighs by how rare it is in the vault (tf × idf),
- * one in more than a tenth of the chunks is left out (so "see" or "use" do not pull in half the
- * vault), and words are taken best first while the chunks they are in fit CHUNK_BUDGET. At most
+ * one in more than a tenth of the chunks (and more than COMMON_FLOOR) is left out (so "see" or
+ * "use" do not pull in half the vault), and words are taken best first while the chunks they are in fit CHUNK_BUDGET. At most
  * `words` words.
  */
 export function relatedQuery(path: string, text: string, words = 10, rarity?: { frequency(term: string): number | null; chunks: number }): string {
@@ -88,7 +90,7 @@ export function relatedQuery(path: string, text: string, words = 10, rarity?: { 
   const candidates = [...counts].sort(([, a], [, b]) => b.count - a.count || a.first - b.first).slice(0, CANDIDATE_WORDS);
   const weighted = candidates.map(([term, e]) => {
     const df = rarity ? rarity.frequency(term) : null;
-    const idf = df === null || rarity === undefined ? 1 : df > rarity.chunks / 10 ? 0 : Math.log(1 + rarity.chunks / (1 + df));
+    const idf = df === null || rarity === undefined ? 1 : df > Math.max(rarity.chunks / 10, COMMON_FLOOR) ? 0 : Math.log(1 + rarity.chunks / (1 + df));
     return { ...e, df: df ?? 0, weight: e.count * idf };
   });
   const picked: string[] = [];
