@@ -17,6 +17,8 @@ export interface RelatedRun {
   readonly medianMs: number;
   readonly p95Ms: number;
   readonly maxMs: number;
+  /** CPU time of the process per switch (user + system), median: what a switch costs on a busy machine, where wall time waits for other processes. */
+  readonly cpuMedianMs: number;
   /** Mean notes listed per switch, and mean of them found through links. */
   readonly listed: number;
   readonly linked: number;
@@ -32,6 +34,7 @@ export async function measureRelated(count: number, switches: number): Promise<R
   const paths = index.paths();
   const step = Math.max(1, Math.floor(paths.length / switches));
   const times: number[] = [];
+  const cpu: number[] = [];
   let listed = 0;
   let linked = 0;
   // A few switches first, so the timed ones see a warm index (the view's first one is not a switch).
@@ -39,9 +42,12 @@ export async function measureRelated(count: number, switches: number): Promise<R
   for (let i = 0; i < paths.length && times.length < switches; i += step) {
     const path = paths[i];
     const text = generated.notes.get(path) ?? '';
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const related = await relatedNotes(index, path, text);
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
     listed += related.length;
     linked += related.filter((r) => r.link !== null).length;
   }
@@ -52,6 +58,7 @@ export async function measureRelated(count: number, switches: number): Promise<R
     medianMs: median(times),
     p95Ms: p95(times),
     maxMs: Math.max(...times),
+    cpuMedianMs: median(cpu),
     listed: listed / times.length,
     linked: linked / times.length,
     targetMs: 20,

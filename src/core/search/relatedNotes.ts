@@ -47,7 +47,7 @@ const MAX_HEADINGS = 8;
  * The query's words together may be in at most this many chunks: a query's cost is the chunks its
  * words are in, so the note switch stays cheap on a big vault, where common words are in thousands.
  */
-const CHUNK_BUDGET = 3000;
+const CHUNK_BUDGET = 1000;
 /** In a small vault a tenth of the chunks is a handful: a word is common only past this many. */
 const COMMON_FLOOR = 20;
 /** Words (most used first) whose rarity is looked up. */
