@@ -19,6 +19,7 @@ export interface RelatedRun {
   readonly maxMs: number;
   /** CPU time of the process per switch (user + system), median: what a switch costs on a busy machine, where wall time waits for other processes. */
   readonly cpuMedianMs: number;
+  readonly cpuP95Ms: number;
   /** Mean notes listed per switch, and mean of them found through links. */
   readonly listed: number;
   readonly linked: number;
@@ -59,6 +60,7 @@ export async function measureRelated(count: number, switches: number): Promise<R
     p95Ms: p95(times),
     maxMs: Math.max(...times),
     cpuMedianMs: median(cpu),
+    cpuP95Ms: p95(cpu),
     listed: listed / times.length,
     linked: linked / times.length,
     targetMs: 20,
