@@ -49,7 +49,7 @@ export const DEFAULT_RANKING: Ranking = {
   looseWeight: 0.3,
   noteShare: 0.1,
   noteDecay: 0,
-  coverage: 1.5,
+  coverage: 1.75,
   semanticWeight: 1,
   linkShare: 0.2,
   linkSeeds: 2,
