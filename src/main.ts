@@ -18,6 +18,7 @@ import { obsidianProviderFactory, obsidianSemanticChoice } from './obsidian/prov
 import { StrataSettingTab } from './obsidian/settingsTab';
 import { openPluginSettings } from './obsidian/view/setupNotice';
 import { ChatView, VIEW_TYPE_CHAT } from './obsidian/view/chatView';
+import { RelatedNotesView, VIEW_TYPE_RELATED } from './obsidian/view/relatedView';
 import type { ContextChip } from './core/context/items';
 import { registerAddToChatMenus } from './obsidian/addToChatMenus';
 import { LastMarkdownEditor } from './obsidian/lastEditor';
@@ -129,6 +130,15 @@ export default class StrataPlugin extends Plugin {
           openInNewTab: (chatId) => void this.openChatInNewTab(chatId),
         }),
     );
+    // Related notes (issue 33): the active note's, from the vault search's index.
+    this.registerView(
+      VIEW_TYPE_RELATED,
+      (leaf) =>
+        new RelatedNotesView(leaf, {
+          related: (path, text, signal) => this.searchIndex?.related(path, text, { signal }) ?? null,
+          attach: (path) => this.attachNote(path),
+        }),
+    );
     // Commands act on the Strata view focused last (a tab, a split, the sidebar).
     this.registerEvent(
       this.app.workspace.on('active-leaf-change', (leaf) => {
@@ -183,6 +193,7 @@ export default class StrataPlugin extends Plugin {
         return true;
       },
     });
+    this.addCommand({ id: 'open-related-notes', name: 'Open related notes', callback: () => void this.openRelatedNotes() });
     this.addCommand({
       id: 'condense-chat',
       name: 'Condense chat',
@@ -376,6 +387,24 @@ export default class StrataPlugin extends Plugin {
     const view = leaf.view instanceof ChatView ? leaf.view : null;
     view?.focusComposer();
     return view;
+  }
+
+  /** The related-notes view: the one open, else a new one in the right sidebar. */
+  async openRelatedNotes(): Promise<void> {
+    const { workspace } = this.app;
+    const leaf = workspace.getLeavesOfType(VIEW_TYPE_RELATED)[0] ?? workspace.getRightLeaf(false);
+    if (!leaf) return;
+    if (!(leaf.view instanceof RelatedNotesView)) await leaf.setViewState({ type: VIEW_TYPE_RELATED, active: true });
+    await workspace.revealLeaf(leaf);
+    if (leaf.view instanceof RelatedNotesView) await leaf.view.focusList();
+  }
+
+  /** A note attached to the chat shown last without taking the focus (the related-notes view); a new chat when none is open. */
+  private attachNote(path: string): void {
+    const leaves = this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT);
+    const leaf = this.lastChatLeaf && leaves.includes(this.lastChatLeaf) ? this.lastChatLeaf : (leaves[0] ?? null);
+    if (leaf?.view instanceof ChatView) leaf.view.addChip({ kind: 'note', path }, { focus: false });
+    else void this.openChat().then((view) => view?.addChip({ kind: 'note', path }));
   }
 
   /** A Strata view in a new tab: the saved chat `chatId`, or a new chat. */

@@ -1,5 +1,6 @@
 import type { SearchBench } from '../search/section';
 import { int, mib, ms, pct, table } from './format';
+import { relatedSection } from './related';
 
 /** The search section of the report: quality on the evaluation set, then the generated vault. */
 export function searchSection(s: SearchBench): string {
@@ -22,6 +23,21 @@ export function searchSection(s: SearchBench): string {
     ...s.quality.map((q) => `- \`${q.target}\`: ${q.description}.`),
     '',
   );
+  if (s.heldOut) {
+    out.push(
+      `Held out: the ${s.heldOut.questions} questions of \`bench/search-eval/heldout.json\`, written without running any search and never tuned on, checked after every ranking change.`,
+      '',
+      table(
+        ['target', 'vault', 'questions', 'recall@1', 'recall@5', 'MRR'],
+        s.heldOut.quality.flatMap((q) => [
+          ...q.vaults.map((v) => [q.target, v.vault, int(v.figures.questions), pct(v.figures.recallAt1), pct(v.figures.recallAt5), v.figures.mrr.toFixed(3)]),
+          [`**${q.target}**`, '**all**', int(q.overall.questions), `**${pct(q.overall.recallAt1)}**`, `**${pct(q.overall.recallAt5)}**`, `**${q.overall.mrr.toFixed(3)}**`],
+        ]),
+        ['l', 'l'],
+      ),
+      '',
+    );
+  }
   if (s.generated.length > 0) {
     const g = s.generated[0];
     out.push(
@@ -37,6 +53,7 @@ export function searchSection(s: SearchBench): string {
       '',
     );
   }
+  if (s.related) out.push(relatedSection(s.related));
   return out.join('\n');
 }
 

@@ -5,6 +5,7 @@ import type { EvalFigures } from '../../src/core/search/evaluate';
 import { FsVault } from '../../src/node/fsVault';
 import { loadEvalSet, runSearchEval } from '../../src/node/searchEval';
 import type { GeneratedRun } from './worker';
+import type { RelatedRun } from './related';
 
 export interface SearchQuality {
   readonly target: string;
@@ -19,6 +20,10 @@ export interface SearchBench {
   readonly quality: readonly SearchQuality[];
   /** One generated vault indexed by each target, each in its own process. */
   readonly generated: readonly GeneratedRun[];
+  /** The held-out questions (bench/search-eval/heldout.json), checked after every ranking change. */
+  readonly heldOut?: { readonly questions: number; readonly quality: readonly SearchQuality[] };
+  /** Related notes: the time of a note switch on a generated vault (related.ts). */
+  readonly related?: RelatedRun;
 }
 
 /**
@@ -34,13 +39,24 @@ export async function measureSearch(root: string, notes: number, progress: (mess
   for (const vault of new Set(questions.map((q) => q.vault))) {
     counts.set(vault, (await new FsVault(path.join(corpus, vault)).listMarkdown()).length);
   }
-  const quality = runs.map((run) => ({
+  const quality = qualityOf(runs, counts);
+  const heldOutQuestions = loadEvalSet(path.join(root, 'bench', 'search-eval', 'heldout.json'));
+  const heldOut = { questions: heldOutQuestions.length, quality: qualityOf(await runSearchEval(heldOutQuestions, EVAL_TARGETS, corpus), counts) };
+  const { generated, related } = await measureSearchGenerated(root, notes, progress);
+  return { questions: questions.length, quality, generated, heldOut, related };
+}
+
+function qualityOf(runs: Awaited<ReturnType<typeof runSearchEval>>, counts: ReadonlyMap<string, number>): SearchQuality[] {
+  return runs.map((run) => ({
     target: run.target,
     description: EVAL_TARGETS.find((t) => t.name === run.target)?.description ?? '',
     overall: run.report.overall,
     buildMs: Object.values(run.buildMs).reduce((a, b) => a + b, 0),
     vaults: run.report.vaults.map((v) => ({ vault: v.vault, notes: counts.get(v.vault) ?? 0, figures: v.figures, buildMs: run.buildMs[v.vault] ?? 0 })),
   }));
+}
+
+async function measureSearchGenerated(root: string, notes: number, progress: (message: string) => void): Promise<{ generated: GeneratedRun[]; related: RelatedRun }> {
   const generated: GeneratedRun[] = [];
   for (const target of EVAL_TARGETS) {
     progress(`search: ${target.name} indexing a generated ${notes.toLocaleString('en-US')}-note vault, in a child process…`);
@@ -49,5 +65,10 @@ export async function measureSearch(root: string, notes: number, progress: (mess
     if (result.status !== 0) throw new Error(`search worker for ${target.name} failed (${result.status}): ${result.stderr.trim()}`);
     generated.push(JSON.parse(result.stdout) as GeneratedRun);
   }
-  return { questions: questions.length, quality, generated };
+  // Related notes at the issue's scale on a long run (25,000 notes), else on the run's vault size.
+  const relatedCount = notes >= 10_000 ? 25_000 : notes;
+  progress(`search: related notes on a generated ${relatedCount.toLocaleString('en-US')}-note vault, in a child process…`);
+  const related = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'search', 'related.ts'), String(relatedCount), '200'], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  if (related.status !== 0) throw new Error(`related-notes bench failed (${related.status}): ${related.stderr.trim()}`);
+  return { generated, related: JSON.parse(related.stdout) as RelatedRun };
 }

@@ -1,3 +1,4 @@
+import { relatedNotes, type RelatedNote, type RelatedOptions } from '../core/search/relatedNotes';
 import { normalizePath, TFile, type Plugin, type TAbstractFile } from 'obsidian';
 import { readPluginText } from '../core/pluginFiles';
 import { DEFAULT_TIMERS } from '../core/timers';
@@ -160,6 +161,12 @@ export class ObsidianVaultSearch implements VaultSearch {
     // A query's embedding cost is in the status at once and saved with the next embedded sections:
     // rewriting the whole vectors file (tens of MB on a big vault) for a few tokens is not worth it.
     return this.index.search(query, options);
+  }
+
+  /** The notes related to `path` (core/search/relatedNotes.ts), from the same index; waits for the build. */
+  async related(path: string, text: string, options?: RelatedOptions): Promise<RelatedNote[]> {
+    await this.ready;
+    return relatedNotes(this.index, path, text, options);
   }
 
   /** Settings changed: a different fingerprint (excluded folders, chunk sizes) means a new index. Waits for typing to stop. */

@@ -1,5 +1,7 @@
 import type { SearchResult } from 'minisearch';
 import { reciprocalRankFusion, DEFAULT_RRF_K } from './fusion';
+import { linkBonuses, type Neighbours } from './graphExpansion';
+import { noteBonus, noteEvidence } from './noteEvidence';
 
 /**
  * How the index ranks its chunks for a query: BM25 over the fields with the knobs below, a share
@@ -19,6 +21,20 @@ export interface Ranking {
   readonly looseWeight: number;
   /** Share of a note's other matching chunks added to each of its chunks' scores. */
   readonly noteShare: number;
+  /** Each further chunk of the note counts this fraction of the one before (noteEvidence.ts). */
+  readonly noteDecay: number;
+  /** Weight of the note's coverage of the query's terms, in units of the best chunk's score. */
+  readonly coverage: number;
+  /** Share of a strong hit's score given to the matching notes it links with (graphExpansion.ts); 0 turns it off. */
+  readonly linkShare: number;
+  /** How many of the best notes act as seeds for linkShare. */
+  readonly linkSeeds: number;
+  /**
+   * Weight of the semantic ranking against the lexical one (1) in the fusion. Left at 1: with the
+   * local server's stand-in embeddings, 0.2-0.5 moved main and held-out recall in opposite
+   * directions, and a stand-in is no ground for tuning a real model's weight.
+   */
+  readonly semanticWeight: number;
   /** BM25+ parameters (MiniSearch's defaults: k 1.2, b 0.7, d 0.5). */
   readonly bm25: { readonly k: number; readonly b: number; readonly d: number };
 }
@@ -32,6 +48,11 @@ export const DEFAULT_RANKING: Ranking = {
   fuzzyMin: 6,
   looseWeight: 0.3,
   noteShare: 0.1,
+  noteDecay: 0,
+  coverage: 1.75,
+  semanticWeight: 1,
+  linkShare: 0.2,
+  linkSeeds: 2,
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
 };
 
@@ -55,22 +76,30 @@ export interface RankedChunk<M extends ChunkPlace> {
  * its note, so a note that answers in two places edges out a lone mention elsewhere. Only the best
  * other chunk counts: a sum would let a long note's many weak matches swamp the list again.
  */
-export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks: ReadonlyMap<number, M>, noteShare: number): RankedChunk<M>[] {
-  const best = new Map<string, [number, number]>(); // The note's two best chunk scores.
-  const rows: Array<{ id: number; meta: M; raw: number; terms: string[] }> = [];
+export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks: ReadonlyMap<number, M>, ranking: Pick<Ranking, 'noteShare' | 'noteDecay' | 'coverage' | 'linkShare' | 'linkSeeds'>, notesInIndex = 0, graph: Neighbours | null = null): RankedChunk<M>[] {
+  const rows: Array<{ id: number; meta: M; raw: number; terms: string[]; queryTerms: string[] }> = [];
+  let top = 0;
   for (const result of results) {
     const meta = chunks.get(result.id as number);
     if (!meta) continue;
-    rows.push({ id: result.id as number, meta, raw: result.score, terms: result.terms });
-    const [first, second] = best.get(meta.path) ?? [0, 0];
-    best.set(meta.path, result.score > first ? [result.score, first] : [first, Math.max(second, result.score)]);
+    rows.push({ id: result.id as number, meta, raw: result.score, terms: result.terms, queryTerms: result.queryTerms });
+    top = Math.max(top, result.score);
   }
-  return rows
-    .map((row) => {
-      const [first, second] = best.get(row.meta.path) ?? [0, 0];
-      const other = row.raw >= first ? second : first;
-      return { id: row.id, meta: row.meta, terms: row.terms, score: round(row.raw + noteShare * other) };
-    })
+  const notes = noteEvidence(rows.map((r) => ({ path: r.meta.path, score: r.raw, queryTerms: r.queryTerms })), notesInIndex);
+  const knobs = { share: ranking.noteShare, decay: ranking.noteDecay, coverage: ranking.coverage };
+  const scored = rows.map((row) => {
+    const evidence = notes.get(row.meta.path);
+    const bonus = evidence ? noteBonus(evidence, row.raw, top, knobs) : 0;
+    return { id: row.id, meta: row.meta, terms: row.terms, score: row.raw + bonus };
+  });
+  if (graph && ranking.linkShare > 0) {
+    const best = new Map<string, number>();
+    for (const row of scored) best.set(row.meta.path, Math.max(best.get(row.meta.path) ?? 0, row.score));
+    const bonuses = linkBonuses(best, graph, ranking.linkSeeds, ranking.linkShare);
+    for (const row of scored) row.score += bonuses.get(row.meta.path) ?? 0;
+  }
+  return scored
+    .map((row) => ({ ...row, score: round(row.score) }))
     .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
 }
 
@@ -79,9 +108,9 @@ export function rankChunks<M extends ChunkPlace>(results: SearchResult[], chunks
  * (ranks only, so BM25 and cosine scores never need calibrating): a chunk found by both rises above
  * one found by either alone, and a chunk only the meaning finds (no word in common) still gets in.
  */
-export function fuseRankings<M extends ChunkPlace>(lexical: readonly RankedChunk<M>[], ids: readonly number[], chunks: ReadonlyMap<number, M>, candidates: number): RankedChunk<M>[] {
+export function fuseRankings<M extends ChunkPlace>(lexical: readonly RankedChunk<M>[], ids: readonly number[], chunks: ReadonlyMap<number, M>, candidates: number, semanticWeight = 1): RankedChunk<M>[] {
   const semantic = ids.map((id) => ({ id, meta: chunks.get(id) as M, score: 0, terms: [] as string[] }));
-  const fused = reciprocalRankFusion([{ items: lexical.slice(0, candidates) }, { items: semantic }], (c) => String(c.id), DEFAULT_RRF_K);
+  const fused = reciprocalRankFusion([{ items: lexical.slice(0, candidates) }, { items: semantic, weight: semanticWeight }], (c) => String(c.id), DEFAULT_RRF_K);
   return fused
     .map(({ item, score }) => ({ ...item, score: round(score) }))
     .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);

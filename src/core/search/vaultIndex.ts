@@ -6,6 +6,7 @@ import { trimSlashes } from '../trim';
 import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
 import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTexts } from './embeddingText';
+import { LinkGraph } from './linkGraph';
 import { makeSnippet } from './snippet';
 import { processTerm, tokenize } from './text';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
@@ -17,7 +18,7 @@ import type { SearchHit, SearchOptions, VaultSearch } from './types';
  */
 
 /** Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt. */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 /**
  * A second ranking of the index's chunks by meaning (semantic.ts: embeddings), fused with the
@@ -105,6 +106,8 @@ interface Stored {
   nextId: number;
   notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }]>;
   mini: unknown;
+  /** The notes' links (linkGraph.ts), since format 3. */
+  links: unknown;
 }
 
 const miniOptions = {
@@ -120,6 +123,8 @@ export class VaultIndex implements VaultSearch {
   private mini = new MiniSearch<ChunkDoc>(miniOptions);
   private readonly notes = new Map<string, NoteEntry>();
   private readonly chunks = new Map<number, ChunkMeta>();
+  /** The notes' links (linkGraph.ts): links weighed into ranking and related notes. */
+  private linkGraph = new LinkGraph();
   private nextId = 1;
   private readonly excluded: readonly string[];
   private readonly chunkOptions: Required<ChunkOptions>;
@@ -151,6 +156,11 @@ export class VaultIndex implements VaultSearch {
 
   get chunkCount(): number {
     return this.chunks.size;
+  }
+
+  /** The indexed notes' links (linkGraph.ts). */
+  get links(): LinkGraph {
+    return this.linkGraph;
   }
 
   isExcluded(path: string): boolean {
@@ -297,6 +307,7 @@ export class VaultIndex implements VaultSearch {
       this.mini.discard(id);
       this.chunks.delete(id);
     }
+    this.linkGraph.delete(path);
     this.notes.delete(path);
   }
 
@@ -310,10 +321,57 @@ export class VaultIndex implements VaultSearch {
     this.upsert(to, text, stat);
   }
 
+  /**
+   * Notes for a query, best first, without reading them (related notes: relatedNotes.ts): exact
+   * terms only (a query of a note's own words needs no typo matching), each note scored by its best
+   * chunk, none of search()'s note-level signals (they cost a pass over every match; the caller
+   * weighs links itself).
+   */
+  rankNotes(query: string, n: number, exclude?: string): Array<{ path: string; score: number }> {
+    if (query.trim() === '' || n <= 0) return [];
+    const { boost, bm25 } = this.ranking;
+    const best = new Map<string, number>();
+    for (const result of this.mini.search(query, { boost: { ...boost }, bm25: { ...bm25 }, combineWith: 'OR' })) {
+      const path = this.chunks.get(result.id as number)?.path;
+      if (path === undefined || path === exclude) continue;
+      if (result.score > (best.get(path) ?? 0)) best.set(path, result.score);
+    }
+    return [...best]
+      .sort(([pa, a], [pb, b]) => b - a || (pa < pb ? -1 : pa > pb ? 1 : 0))
+      .slice(0, n)
+      .map(([path, score]) => ({ path, score: Math.round(score * 1e6) / 1e6 }));
+  }
+
+  /**
+   * In how many chunks an index term (a processed word) occurs, for picking a note's telling words
+   * (relatedNotes.ts). Read from MiniSearch's term tree (a protected field: no public call gives a
+   * term's document count); null if that shape ever changes, and the caller goes without.
+   */
+  chunkFrequency(term: string): number | null {
+    const tree = (this.mini as unknown as { _index?: { get?: (t: string) => unknown } })._index;
+    if (typeof tree?.get !== 'function') return null;
+    const fields = tree.get(term);
+    if (fields === undefined) return 0;
+    if (!(fields instanceof Map)) return null;
+    let most = 0;
+    for (const docs of fields.values()) if (docs instanceof Map) most = Math.max(most, docs.size);
+    return most;
+  }
+
+  /** The semantic ranker fused into searches, if any (related notes use it too). */
+  get semanticRanker(): ChunkRanker | null {
+    return this.semantic;
+  }
+
+  /** The note a chunk belongs to. */
+  pathOf(id: number): string | null {
+    return this.chunks.get(id)?.path ?? null;
+  }
+
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = options.k ?? 10;
     if (query.trim() === '' || k <= 0) return [];
-    const { boost, prefixMin, fuzzyMin, looseWeight, noteShare, bm25 } = this.ranking;
+    const { boost, prefixMin, fuzzyMin, looseWeight, bm25 } = this.ranking;
     const results = this.mini.search(query, {
       boost: { ...boost },
       bm25: { ...bm25 },
@@ -323,7 +381,7 @@ export class VaultIndex implements VaultSearch {
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
     });
-    const lexical = rankChunks(results, this.chunks, noteShare);
+    const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size, this.linkGraph);
     const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
     const picked: RankedChunk<ChunkMeta>[] = [];
     const perNote = new Map<string, number>();
@@ -362,7 +420,7 @@ export class VaultIndex implements VaultSearch {
     const candidates = Math.max(3 * k, 30);
     const ids = await (this.semantic as ChunkRanker).rank(query, candidates, (id) => this.chunks.has(id), signal);
     if (ids.length === 0) return lexical;
-    return fuseRankings(lexical, ids, this.chunks, candidates);
+    return fuseRankings(lexical, ids, this.chunks, candidates, this.ranking.semanticWeight);
   }
 
   /** The index as JSON, for the plugin folder (or a file): format version, settings fingerprint, per-note hashes and stats. */
@@ -381,7 +439,7 @@ export class VaultIndex implements VaultSearch {
           }),
         },
       ]);
-    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, mini: this.mini.toJSON() };
+    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, mini: this.mini.toJSON(), links: this.linkGraph.toJSON() };
     return JSON.stringify(stored);
   }
 
@@ -410,6 +468,8 @@ export class VaultIndex implements VaultSearch {
     if (stored.fingerprint !== this.fingerprint) return 'other-settings';
     if (!Array.isArray(stored.notes) || !Number.isSafeInteger(stored.nextId)) return 'damaged';
     let mini: MiniSearch<ChunkDoc>;
+    const links = LinkGraph.fromJSON(stored.links);
+    if (links === null) return 'damaged';
     const notes = new Map<string, NoteEntry>();
     const chunks = new Map<number, ChunkMeta>();
     try {
@@ -429,6 +489,7 @@ export class VaultIndex implements VaultSearch {
       return 'damaged';
     }
     this.mini = mini;
+    this.linkGraph = links;
     this.notes.clear();
     this.chunks.clear();
     for (const [path, entry] of notes) this.notes.set(path, entry);
@@ -458,6 +519,7 @@ export class VaultIndex implements VaultSearch {
         body: chunk.body,
       });
     }
+    this.linkGraph.set(path, text);
     this.notes.set(path, { hash, stat, ids });
   }
 

@@ -345,9 +345,10 @@ export class ChatView extends ItemView {
     })();
   }
 
-  addChip(chip: ContextChip): void {
+  /** Attach a chip; `focus: false` leaves the focus where it is (the related-notes view's add button). */
+  addChip(chip: ContextChip, options: { focus?: boolean } = {}): void {
     this.composer.addChip(chip);
-    this.composer.focus();
+    if (options.focus !== false) this.composer.focus();
   }
 
   /** Settings changed: re-render (model list, active-note default) and measure the next request against the new budget. */

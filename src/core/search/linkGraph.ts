@@ -1,0 +1,140 @@
+import { LinkResolver, linksIn } from '../agent/links';
+
+/**
+ * The vault's link graph as the search index sees it: each note's links as written, kept note by
+ * note beside the chunks (vaultIndex.ts), resolved the way Obsidian resolves them when asked. Used
+ * to weigh links in: a note linked with a strong hit is likelier to be about the question
+ * (graphExpansion.ts), and a note's neighbours are among its related notes (relatedNotes.ts).
+ * Backlinks are found through the link's file name, so no vault-wide pass runs after an edit.
+ */
+
+interface Link {
+  readonly target: string;
+  readonly markdown: boolean;
+}
+
+export class LinkGraph {
+  private readonly out = new Map<string, readonly Link[]>();
+  /** Lower-cased file name a link points at (no `.md`) → notes that have such a link. */
+  private readonly byName = new Map<string, Set<string>>();
+  private resolver: LinkResolver | null = null;
+
+  /** A note's links, from its text (replaces what it had). */
+  set(path: string, text: string): void {
+    const seen = new Set<string>();
+    const links: Link[] = [];
+    for (const link of linksIn(text)) {
+      const key = `${link.markdown ? 'm' : 'w'}${link.target}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      links.push({ target: link.target, markdown: link.markdown });
+    }
+    this.setLinks(path, links);
+  }
+
+  /** Notes with links known. */
+  get size(): number {
+    return this.out.size;
+  }
+
+  private setLinks(path: string, links: readonly Link[]): void {
+    this.unlink(path);
+    if (!this.out.has(path)) this.resolver = null;
+    for (const link of links) {
+      const name = linkName(link.target);
+      let sources = this.byName.get(name);
+      if (!sources) this.byName.set(name, (sources = new Set()));
+      sources.add(path);
+    }
+    this.out.set(path, links);
+  }
+
+  delete(path: string): void {
+    if (!this.out.has(path)) return;
+    this.unlink(path);
+    this.out.delete(path);
+    this.resolver = null;
+  }
+
+  /** The notes `path` links to (resolved, without itself), sorted. */
+  outgoing(path: string): string[] {
+    const links = this.out.get(path);
+    if (!links) return [];
+    const resolver = this.resolverNow();
+    const found = new Set<string>();
+    for (const link of links) {
+      const target = resolver.resolve({ target: link.target, line: 0, markdown: link.markdown }, path);
+      if (target !== null && target !== path) found.add(target);
+    }
+    return [...found].sort(byCodePoint);
+  }
+
+  /** The notes that link to `path` (without itself), sorted. */
+  incoming(path: string): string[] {
+    const name = noteName(path);
+    const sources = this.byName.get(name);
+    if (!sources) return [];
+    const resolver = this.resolverNow();
+    const found: string[] = [];
+    for (const source of sources) {
+      if (source === path) continue;
+      const links = this.out.get(source) ?? [];
+      if (links.some((link) => linkName(link.target) === name && resolver.resolve({ target: link.target, line: 0, markdown: link.markdown }, source) === path)) found.push(source);
+    }
+    return found.sort(byCodePoint);
+  }
+
+  /** Every note's links as written, sorted by path: what a saved index keeps. */
+  toJSON(): Array<[string, Array<[string, 0 | 1]>]> {
+    return [...this.out.entries()].sort(([a], [b]) => byCodePoint(a, b)).map(([path, links]) => [path, links.map((l) => [l.target, l.markdown ? 1 : 0] as [string, 0 | 1])]);
+  }
+
+  /** A graph from toJSON()'s output; null when it is not that shape (a damaged saved index). */
+  static fromJSON(value: unknown): LinkGraph | null {
+    if (!Array.isArray(value)) return null;
+    const graph = new LinkGraph();
+    for (const entry of value as unknown[]) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) return null;
+      const links: Link[] = [];
+      for (const link of entry[1] as unknown[]) {
+        if (!Array.isArray(link) || typeof link[0] !== 'string') return null;
+        links.push({ target: link[0], markdown: link[1] === 1 });
+      }
+      graph.setLinks(entry[0], links);
+    }
+    return graph;
+  }
+
+  /** Linked either way, sorted (graphExpansion.ts's Neighbours). */
+  neighbours(path: string): string[] {
+    return [...new Set([...this.outgoing(path), ...this.incoming(path)])].sort(byCodePoint);
+  }
+
+  private unlink(path: string): void {
+    for (const link of this.out.get(path) ?? []) {
+      const name = linkName(link.target);
+      const sources = this.byName.get(name);
+      sources?.delete(path);
+      if (sources?.size === 0) this.byName.delete(name);
+    }
+  }
+
+  private resolverNow(): LinkResolver {
+    this.resolver ??= new LinkResolver([...this.out.keys()]);
+    return this.resolver;
+  }
+}
+
+/** What a link names: its last path segment, lower-cased, without `.md`. */
+function linkName(target: string): string {
+  const lower = target.toLowerCase().replace(/\.md$/, '');
+  return lower.slice(lower.lastIndexOf('/') + 1);
+}
+
+function noteName(path: string): string {
+  return linkName(path);
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
