@@ -95,7 +95,7 @@ export class ChipResolver {
       case 'selection':
         return this.resolveSelection(chip, problems);
       case 'pdf':
-        return resolvePdf(this.vault, chip.path, this.maxItemChars, problems);
+        return resolvePdf(this.vault, chip.path, this.maxItemChars, (p) => problems.push(p));
       case 'folder': {
         const folder = trimSlashes(chip.path);
         const prefix = folder === '' ? '' : `${folder}/`;

@@ -1,9 +1,15 @@
 import { makeItem, type ContextItem } from '../items';
-import type { ResolutionProblem } from '../resolver';
 import type { VaultReader } from '../../ports/vault';
 import { UnreadableNoteError } from '../vaultReader';
 import { pdfContent, pdfName } from './pdfContent';
 import { PdfReadError } from './pdfPages';
+
+/** A PDF that produced no item, as the resolver reports it (its ResolutionProblem). */
+export interface PdfProblem {
+  readonly chipId: string;
+  readonly reason: 'missing' | 'too-large' | UnreadableNoteError['reason'];
+  readonly detail: string;
+}
 
 /**
  * A PDF chip as a context item (id = its path, title = its file name, content = its pages as
@@ -11,9 +17,9 @@ import { PdfReadError } from './pdfPages';
  * this host, a password, a broken file, no file), never an empty item. A scan without a text layer is
  * an item that says so: the model is told, and the chip shows it.
  */
-export async function resolvePdf(vault: VaultReader, path: string, maxChars: number, problems: ResolutionProblem[]): Promise<ContextItem[]> {
+export async function resolvePdf(vault: VaultReader, path: string, maxChars: number, report: (problem: PdfProblem) => void): Promise<ContextItem[]> {
   if (!vault.readPdf) {
-    problems.push({ chipId: path, reason: 'unreadable', detail: `${path}: PDFs cannot be read here (no PDF reader)` });
+    report({ chipId: path, reason: 'unreadable', detail: `${path}: PDFs cannot be read here (no PDF reader)` });
     return [];
   }
   let pdf;
@@ -22,16 +28,16 @@ export async function resolvePdf(vault: VaultReader, path: string, maxChars: num
   } catch (error) {
     const reason = error instanceof UnreadableNoteError ? error.reason : 'unreadable';
     const detail = error instanceof PdfReadError || error instanceof UnreadableNoteError ? error.message : `${path}: ${error instanceof Error ? error.message : String(error)}`;
-    problems.push({ chipId: path, reason, detail });
+    report({ chipId: path, reason, detail });
     return [];
   }
   if (pdf === null) {
-    problems.push({ chipId: path, reason: 'missing', detail: `${path} does not exist` });
+    report({ chipId: path, reason: 'missing', detail: `${path} does not exist` });
     return [];
   }
   const content = pdfContent(path, pdf);
   if (content.length > maxChars) {
-    problems.push({ chipId: path, reason: 'too-large', detail: `${path} has ${content.length} characters of text, over the ${maxChars} limit` });
+    report({ chipId: path, reason: 'too-large', detail: `${path} has ${content.length} characters of text, over the ${maxChars} limit` });
     return [];
   }
   return [makeItem({ id: path, kind: 'pdf', title: pdfName(path), source: path, content })];
