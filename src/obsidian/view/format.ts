@@ -59,7 +59,7 @@ export function chipIcon(chip: ContextChip): string {
     case 'selection':
       return 'text-cursor-input';
     case 'pdf':
-      return 'file-scan';
+      return 'book-open';
   }
 }
 
