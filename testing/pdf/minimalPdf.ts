@@ -19,7 +19,21 @@ const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
 function pageContent(page: PdfPageSpec): string {
   if ('image' in page) return 'q 200 0 0 200 72 500 cm /Im1 Do Q';
   const shown = page.lines.map((l, i) => `${i === 0 ? '' : 'T* '}(${escape(l)}) Tj`).join('\n');
-  return `BT /F1 12 Tf 16 TL 72 720 Td\n${shown}\nET`;
+  return `BT /F1 8 Tf 10 TL 36 760 Td\n${shown}\nET`;
+}
+
+/** Lines a page holds (8 pt type, 10 pt apart): pdf.js reads no text outside the page. */
+export const LINES_PER_PAGE = 70;
+
+/**
+ * Text as pages of lines: each paragraph's sentences one a line (a line of 8 pt Helvetica holds
+ * about 130 characters: pdf.js drops what runs off the page), LINES_PER_PAGE lines a page.
+ */
+export function textPages(text: string): PdfPageSpec[] {
+  const lines = text.split('\n').flatMap((l) => (l.trim() === '' ? [] : l.split(/(?<=[.!?])\s+/)));
+  const pages: PdfPageSpec[] = [];
+  for (let i = 0; i < lines.length; i += LINES_PER_PAGE) pages.push({ lines: lines.slice(i, i + LINES_PER_PAGE) });
+  return pages;
 }
 
 /** The PDF's bytes (latin-1 text; the image page holds a 2×2 grey bitmap). */

@@ -19,12 +19,12 @@ export const SAMPLE_PDFS: Record<string, Uint8Array> = {
 if (require.main === module) {
   // Written only when run as a script.
   void (async () => {
-    const { writeFileSync, mkdirSync } = await import('node:fs');
-    const { join, dirname } = await import('node:path');
+    const fs = await import('node:fs');
+    const paths = await import('node:path');
     for (const [path, bytes] of Object.entries(SAMPLE_PDFS)) {
-      const full = join(__dirname, '..', '..', 'examples', 'vault', path);
-      mkdirSync(dirname(full), { recursive: true });
-      writeFileSync(full, bytes);
+      const full = paths.join(__dirname, '..', '..', 'examples', 'vault', path);
+      fs.mkdirSync(paths.dirname(full), { recursive: true });
+      fs.writeFileSync(full, bytes);
     }
   })();
 }
