@@ -30,7 +30,7 @@ export const LINES_PER_PAGE = 70;
  * about 130 characters: pdf.js drops what runs off the page), LINES_PER_PAGE lines a page.
  */
 export function textPages(text: string): PdfPageSpec[] {
-  const lines = text.split('\n').flatMap((l) => (l.trim() === '' ? [] : l.split(/(?<=[.!?])\s+/)));
+  const lines = text.split('\n').flatMap((l) => (l.trim() === '' ? [] : l.replace(/([.!?])\s+/g, '$1\n').split('\n')));
   const pages: PdfPageSpec[] = [];
   for (let i = 0; i < lines.length; i += LINES_PER_PAGE) pages.push({ lines: lines.slice(i, i + LINES_PER_PAGE) });
   return pages;
