@@ -30,7 +30,7 @@ const pages = (k: number) => (k === 1 ? '1 page' : `${n(k)} pages`);
 
 /** A PDF chip's label and tooltip in its state (none: not read yet, e.g. a chip put back). */
 export function pdfChipText(path: string, state: PdfState | undefined): { label: string; tooltip: string } {
-  const name = pdfName(path).replace(/\.pdf$/i, '');
+  const name = pdfName(path);
   switch (state?.state) {
     case undefined:
       return { label: name, tooltip: `${path}: its text, page by page` };
