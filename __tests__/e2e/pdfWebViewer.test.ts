@@ -104,7 +104,7 @@ test('Send: the PDF page by page in a note block, the scan as its notice, the ta
   expect(note).not.toBe('');
   const saved = readFileSync(note, 'utf8');
   expect(saved).toContain(`- PDF: [[${MANUAL}]]`);
-  expect(saved).toContain(`"kind": "pdf"`);
+  expect(saved).toContain(`{"kind":"pdf","path":"${MANUAL}"}`);
 });
 
 test('a PDF dragged from the file explorer onto the composer becomes a chip', async () => {
