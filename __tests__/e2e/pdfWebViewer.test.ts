@@ -83,6 +83,13 @@ test('PDFs in @: the manual says its pages, the scan that it has no text layer',
   expect(await page.getAttribute(chip(`pdf:${SCAN}`), 'aria-label')).toContain('without a text layer (a scan or images only)');
   expect(await page.inputValue(TEXTAREA)).toBe(`Compare ${guide} with [[Greenhouse manual.pdf]] and [[Scanned seed packet.pdf]] `);
   await shoot('pdf-chips');
+  // The row folds chips behind "+ N more": opened from the keyboard, the PDF chips show.
+  await page.focus('.strata-chips-more');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`${chip(`pdf:${SCAN}`)}.is-no-text`);
+  await shoot('pdf-chips-open');
+  await page.focus(TEXTAREA);
+  await page.press(TEXTAREA, 'End');
 });
 
 test('Send: the PDF page by page in a note block, the scan as its notice, the tab page under its title', async () => {
