@@ -119,3 +119,14 @@ test('a PDF changed while in the library is sent again as a new version (freshne
   expect(next.envelope.freshness).toEqual([expect.objectContaining({ id: 'Docs/Manual.pdf', status: 'updated', fromVersion: 1, toVersion: 2 })]);
   expect(next.messages[next.messages.length - 1].content).toContain('Vents open at 26 degrees now.');
 });
+
+test('metadata lost: a PDF line of the context list rebuilds its library item', async () => {
+  const { libraryFromContext } = await import('../../../src/core/conversation/contextList');
+  const warnings: string[] = [];
+  const turns = [{ status: 'complete' }] as unknown as Parameters<typeof libraryFromContext>[1];
+  const refs = libraryFromContext([{ context: ['- PDF: [[Docs/Manual.pdf]]', '- PDF: `Docs/odd [name].pdf` · again'] }], turns, warnings);
+  expect(refs).toEqual([
+    { version: 1, hash: '', tokens: 0, enteredTurn: 1, id: 'Docs/Manual.pdf', kind: 'pdf', title: 'Manual.pdf', source: 'Docs/Manual.pdf' },
+    { version: 1, hash: '', tokens: 0, enteredTurn: 1, id: 'Docs/odd [name].pdf', kind: 'pdf', title: 'odd [name].pdf', source: 'Docs/odd [name].pdf' },
+  ]);
+});
