@@ -19,8 +19,11 @@ const node = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/corpus/', '<rootDir>/__tests__/e2e/'],
   transform: {
+    // pdfjs-dist's legacy build (the stand-in for Obsidian's pdf.js) ships ES modules only.
+    'pdfjs-dist/.+\\.mjs$': '<rootDir>/__tests__/helpers/esmTransform.cjs',
     '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', target: 'ES2022', esModuleInterop: true, isolatedModules: true } , diagnostics: false }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!pdfjs-dist/)'],
   moduleFileExtensions: ['ts', 'js', 'json', 'cjs', 'mjs'],
   // The one stand-in of the obsidian module (the npm package has types only): the workbench's shim.
   // js-tiktoken/lite: the real tokenizer, its rank maps built once per worker (__tests__/helpers/sharedTiktoken.ts).

@@ -1,7 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type NoteStat, type VaultReader } from '../core/ports/vault';
+import { type NoteStat, type PdfText, type VaultReader } from '../core/ports/vault';
 import { UnreadableNoteError } from '../core/context/vaultReader';
+import { PdfTextReader } from '../core/context/pdf/pdfReader';
+import { loadNodePdfJs } from './nodePdfJs';
 
 const MAX_BYTES = 8 * 1024 * 1024;
 /** Binary files (images) read at most this large; the image limits are lower still. */
@@ -14,7 +16,14 @@ export class FsVault implements VaultReader {
   private files: Promise<string[]> | null = null;
   private realRoot: Promise<string> | null = null;
 
+  private readonly pdf = new PdfTextReader(this, loadNodePdfJs);
+
   constructor(readonly root: string) {}
+
+  /** A PDF's text page by page, through pdfjs-dist (src/node/nodePdfJs.ts), cached by the file's stat. */
+  readPdf(relative: string): Promise<PdfText | null> {
+    return this.pdf.read(relative);
+  }
 
   async read(relative: string): Promise<string | null> {
     const bytes = await this.fileBytes(relative, MAX_BYTES);

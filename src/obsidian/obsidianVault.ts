@@ -1,6 +1,11 @@
-import { getAllTags, TFile, type App } from 'obsidian';
-import type { NoteStat, VaultReader } from '../core/ports/vault';
+import { getAllTags, loadPdfJs, TFile, type App } from 'obsidian';
+import type { NoteStat, PdfText, VaultReader } from '../core/ports/vault';
 import { UnreadableNoteError } from '../core/context/vaultReader';
+import type { PdfJsLib } from '../core/context/pdf/pdfJs';
+import { PdfTextReader } from '../core/context/pdf/pdfReader';
+
+/** One PDF text cache per app: every reader of the vault shares what was extracted. */
+const pdfReaders = new WeakMap<App, PdfTextReader>();
 
 /** Files larger than this are reported, not read (the resolver's character limit is lower still). */
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -40,6 +45,16 @@ export class ObsidianVaultReader implements VaultReader {
     if (!(file instanceof TFile)) return null;
     if (file.stat.size > MAX_BINARY_BYTES) throw new UnreadableNoteError(path, 'too-large', `${file.stat.size} bytes is over the ${MAX_BINARY_BYTES}-byte read limit`);
     return new Uint8Array(await this.app.vault.readBinary(file));
+  }
+
+  /** A PDF's text page by page, through Obsidian's own pdf.js (loaded on first use), cached by the file's stat. */
+  readPdf(path: string): Promise<PdfText | null> {
+    let reader = pdfReaders.get(this.app);
+    if (!reader) {
+      reader = new PdfTextReader(this, async () => (await loadPdfJs()) as PdfJsLib);
+      pdfReaders.set(this.app, reader);
+    }
+    return reader.read(path);
   }
 
   /** Where a link in note `from` points, as Obsidian resolves it (shortest path, relative, absolute). */

@@ -49,6 +49,10 @@ export function makeWorkbenchApi(app: App, shim: typeof obsidian, errors: string
       if (!file) throw new Error(`No such note: ${path}`);
       await app.workspace.getLeaf(false).openFile(file);
     },
+    /** Opens a Web viewer tab on `url` (Obsidian 1.8+'s core Web viewer, faked: a frame), titled `title`. */
+    openWebViewer: async (url: string, title: string) => {
+      await app.workspace.getLeaf('tab').setViewState({ type: 'webviewer', state: { url, title }, active: false });
+    },
     /** Selects `text` (its nth occurrence) in the note pane and makes the pane the active leaf. */
     selectText: (text: string, occurrence = 0) => {
       const view = app.workspace.getLeaf(false).view;

@@ -10,6 +10,7 @@ import * as obsidian from '../shim/obsidian';
 import { App, type AppBoot } from '../shim/app';
 import type { Plugin, PluginManifest } from '../shim/plugin';
 import { MarkdownView } from '../shim/workspace';
+import { WebViewerView } from '../shim/webViewer';
 import { setIcon } from '../shim/icons';
 import { mountExplorer } from './explorer';
 import { CommandPalette } from './palette';
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
   const workspaceEl = container.createDiv('workspace');
   container.createDiv('status-bar');
   const app = new App(boot, workspaceEl);
+  // Obsidian's core Web viewer (1.8+), faked: tabs of type `webviewer` (window.workbench.openWebViewer).
+  app.workspace.registerViewCreator('webviewer', (leaf) => new WebViewerView(leaf));
   buildChrome(app, titlebar, boot.vaultName);
   mountExplorer(app, app.workspace.leftSplit.leavesEl);
   handleLinks(app);

@@ -21,6 +21,7 @@ export { Vault } from './vault';
 export { MetadataCache, getAllTags, parseFrontMatterTags, parseFrontMatterAliases, parseFrontMatterEntry, getFrontMatterInfo } from './metadata';
 export { FileManager } from './fileManager';
 export { SecretStorage } from './secretStorage';
+export { loadPdfJs } from './pdfjs';
 export {
   normalizePath, requestUrl, request, getLinkpath, parseLinktext, stripHeading, arrayBufferToBase64, base64ToArrayBuffer, getLanguage, Platform,
   apiVersion, requireApiVersion,

@@ -30,6 +30,7 @@ export { Editor } from './editor';
 export { View, ItemView, FileView, MarkdownView, WorkspaceLeaf, WorkspaceSplit, Workspace } from './workspace';
 export { Plugin } from './plugin';
 export { SecretStorage } from './secretStorage';
+export { loadPdfJs } from './pdfjs';
 export {
   normalizePath, debounce, Platform, requestUrl, request, setTooltip, getLinkpath, parseLinktext, stripHeading,
   arrayBufferToBase64, base64ToArrayBuffer, getLanguage, apiVersion, requireApiVersion,

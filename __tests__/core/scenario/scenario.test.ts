@@ -50,6 +50,11 @@ describe('scenario schema', () => {
     });
   });
 
+  test('a turn may attach a PDF (project chip, issue 31)', () => {
+    const s = parseScenario({ name: 'x', turns: [{ user: 'hi', context: [{ pdf: 'Attachments/Greenhouse manual.pdf' }] }] });
+    expect(s.turns[0].context).toEqual([{ kind: 'pdf', path: 'Attachments/Greenhouse manual.pdf' }]);
+  });
+
   test('every project scenario reads', () => {
     const files = readdirSync(SCENARIOS).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);

@@ -34,3 +34,9 @@ test('links open the note at the heading; titles name the note and the heading',
   expect(sourceTitle(sources[1])).toBe('Plan › Budget');
   expect(sourceTitle(sources[0])).toBe('Ventilation');
 });
+
+test('a PDF source opens at its page: the "Page N" section is file.pdf#page=N (issue 31)', () => {
+  expect(sourceLink({ path: 'Attachments/Greenhouse manual.pdf', heading: 'Page 3' })).toBe('Attachments/Greenhouse manual.pdf#page=3');
+  // A note's heading that happens to read "Page 3" stays a heading link.
+  expect(sourceLink({ path: 'Notes/Book.md', heading: 'Page 3' })).toBe('Notes/Book.md#Page 3');
+});

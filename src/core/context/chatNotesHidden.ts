@@ -31,5 +31,6 @@ export function withoutChatNotes(vault: VaultReader, chatFolder: () => string | 
     ...(vault.tagsOf ? { tagsOf: vault.tagsOf.bind(vault) } : {}),
     ...(vault.readBinary ? { readBinary: vault.readBinary.bind(vault) } : {}),
     ...(vault.resolveLink ? { resolveLink: vault.resolveLink.bind(vault) } : {}),
+    ...(vault.readPdf ? { readPdf: vault.readPdf.bind(vault) } : {}),
   };
 }

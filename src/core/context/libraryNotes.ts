@@ -1,6 +1,7 @@
 import type { ContextItem } from './items';
 import type { ChipResolver } from './resolver';
 import { madeOnce } from '../memo';
+import { isPdfPath } from './pdf/pdfContent';
 
 /** A library note as the freshness check needs it: its library id and where it is now. */
 export interface LibraryNote {
@@ -31,7 +32,8 @@ export async function reReadLibraryNotes(
 ): Promise<Map<string, ContextItem | null>> {
   const attachedIds = new Set(attached.map((i) => i.id));
   const toCheck = notes.filter((n) => !attachedIds.has(n.id));
-  const read = async (source: string) => (await resolver.resolve([{ kind: 'note', path: source }])).items[0] ?? null;
+  // A PDF in the library is re-read as a PDF (its text cached by its stat, like a note's).
+  const read = async (source: string) => (await resolver.resolve([isPdfPath(source) ? { kind: 'pdf', path: source } : { kind: 'note', path: source }])).items[0] ?? null;
   const found = await resolver.seen.currentAll(
     resolver.vault,
     toCheck.map((n) => n.source),

@@ -15,6 +15,7 @@ import { extractTags, tagMatches } from './tags';
 import type { VaultReader } from '../ports/vault';
 import { looksBinary, UnreadableNoteError } from './vaultReader';
 import { NoteStatCache } from './noteStatCache';
+import { resolvePdf } from './pdf/pdfItem';
 
 /** `image-not-sent`: an image embed that is named, not sent (a text-only model, another note than the active one, a limit). */
 export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'outside-vault', 'empty', 'bad-range', 'image-not-sent'] as const;
@@ -93,6 +94,8 @@ export class ChipResolver {
       }
       case 'selection':
         return this.resolveSelection(chip, problems);
+      case 'pdf':
+        return resolvePdf(this.vault, chip.path, this.maxItemChars, (p) => problems.push(p));
       case 'folder': {
         const folder = trimSlashes(chip.path);
         const prefix = folder === '' ? '' : `${folder}/`;

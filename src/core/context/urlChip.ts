@@ -88,7 +88,8 @@ const n = (x: number) => x.toLocaleString('en-US');
 export function urlChipText(chip: UrlChip, page: PageState | undefined): { label: string; tooltip: string } {
   if (!page || page.state === 'ready') {
     const ready = page?.state === 'ready' ? page : null;
-    const title = ready?.chip.title ?? chip.title;
+    // The chip's own title first: a Web viewer tab's, as the tab shows it.
+    const title = chip.title ?? ready?.chip.title;
     const lines = [title ? `${title}\n${chip.url}` : chip.url];
     if (ready && ready.finalUrl !== chip.url) lines.push(`Read from ${ready.finalUrl}`);
     if (ready) {

@@ -63,6 +63,8 @@ function contextLine(item: ItemRef, note: string): string {
       return `- Tag: ${inline(item.source)}${suffix}`;
     case 'url':
       return `- URL: <${item.source.replace(/[<>\s\p{Cc}]/gu, encodeURIComponent)}>${suffix}`;
+    case 'pdf':
+      return `- PDF: ${link(item.source)}${suffix}`;
   }
 }
 
@@ -100,6 +102,12 @@ function refFromContextLine(line: string, turn: number): ItemRef | null {
   if (line.startsWith('- Tag: ')) {
     const tag = uninline(line.slice(7).split(' · ')[0].trim());
     return { ...base, id: `tag:${tag}`, kind: 'tag', title: tag, source: tag };
+  }
+  if (line.startsWith('- PDF: ')) {
+    const m = /^- PDF: (?:\[\[([^\]]+)\]\]|`([^`]+)`)/.exec(line);
+    if (!m) return null;
+    const path = m[1] ?? uninline(m[2]);
+    return { ...base, id: path, kind: 'pdf', title: path.split('/').pop() ?? path, source: path };
   }
   if (line.startsWith('- URL: ')) return null; // page text lives with the library item; without it nothing can be rebuilt
   if (!linkMatch || line.includes('· not attached')) return null;

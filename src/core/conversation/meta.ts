@@ -267,6 +267,8 @@ function writeChip(chip: ContextChip): Record<string, unknown> {
       return { kind: 'url', url: chip.url, ...(chip.title !== undefined ? { title: chip.title } : {}) };
     case 'selection':
       return { kind: 'selection', path: chip.path, fromLine: chip.fromLine, toLine: chip.toLine };
+    case 'pdf':
+      return { kind: 'pdf', path: chip.path };
     default:
       return { ...chip };
   }

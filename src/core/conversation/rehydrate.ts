@@ -267,6 +267,14 @@ async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, 
       }
       return { content: listing.content, source: ref.source, hash: listing.hash };
     }
+    case 'pdf': {
+      const { items, problems } = await resolver.resolve([{ kind: 'pdf', path: ref.source }]);
+      if (items.length === 0) {
+        issues.push({ kind: problems[0]?.reason === 'missing' ? 'missing' : 'unreadable', id: ref.id, message: `${problems[0]?.detail ?? `${ref.source} could not be read`}; left out` });
+        return null;
+      }
+      return { content: items[0].content, source: ref.source };
+    }
     case 'note':
     case 'selection': {
       const found = await findNote(ref, vault, resolver, issues);

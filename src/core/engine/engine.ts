@@ -139,12 +139,12 @@ export class PromptContextEngine {
   }
 
   /**
-   * Library notes to re-read before assemble() (freshness): their id and where they are now (a note
+   * Library notes (and PDFs, re-read alike) to re-read before assemble() (freshness): their id and where they are now (a note
    * moved since it was attached keeps its id; its source is the new path).
    */
   libraryNotes(): readonly { id: string; source: string }[] {
     const condensed = this.condensedIds();
-    const notes = madeOnce(libraryNotesOf, this.library.latest(), (latest) => latest.filter((item) => item.kind === 'note').map((item) => ({ id: item.id, source: item.source })));
+    const notes = madeOnce(libraryNotesOf, this.library.latest(), (latest) => latest.filter((item) => item.kind === 'note' || item.kind === 'pdf').map((item) => ({ id: item.id, source: item.source })));
     // A condensed note is not re-read: its compact form stays until it is attached again.
     return condensed.size === 0 ? notes : notes.filter((n) => !condensed.has(n.id));
   }

@@ -9,6 +9,8 @@ const TAG_BY_KIND: Record<LibraryItem['kind'], WrapperTag> = {
   selection: 'selection_context',
   folder: 'folder_context',
   tag: 'tag_context',
+  // A PDF is a file of the vault read as text: a note block, so the static instruction (L1) stays as it is.
+  pdf: 'note_context',
 };
 
 /** The instruction that tells the model how context items and references work (static, part of L1's message). */

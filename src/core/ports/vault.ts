@@ -24,6 +24,17 @@ export interface VaultReader {
    * the host resolves links, or null when it points nowhere. Without it, a link is read as a vault path.
    */
   resolveLink?(link: string, from: string): Promise<string | null>;
+  /**
+   * Optional: a PDF's text page by page, read through the host's pdf.js (src/core/context/pdf), or
+   * null when no file is there. Throws PdfReadError for a PDF that cannot be read (a password, broken).
+   * Absent: PDFs cannot be attached on this host.
+   */
+  readPdf?(path: string): Promise<PdfText | null>;
+}
+
+/** A PDF's text: one entry per page, '' for a page without text (an image, a scan). */
+export interface PdfText {
+  readonly pages: readonly string[];
 }
 
 export interface NoteStat {

@@ -4,8 +4,12 @@ import type { ScenarioEdit } from './scenario';
 /** A vault with in-memory edits layered over another (scenario edits; nothing is written to disk). */
 export class OverlayVault implements VaultReader {
   private readonly overrides = new Map<string, string | null>();
+  /** PDFs as the base reads them (a scenario edits notes only). */
+  readonly readPdf?: VaultReader['readPdf'];
 
-  constructor(private readonly base: VaultReader) {}
+  constructor(private readonly base: VaultReader) {
+    if (base.readPdf) this.readPdf = base.readPdf.bind(base);
+  }
 
   async read(path: string): Promise<string | null> {
     if (this.overrides.has(path)) return this.overrides.get(path) ?? null;

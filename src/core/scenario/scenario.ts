@@ -30,12 +30,14 @@ const Chip = z.union(
     z
       .object({ selection: z.object({ note: z.string(), fromLine: z.number(), toLine: z.number() }) })
       .transform(({ selection: s }): ContextChip => ({ kind: 'selection', path: s.note, fromLine: s.fromLine, toLine: s.toLine })),
+    /** Project extension (issue 31): a PDF of the scenario's vault, read as text page by page. */
+    z.object({ pdf: z.string() }).transform(({ pdf }): ContextChip => ({ kind: 'pdf', path: pdf })),
   ],
   {
     error: (issue) =>
       isObject(issue.input) && isObject(issue.input.selection)
         ? 'selection needs note (string), fromLine and toLine (numbers)'
-        : 'expected one of note, folder, tag, url, selection',
+        : 'expected one of note, folder, tag, url, selection, pdf',
   },
 );
 

@@ -1,4 +1,5 @@
 import type { SearchSource } from '../conversation/records/search';
+import { pdfSectionAnchor } from '../context/pdf/pdfContent';
 
 /** A piece of an answer's text: plain text, or one citation number (known: among the sources given). */
 export type CitationPart = { readonly text: string } | { readonly n: number; readonly source: SearchSource | null; readonly text: string };
@@ -35,9 +36,10 @@ export function hasCitation(text: string): boolean {
   return new RegExp(CITATION.source).test(text);
 }
 
-/** The link a citation opens: the note at the heading (Obsidian's `path#heading`). */
+/** The link a citation opens: the note at the heading (Obsidian's `path#heading`), a PDF at its page (`file.pdf#page=N`). */
 export function sourceLink(source: SearchSource): string {
-  return source.heading ? `${source.path}#${source.heading}` : source.path;
+  if (!source.heading) return source.path;
+  return pdfSectionAnchor(source.path, source.heading) ?? `${source.path}#${source.heading}`;
 }
 
 /** The note's name (no folder, no .md) and heading, for the sources list. */

@@ -48,7 +48,9 @@ export class AttachedPages {
     if (chip.kind !== 'url' || chip.content !== undefined) return chip;
     const page = this.pages.get(chip.url);
     if (!page) return chip;
-    return page.state === 'ready' ? page.chip : null;
+    // A Web viewer tab's chip keeps the tab's title.
+    if (page.state !== 'ready') return null;
+    return chip.title !== undefined ? { ...page.chip, title: chip.title } : page.chip;
   }
 
   /** Whether one of these chips' pages is still loading. */

@@ -79,6 +79,7 @@ import type { AppliedEdit, ApplyResult, EditProposal, ReviewOutcome } from '../.
 import type { ChatTurn } from '../../core/conversation/model';
 import { PendingReviews } from './pendingReviews';
 import { editsByTurn } from './appliedEdits';
+import { ObsidianVaultReader } from '../obsidianVault';
 
 export const VIEW_TYPE_CHAT = 'strata-chat';
 
@@ -255,6 +256,7 @@ export class ChatView extends ItemView {
       chatFolder: () => (this.host.settings.chatFolder ? normalizeChatFolder(this.host.settings.chatFolder) : null),
       prompts: this.host.prompts,
       ...(this.host.fetchPage ? { fetchPage: this.host.fetchPage } : {}),
+      readPdf: (path) => new ObsidianVaultReader(this.app).readPdf(path),
     });
     this.unsubscribe = this.controller.subscribe((change) => {
       if (change === 'stream') this.messages.updateStreaming(this.controller.state.streamingText ?? '');

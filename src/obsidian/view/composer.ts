@@ -4,6 +4,9 @@ import type { ComposerDraft } from '../../core/chat/composerDrafts';
 import { sameChip } from './format';
 import { MentionPicker } from './mentionPicker';
 import { AttachedPages } from './attachedPages';
+import { AttachedPdfs } from './attachedPdfs';
+import { registerComposerDrop } from './composerDrop';
+import type { PdfText } from '../../core/ports/vault';
 import { MessageChips } from './messageChips';
 import type { FetchedPage } from '../../core/ports/toolHost';
 import { shortUrl, urlMentionAt, type UrlChip } from '../../core/context/urlChip';
@@ -26,6 +29,8 @@ export interface ComposerHost {
   readonly prompts?: PromptSource;
   /** Fetch a web page as markdown (requestUrl + htmlToMarkdown); absent: `@` offers no web pages. */
   readonly fetchPage?: (url: string, signal: AbortSignal) => Promise<FetchedPage>;
+  /** Read a PDF's text (the vault's PDF reader): its chip shows its pages or that it has no text layer. */
+  readonly readPdf?: (path: string) => Promise<PdfText | null>;
 }
 
 /**
@@ -52,6 +57,8 @@ export class Composer {
   private slash: SlashPicker | null = null;
   /** Web pages attached with `@`. */
   private pages: AttachedPages;
+  /** PDFs attached (read once attached, for their chips). */
+  private pdfs: AttachedPdfs;
   /** Enter was pressed while a page was loading: the message goes once every page has settled. */
   private sendWhenLoaded = false;
 
@@ -60,10 +67,12 @@ export class Composer {
     private readonly host: ComposerHost,
   ) {
     this.pages = new AttachedPages(host.fetchPage);
+    this.pdfs = new AttachedPdfs(host.readPdf);
     this.el = parent.createDiv({ cls: 'strata-composer' });
     this.chips = new MessageChips(this.el, {
       owner: host.owner,
       pages: this.pages,
+      pdfs: this.pdfs,
       attachActiveNoteDefault: () => host.attachActiveNoteDefault(),
       changed: () => host.onChipsChanged?.(),
       focus: () => this.textarea.focus(),
@@ -99,6 +108,12 @@ export class Composer {
 
     const owner = host.owner;
     owner.register(() => this.pages.stop());
+    owner.register(() => this.pdfs.stop());
+    // Notes, PDFs and folders dragged from the file explorer onto the composer become chips.
+    registerComposerDrop(owner, this.el, host.app, () => host.chatFolder?.() ?? null, (chips) => {
+      for (const chip of chips) this.addChip(chip);
+      this.textarea.focus();
+    });
     owner.registerDomEvent(this.textarea, 'keydown', (event) => this.onKeyDown(event));
     owner.registerDomEvent(this.textarea, 'input', () => this.onInput());
     owner.registerDomEvent(this.textarea, 'blur', () => {
@@ -124,6 +139,7 @@ export class Composer {
     this.chips.put(chip);
     // Fetched before the chips are drawn: a page being fetched shows as loading.
     if (chip.kind === 'url') this.fetchPage(chip);
+    if (chip.kind === 'pdf') this.readPdf(chip.path);
     this.chips.render();
   }
 
@@ -143,6 +159,16 @@ export class Composer {
       // Said under the row too (aria-live): the chip may be folded behind "+ N more".
       if (state.state === 'error' && (shown || sent)) {
         this.chips.say(`“${shortUrl(chip.url)}” is not attached: ${state.reason}.${sent ? ' The message went without it.' : ''}`, false);
+      }
+    });
+  }
+
+  /** Read a PDF chip's file: once read, its chip says its pages, or that it has no text layer, or why it cannot be read. */
+  private readPdf(path: string): void {
+    this.pdfs.read(path, (state) => {
+      this.chips.render();
+      if (state.state === 'error' && this.chips.list.some((c) => c.kind === 'pdf' && c.path === path)) {
+        this.chips.say(`“${path}” cannot be read: ${state.reason}.`, false);
       }
     });
   }

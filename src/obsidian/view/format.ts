@@ -41,6 +41,8 @@ export function chipLabel(chip: ContextChip): string {
       return chip.title ?? chip.url;
     case 'selection':
       return chip.fromLine === chip.toLine ? `${basename(chip.path)} (line ${chip.fromLine})` : `${basename(chip.path)} (${chip.fromLine}-${chip.toLine})`;
+    case 'pdf':
+      return basename(chip.path);
   }
 }
 
@@ -56,6 +58,8 @@ export function chipIcon(chip: ContextChip): string {
       return 'link';
     case 'selection':
       return 'text-cursor-input';
+    case 'pdf':
+      return 'book-open';
   }
 }
 
@@ -64,6 +68,7 @@ export function chipKey(chip: ContextChip): string {
   switch (chip.kind) {
     case 'note':
     case 'folder':
+    case 'pdf':
       return `${chip.kind}:${chip.path}`;
     case 'tag':
       return `tag:${chip.tag}`;
@@ -87,6 +92,8 @@ export function chipTitle(chip: ContextChip): string {
       return chip.url;
     case 'selection':
       return chip.fromLine === chip.toLine ? `${chip.path}, line ${chip.fromLine}` : `${chip.path}, lines ${chip.fromLine}-${chip.toLine}`;
+    case 'pdf':
+      return `${chip.path}: its text, page by page`;
   }
 }
 
@@ -100,6 +107,7 @@ export function sameChip(a: ContextChip, b: ContextChip): boolean {
   switch (a.kind) {
     case 'note':
     case 'folder':
+    case 'pdf':
       return a.path === (b as typeof a).path;
     case 'tag':
       return a.tag === (b as typeof a).tag;

@@ -139,6 +139,7 @@ function typeOfId(id: string): ArtifactType {
   if (id.startsWith('tag:')) return 'tag';
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(id)) return 'url';
   if (/#L\d+-L\d+$/.test(id)) return 'selection';
+  if (/\.pdf$/i.test(id)) return 'pdf';
   return 'note';
 }
 

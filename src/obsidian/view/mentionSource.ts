@@ -1,6 +1,8 @@
 import { getAllTags, TFolder, type App } from 'obsidian';
 import type { ContextChip } from '../../core/context/items';
 import { fuzzyFilter, type Candidate } from '../../core/fuzzy';
+import { shortUrl } from '../../core/context/urlChip';
+import { openWebViewerTabs } from '../webViewerTabs';
 
 export interface Mention {
   readonly chip: ContextChip;
@@ -13,11 +15,15 @@ export interface Mention {
 }
 
 /**
- * Notes, folders and tags of the vault, for the `@` picker. Read fresh each time the picker opens.
+ * Open Web viewer tabs, then notes, PDFs, folders and tags of the vault, for the `@` picker. Read fresh each time the picker opens.
  * `exclude`: a folder (the chat folder) whose notes and subfolders are not offered: chats are not context.
  */
 export function vaultMentions(app: App, exclude: string | null = null): Candidate<Mention>[] {
-  const out: Candidate<Mention>[] = [];
+  // Open Web viewer tabs first: with `@` alone they are what is on screen.
+  const out: Candidate<Mention>[] = openWebViewerTabs(app).map(({ url, title }) => ({
+    item: { chip: { kind: 'url', url, title }, label: title, detail: `Web viewer · ${shortUrl(url)}`, text: url },
+    text: `${title} ${shortUrl(url)}`,
+  }));
   const excluded = (path: string): boolean => exclude !== null && exclude !== '' && (path === exclude || path.startsWith(`${exclude}/`));
   const notes = app.vault.getMarkdownFiles().filter((f) => !excluded(f.path));
   notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -25,6 +31,13 @@ export function vaultMentions(app: App, exclude: string | null = null): Candidat
     const folder = file.parent && file.parent.path !== '/' ? file.parent.path : '';
     const link = `[[${app.metadataCache.fileToLinktext(file, '', true)}]]`;
     out.push({ item: { chip: { kind: 'note', path: file.path }, label: file.basename, detail: folder, text: link }, text: file.path.replace(/\.md$/i, '') });
+  }
+  const pdfs = app.vault.getFiles().filter((f) => f.extension.toLowerCase() === 'pdf' && !excluded(f.path));
+  pdfs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of pdfs) {
+    const folder = file.parent && file.parent.path !== '/' ? file.parent.path : '';
+    const link = `[[${app.metadataCache.fileToLinktext(file, '', false)}]]`;
+    out.push({ item: { chip: { kind: 'pdf', path: file.path }, label: file.name, detail: folder ? `PDF · ${folder}` : 'PDF', text: link }, text: file.path });
   }
   const folders = app.vault
     .getAllLoadedFiles()

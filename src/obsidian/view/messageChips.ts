@@ -3,6 +3,8 @@ import type { ContextChip } from '../../core/context/items';
 import type { ComposerDraft } from '../../core/chat/composerDrafts';
 import { urlChipText } from '../../core/context/urlChip';
 import type { AttachedPages } from './attachedPages';
+import type { AttachedPdfs } from './attachedPdfs';
+import { pdfChipText } from '../../core/context/pdf/pdfChip';
 import { ChipRow } from './chipRow';
 import { chipIcon, chipKey, chipLabel, chipTitle, sameChip } from './format';
 
@@ -11,6 +13,8 @@ export interface MessageChipsHost {
   readonly owner: Component;
   /** The web pages attached with `@` (a page chip shows its page's state). */
   readonly pages: AttachedPages;
+  /** The PDFs attached (a PDF chip shows its pages, or that it has no text layer). */
+  readonly pdfs: AttachedPdfs;
   /** Whether the active note is attached by default (settings). */
   attachActiveNoteDefault(): boolean;
   /** The chips the next message carries changed (drawn again). */
@@ -145,14 +149,16 @@ export class MessageChips {
       });
     }
     for (const chip of this.chips) {
-      const page = chip.kind === 'url' ? this.host.pages.stateOf(chip.url) : undefined;
-      const text = chip.kind === 'url' ? urlChipText(chip, page) : null;
+      const page = chip.kind === 'url' ? this.host.pages.stateOf(chip.url) : chip.kind === 'pdf' ? this.host.pdfs.stateOf(chip.path) : undefined;
+      const text = chip.kind === 'url' ? urlChipText(chip, this.host.pages.stateOf(chip.url)) : chip.kind === 'pdf' ? pdfChipText(chip.path, this.host.pdfs.stateOf(chip.path)) : null;
       const el = this.chipEl(chip, text?.tooltip ?? chipTitle(chip), text?.label, page?.state === 'loading' ? 'loader-2' : page?.state === 'error' ? 'alert-triangle' : undefined);
       if (page?.state === 'loading') {
         el.addClass('is-loading');
         el.setAttr('aria-busy', 'true');
       } else if (page?.state === 'error') {
         el.addClass('is-error');
+      } else if (page?.state === 'no-text') {
+        el.addClass('is-no-text');
       }
       const remove = el.createEl('button', { cls: 'strata-chip-remove clickable-icon', attr: { 'aria-label': `Remove ${this.labelOf(chip)}` } });
       setIcon(remove, 'x');
@@ -203,6 +209,7 @@ export class MessageChips {
 
   /** A chip's label as shown (a page: its title once loaded, its reason once failed). */
   private labelOf(chip: ContextChip): string {
+    if (chip.kind === 'pdf') return pdfChipText(chip.path, this.host.pdfs.stateOf(chip.path)).label;
     return chip.kind === 'url' ? urlChipText(chip, this.host.pages.stateOf(chip.url)).label : chipLabel(chip);
   }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { excerpt, findHeadings, headingPaths, headingsOf, noteLines, sectionRange } from '../noteText';
 import { defineTool, errorText } from '../tool';
 import { VaultView, type Resolution } from '../vaultView';
+import { readPdfForTool } from './pdfForTool';
 
 /** The most characters of note text one call returns. */
 export const READ_LIMIT_CHARS = 20_000;
@@ -85,7 +86,15 @@ export const readNote = defineTool({
     if (args.heading !== undefined && (args.startLine !== undefined || args.endLine !== undefined)) {
       return errorText('give either heading or startLine/endLine, not both.');
     }
-    const resolved = await resolveForTool(new VaultView(ctx.host), args.path);
+    const view = new VaultView(ctx.host);
+    const pdf = await readPdfForTool(ctx.host, view, args.path);
+    if (pdf !== null && 'error' in pdf) return pdf.error;
+    if (pdf !== null) {
+      // `file.pdf#page=N` reads that page (its "Page N" section) unless a line range is asked.
+      const page = pdf.page !== undefined && args.startLine === undefined && args.endLine === undefined ? `Page ${pdf.page}` : undefined;
+      return renderNote(pdf.path, pdf.text, { heading: args.heading ?? page, startLine: args.startLine, endLine: args.endLine });
+    }
+    const resolved = await resolveForTool(view, args.path);
     if ('error' in resolved) return resolved.error;
     const heading = args.heading ?? (args.startLine === undefined && args.endLine === undefined ? resolved.heading : undefined);
     const text = await ctx.host.vault.read(resolved.path);
