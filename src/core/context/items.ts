@@ -1,7 +1,7 @@
 import { sha256Hex } from '../hash';
 import { trimSlashes } from '../trim';
 
-export const ITEM_KINDS = ['note', 'url', 'selection', 'folder', 'tag'] as const;
+export const ITEM_KINDS = ['note', 'url', 'selection', 'folder', 'tag', 'canvas', 'dataview'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 /** What the user attached: a chip in the composer, or a line of a scenario. */
@@ -11,14 +11,16 @@ export type ContextChip =
   | { kind: 'folder'; path: string }
   | { kind: 'tag'; tag: string }
   | { kind: 'url'; url: string; content?: string; title?: string }
-  | { kind: 'selection'; path: string; fromLine: number; toLine: number; text?: string };
+  | { kind: 'selection'; path: string; fromLine: number; toLine: number; text?: string }
+  /** A `.canvas` file, sent as text (canvas/canvasText.ts). */
+  | { kind: 'canvas'; path: string };
 
 /** One unit of context with a stable id derived from its source, never from the clock. */
 export interface ContextItem {
   readonly id: string;
   readonly kind: ItemKind;
   readonly title: string;
-  /** Vault-relative path for notes and selections, URL for urls, folder path or tag otherwise. */
+  /** Vault-relative path for notes, selections, canvases and Dataview blocks (their note), URL for urls, folder path or tag otherwise. */
   readonly source: string;
   readonly content: string;
   /** sha256 of content. */
@@ -60,7 +62,7 @@ export { trimSlashes } from '../trim';
 
 export function basename(path: string): string {
   const file = path.split('/').pop() ?? path;
-  return file.replace(/\.md$/i, '');
+  return file.replace(/\.(md|canvas)$/i, '');
 }
 
 export function makeItem(fields: Omit<ContextItem, 'hash'>): ContextItem {
@@ -80,5 +82,7 @@ export function chipId(chip: ContextChip): string {
       return chip.url;
     case 'selection':
       return selectionId(chip.path, chip.fromLine, chip.toLine);
+    case 'canvas':
+      return noteId(chip.path);
   }
 }

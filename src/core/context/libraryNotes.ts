@@ -1,4 +1,4 @@
-import type { ContextItem } from './items';
+import type { ContextItem, ItemKind } from './items';
 import type { ChipResolver } from './resolver';
 import { madeOnce } from '../memo';
 
@@ -6,6 +6,8 @@ import { madeOnce } from '../memo';
 export interface LibraryNote {
   readonly id: string;
   readonly source: string;
+  /** A canvas is read as a canvas; a Dataview block is run again every turn (its result follows other notes). */
+  readonly kind?: ItemKind;
 }
 
 /** The paths of a library's notes (the engine hands the same list until the library changes). */
@@ -30,8 +32,9 @@ export async function reReadLibraryNotes(
   attached: readonly ContextItem[],
 ): Promise<Map<string, ContextItem | null>> {
   const attachedIds = new Set(attached.map((i) => i.id));
-  const toCheck = notes.filter((n) => !attachedIds.has(n.id));
-  const read = async (source: string) => (await resolver.resolve([{ kind: 'note', path: source }])).items[0] ?? null;
+  const toCheck = notes.filter((n) => !attachedIds.has(n.id) && n.kind !== 'dataview');
+  const kindOf = new Map(toCheck.map((n) => [n.source, n.kind]));
+  const read = async (source: string) => (await resolver.resolve([kindOf.get(source) === 'canvas' ? { kind: 'canvas', path: source } : { kind: 'note', path: source }])).items[0] ?? null;
   const found = await resolver.seen.currentAll(
     resolver.vault,
     toCheck.map((n) => n.source),
@@ -43,6 +46,10 @@ export async function reReadLibraryNotes(
     const item = found[i];
     current.set(id, item ? (item.id === id ? item : { ...item, id }) : null);
   });
+  // Dataview blocks skip the stat cache: a query's result changes when other notes do.
+  for (const n of notes) {
+    if (n.kind === 'dataview' && !attachedIds.has(n.id)) current.set(n.id, await resolver.dataviewItem(n.id, n.source));
+  }
   resolver.seen.keepOnly(sourcesOf(notes));
   return current;
 }

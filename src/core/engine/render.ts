@@ -9,6 +9,9 @@ const TAG_BY_KIND: Record<LibraryItem['kind'], WrapperTag> = {
   selection: 'selection_context',
   folder: 'folder_context',
   tag: 'tag_context',
+  // A canvas and a Dataview result are vault text like a note's; their content says what they are.
+  canvas: 'note_context',
+  dataview: 'note_context',
 };
 
 /** The instruction that tells the model how context items and references work (static, part of L1's message). */

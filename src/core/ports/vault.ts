@@ -1,3 +1,5 @@
+import type { DataviewPort } from './dataview';
+
 /** The engine's only view of a vault. Obsidian and the filesystem each implement it. */
 export interface VaultReader {
   /** Note text, or null when no file exists at that vault-relative path. */
@@ -24,6 +26,8 @@ export interface VaultReader {
    * the host resolves links, or null when it points nowhere. Without it, a link is read as a vault path.
    */
   resolveLink?(link: string, from: string): Promise<string | null>;
+  /** Optional: the Dataview plugin's queries over this vault, when it is enabled (issue 31). */
+  readonly dataview?: DataviewPort;
 }
 
 export interface NoteStat {

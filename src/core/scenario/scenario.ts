@@ -30,12 +30,13 @@ const Chip = z.union(
     z
       .object({ selection: z.object({ note: z.string(), fromLine: z.number(), toLine: z.number() }) })
       .transform(({ selection: s }): ContextChip => ({ kind: 'selection', path: s.note, fromLine: s.fromLine, toLine: s.toLine })),
+    z.object({ canvas: z.string() }).transform(({ canvas }): ContextChip => ({ kind: 'canvas', path: canvas })),
   ],
   {
     error: (issue) =>
       isObject(issue.input) && isObject(issue.input.selection)
         ? 'selection needs note (string), fromLine and toLine (numbers)'
-        : 'expected one of note, folder, tag, url, selection',
+        : 'expected one of note, folder, tag, url, selection, canvas',
   },
 );
 

@@ -41,6 +41,8 @@ export function chipLabel(chip: ContextChip): string {
       return chip.title ?? chip.url;
     case 'selection':
       return chip.fromLine === chip.toLine ? `${basename(chip.path)} (line ${chip.fromLine})` : `${basename(chip.path)} (${chip.fromLine}-${chip.toLine})`;
+    case 'canvas':
+      return basename(chip.path).replace(/\.canvas$/i, '');
   }
 }
 
@@ -56,6 +58,8 @@ export function chipIcon(chip: ContextChip): string {
       return 'link';
     case 'selection':
       return 'text-cursor-input';
+    case 'canvas':
+      return 'layout-dashboard';
   }
 }
 
@@ -64,6 +68,7 @@ export function chipKey(chip: ContextChip): string {
   switch (chip.kind) {
     case 'note':
     case 'folder':
+    case 'canvas':
       return `${chip.kind}:${chip.path}`;
     case 'tag':
       return `tag:${chip.tag}`;
@@ -87,6 +92,8 @@ export function chipTitle(chip: ContextChip): string {
       return chip.url;
     case 'selection':
       return chip.fromLine === chip.toLine ? `${chip.path}, line ${chip.fromLine}` : `${chip.path}, lines ${chip.fromLine}-${chip.toLine}`;
+    case 'canvas':
+      return `${chip.path}: the canvas as text (its cards, linked notes by name, links, groups and arrows)`;
   }
 }
 
@@ -100,6 +107,7 @@ export function sameChip(a: ContextChip, b: ContextChip): boolean {
   switch (a.kind) {
     case 'note':
     case 'folder':
+    case 'canvas':
       return a.path === (b as typeof a).path;
     case 'tag':
       return a.tag === (b as typeof a).tag;
