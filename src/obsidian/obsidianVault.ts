@@ -1,6 +1,8 @@
 import { getAllTags, TFile, type App } from 'obsidian';
 import type { NoteStat, VaultReader } from '../core/ports/vault';
 import { UnreadableNoteError } from '../core/context/vaultReader';
+import type { DataviewPort } from '../core/ports/dataview';
+import { obsidianDataview } from './dataviewApi';
 
 /** Files larger than this are reported, not read (the resolver's character limit is lower still). */
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -10,6 +12,11 @@ const MAX_BINARY_BYTES = 32 * 1024 * 1024;
 /** The engine's VaultReader over Obsidian's Vault and MetadataCache. */
 export class ObsidianVaultReader implements VaultReader {
   constructor(private readonly app: App) {}
+
+  /** Dataview's queries while the plugin is enabled (asked each time: it can be turned on or off). */
+  get dataview(): DataviewPort | undefined {
+    return obsidianDataview(this.app);
+  }
 
   async read(path: string): Promise<string | null> {
     const file = this.app.vault.getAbstractFileByPath(path);

@@ -7,6 +7,11 @@ export class OverlayVault implements VaultReader {
 
   constructor(private readonly base: VaultReader) {}
 
+  /** The base vault's Dataview, if it has one (edits here are not seen by it). */
+  get dataview(): VaultReader['dataview'] {
+    return this.base.dataview;
+  }
+
   async read(path: string): Promise<string | null> {
     if (this.overrides.has(path)) return this.overrides.get(path) ?? null;
     return this.base.read(path);

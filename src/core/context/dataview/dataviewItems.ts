@@ -24,7 +24,7 @@ export async function dataviewItems(path: string, noteText: string, dataview: Da
 async function blockItem(path: string, id: string, block: DataviewBlock, dataview: DataviewPort | undefined): Promise<ContextItem> {
   const name = basename(path);
   const fenced = `\`\`\`${block.lang}\n${block.query}\n\`\`\``;
-  const intro = `${block.lang === 'dataviewjs' ? 'Dataview JS block' : 'Dataview query'} in ${path} (line ${block.line}):\n${fenced}`;
+  const intro = `${block.lang === 'dataviewjs' ? 'Dataview JS block' : 'Dataview query'} in ${path}:\n${fenced}`;
   const item = (title: string, body: string) => makeItem({ id, kind: 'dataview', title, source: path, content: `${intro}\n\n${body}` });
   if (block.lang === 'dataviewjs') {
     return item(`${name} · dataviewjs (result unavailable)`, 'Result unavailable: Dataview gives no text result for JavaScript blocks, and Strata does not run them. Only the code is sent.');
