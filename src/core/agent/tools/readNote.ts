@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { excerpt, findHeadings, headingPaths, headingsOf, noteLines, sectionRange } from '../noteText';
 import { defineTool, errorText } from '../tool';
 import { VaultView, type Resolution } from '../vaultView';
+import { readCanvasText } from '../../context/canvas/canvasRead';
 
 /** The most characters of note text one call returns. */
 export const READ_LIMIT_CHARS = 20_000;
@@ -85,6 +86,9 @@ export const readNote = defineTool({
     if (args.heading !== undefined && (args.startLine !== undefined || args.endLine !== undefined)) {
       return errorText('give either heading or startLine/endLine, not both.');
     }
+    // A canvas is read as its text rendering (issue 31), by its path.
+    const canvas = await readCanvasText(ctx.host.vault, args.path.replace(/^\/+/, ''));
+    if (canvas) return 'error' in canvas ? errorText(canvas.error) : renderNote(args.path.replace(/^\/+/, ''), canvas.text, { heading: args.heading, startLine: args.startLine, endLine: args.endLine });
     const resolved = await resolveForTool(new VaultView(ctx.host), args.path);
     if ('error' in resolved) return resolved.error;
     const heading = args.heading ?? (args.startLine === undefined && args.endLine === undefined ? resolved.heading : undefined);
