@@ -5,6 +5,8 @@ import { sameChip } from './format';
 import { MentionPicker } from './mentionPicker';
 import { AttachedPages } from './attachedPages';
 import { MessageChips } from './messageChips';
+import { decorateKindChip } from './kindChips';
+import { registerComposerDrop } from './composerDrop';
 import type { FetchedPage } from '../../core/ports/toolHost';
 import { shortUrl, urlMentionAt, type UrlChip } from '../../core/context/urlChip';
 import { insertExpansion, SlashPicker, type PromptSource } from './slashPicker';
@@ -68,7 +70,10 @@ export class Composer {
       changed: () => host.onChipsChanged?.(),
       focus: () => this.textarea.focus(),
       removeChip: (chip) => this.removeChip(chip),
+      decorate: (chip, el) =>
+        decorateKindChip({ app: host.app, add: (chips) => chips.forEach((c) => this.addChip(c)), say: (text) => this.chips.say(text, false) }, chip, el),
     });
+    registerComposerDrop(host.app, host.owner, this.el, { chatFolder: () => host.chatFolder?.() ?? null, add: (chip) => this.addChip(chip) });
     const suggestEl = this.el.createDiv({ cls: 'strata-suggest' });
     suggestEl.hide();
     const row = this.el.createDiv({ cls: 'strata-composer-row' });
