@@ -65,7 +65,7 @@ function link(path: string, inTable = false): string {
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '\\-';
-  const text = Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
+  const text = Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? `${value}` : JSON.stringify(value);
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 

@@ -30,6 +30,7 @@ const ICONS: Record<string, string[]> = {
   'chevron-up': ['M18 15l-6-6-6 6'],
   'chevron-right': ['M9 18l6-6-6-6'],
   'chevron-left': ['M15 18l-6-6 6-6'],
+  table: ['M3 3h18v18H3z', 'M3 9h18', 'M3 15h18', 'M12 3v18'],
   files: ['M20 7h-3a2 2 0 0 1-2-2V2', 'M9 18a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h7l4 4v10a2 2 0 0 1-2 2z', 'M3 7.6v12.8A1.6 1.6 0 0 0 4.6 22h9.8'],
   'layout-dashboard': ['M3 3h7v9H3z', 'M14 3h7v5h-7z', 'M14 12h7v9h-7z', 'M3 16h7v5H3z'],
   'file-text': ['M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z', 'M14 2v6h6', 'M16 13H8', 'M16 17H8'],
