@@ -44,6 +44,25 @@ async function shoot(name: string): Promise<void> {
   await wb.screenshotThemes(`${name}-wide`);
 }
 
+/** The same, with every chip shown (the row folds chips behind "+ N more"; its button unfolds them). */
+async function shootChips(name: string): Promise<void> {
+  for (const [narrow, width] of [[true, '300'], [false, 'wide']] as const) {
+    await wb.narrowSidebar(narrow);
+    const more = page.locator('.strata-chips-more');
+    const folded = (await more.isVisible()) && ((await more.textContent()) ?? '').startsWith('+');
+    if (folded) {
+      await more.focus();
+      await page.keyboard.press('Enter');
+    }
+    await wb.screenshotThemes(`${name}-${width}`);
+    if (folded) {
+      await more.focus();
+      await page.keyboard.press('Enter');
+    }
+  }
+  await page.focus(TEXTAREA);
+}
+
 async function mention(query: string, key: string): Promise<void> {
   await page.locator(TEXTAREA).pressSequentially(`@${query}`);
   await page.waitForSelector(`.strata-suggest-item[data-chip="${key}"]`);
@@ -74,7 +93,7 @@ test('@ offers the canvas; its chip attaches the notes it links, from the keyboa
   await page.waitForSelector(chipOf('note:Projects/Greenhouse/Ventilation.md'), { state: 'attached' });
   expect(await page.$(chipOf('note:Projects/Greenhouse/Plan.md'))).not.toBeNull();
   expect(await page.textContent('.strata-chips-note-text')).toBe('Attached the 2 notes on Board.');
-  await shoot('kinds-canvas-chips');
+  await shootChips('kinds-canvas-chips');
 });
 
 test('a note with Dataview blocks says so on its chip; Send carries the canvas text and each block after the note', async () => {
@@ -83,7 +102,7 @@ test('a note with Dataview blocks says so on its chip; Send carries the canvas t
   await page.waitForSelector(hint, { state: 'attached' });
   expect(await page.textContent(hint)).toBe('+3 Dataview');
   expect(await page.getAttribute(hint, 'aria-label')).toBe('3 Dataview blocks: results sent from Dataview, each after the note; JavaScript blocks (1) are sent as code, their result unavailable.');
-  await shoot('kinds-dataview-chip');
+  await shootChips('kinds-dataview-chip');
 
   await page.press(TEXTAREA, 'Enter');
   await answered(1);
@@ -104,7 +123,8 @@ test('a note with Dataview blocks says so on its chip; Send carries the canvas t
   await page.waitForSelector(`.strata-library-item[data-id="${BOARD}"]`);
   const ids = await page.$$eval('.strata-library-item', (els) => els.map((e) => e.getAttribute('data-id') ?? ''));
   expect(ids.filter((id) => id.startsWith(`${DASH}#dataview-`))).toHaveLength(3);
-  await shoot('kinds-library');
+  await page.locator('.strata-library-item').last().scrollIntoViewIfNeeded();
+  await wb.screenshotThemes('kinds-library-wide');
   await page.click('.strata-context-summary');
 });
 
@@ -116,11 +136,11 @@ test('without Dataview: the chip says results are unavailable and the query text
   const hint = `${chipOf(`note:${DASH}`)} .strata-chip-hint.is-unavailable`;
   await page.waitForSelector(hint, { state: 'attached' });
   expect(await page.textContent(hint)).toBe('Dataview results unavailable');
-  await shoot('kinds-dataview-unavailable');
+  await shootChips('kinds-dataview-unavailable');
   await page.press(TEXTAREA, 'Enter');
   await answered(2);
   const sent = sentText();
-  expect(sent).toContain('title="Greenhouse dashboard · dataview (results unavailable)" version="2"');
+  expect(sent).toContain('title="Greenhouse dashboard · dataview: TABLE status (results unavailable)" version="2"');
   expect(sent).toContain('Results unavailable: the Dataview plugin is not enabled. Only the query text is sent.');
   await page.evaluate(() => (window as unknown as { workbench: WorkbenchApi }).workbench.setDataview(true));
 });

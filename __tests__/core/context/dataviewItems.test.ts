@@ -35,8 +35,8 @@ describe('dataview blocks', () => {
     expect(problems).toEqual([]);
     expect(items.map((i) => [i.kind, i.title])).toEqual([
       ['note', 'Greenhouse dashboard'],
-      ['dataview', 'Greenhouse dashboard · dataview'],
-      ['dataview', 'Greenhouse dashboard · dataview'],
+      ['dataview', 'Greenhouse dashboard · dataview: TABLE status'],
+      ['dataview', 'Greenhouse dashboard · dataview: LIST'],
       ['dataview', 'Greenhouse dashboard · dataviewjs (result unavailable)'],
       ['note', 'Priorities'],
     ]);
@@ -52,8 +52,8 @@ describe('dataview blocks', () => {
     const { items } = await new ChipResolver(new FsVault(VAULT)).resolve([{ kind: 'note', path: DASH }]);
     expect(items.map((i) => i.title)).toEqual([
       'Greenhouse dashboard',
-      'Greenhouse dashboard · dataview (results unavailable)',
-      'Greenhouse dashboard · dataview (results unavailable)',
+      'Greenhouse dashboard · dataview: TABLE status (results unavailable)',
+      'Greenhouse dashboard · dataview: LIST (results unavailable)',
       'Greenhouse dashboard · dataviewjs (result unavailable)',
     ]);
     expect(items[1].content).toContain('```dataview\nTABLE status\nFROM "Projects/Greenhouse"\nSORT file.name ASC\n```');
@@ -65,7 +65,7 @@ describe('dataview blocks', () => {
     const memory: VaultReader = { read: (p) => Promise.resolve(files.get(p) ?? null), listMarkdown: () => Promise.resolve([...files.keys()]) };
     const resolver = new ChipResolver(withDataview(memory));
     const { items } = await resolver.resolve([{ kind: 'note', path: 'Bad.md' }]);
-    expect(items[1].title).toBe('Bad · dataview (query failed)');
+    expect(items[1].title).toBe('Bad · dataview: CALENDAR file.day (query failed)');
     expect(items[1].content).toContain('```dataview\nCALENDAR file.day\n```');
     expect(items[1].content).toContain('Dataview could not run this query (Dataview: Error parsing query');
     expect(await resolver.dataviewItem(items[1].id, 'Bad.md')).toEqual(items[1]);

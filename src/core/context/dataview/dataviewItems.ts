@@ -22,18 +22,21 @@ export async function dataviewItems(path: string, noteText: string, dataview: Da
 }
 
 async function blockItem(path: string, id: string, block: DataviewBlock, dataview: DataviewPort | undefined): Promise<ContextItem> {
-  const name = basename(path);
+  // The query's first line tells two blocks of one note apart in the library ("Dashboard · dataview: TABLE status").
+  const first = block.query.split('\n')[0].trim();
+  const clipped = first.length > 40 ? `${first.slice(0, 39)}…` : first;
+  const name = block.lang === 'dataviewjs' ? `${basename(path)} · dataviewjs` : `${basename(path)} · dataview${clipped !== '' ? `: ${clipped}` : ''}`;
   const fenced = `\`\`\`${block.lang}\n${block.query}\n\`\`\``;
   const intro = `${block.lang === 'dataviewjs' ? 'Dataview JS block' : 'Dataview query'} in ${path}:\n${fenced}`;
   const item = (title: string, body: string) => makeItem({ id, kind: 'dataview', title, source: path, content: `${intro}\n\n${body}` });
   if (block.lang === 'dataviewjs') {
-    return item(`${name} · dataviewjs (result unavailable)`, 'Result unavailable: Dataview gives no text result for JavaScript blocks, and Strata does not run them. Only the code is sent.');
+    return item(`${name} (result unavailable)`, 'Result unavailable: Dataview gives no text result for JavaScript blocks, and Strata does not run them. Only the code is sent.');
   }
   if (!dataview) {
-    return item(`${name} · dataview (results unavailable)`, 'Results unavailable: the Dataview plugin is not enabled. Only the query text is sent.');
+    return item(`${name} (results unavailable)`, 'Results unavailable: the Dataview plugin is not enabled. Only the query text is sent.');
   }
   const answer = await dataview.queryMarkdown(block.query, path);
-  if (!answer.ok) return item(`${name} · dataview (query failed)`, `Results unavailable: Dataview could not run this query (${answer.error.trim()}).`);
+  if (!answer.ok) return item(`${name} (query failed)`, `Results unavailable: Dataview could not run this query (${answer.error.trim()}).`);
   const result = answer.markdown.trim();
-  return item(`${name} · dataview`, `Result (from Dataview):\n${result === '' ? '(no results)' : result}`);
+  return item(name, `Result (from Dataview):\n${result === '' ? '(no results)' : result}`);
 }
