@@ -86,9 +86,10 @@ export const readNote = defineTool({
     if (args.heading !== undefined && (args.startLine !== undefined || args.endLine !== undefined)) {
       return errorText('give either heading or startLine/endLine, not both.');
     }
-    // A canvas is read as its text rendering (issue 31), by its path.
-    const canvas = await readCanvasText(ctx.host.vault, args.path.replace(/^\/+/, ''));
-    if (canvas) return 'error' in canvas ? errorText(canvas.error) : renderNote(args.path.replace(/^\/+/, ''), canvas.text, { heading: args.heading, startLine: args.startLine, endLine: args.endLine });
+    // A canvas is read as its text rendering (issue 31), by its path, where the tools may look.
+    const canvasPath = args.path.replace(/^\/+/, '');
+    const canvas = new VaultView(ctx.host).isVisible(canvasPath) ? await readCanvasText(ctx.host.vault, canvasPath) : null;
+    if (canvas) return 'error' in canvas ? errorText(canvas.error) : renderNote(canvasPath, canvas.text, { heading: args.heading, startLine: args.startLine, endLine: args.endLine });
     const resolved = await resolveForTool(new VaultView(ctx.host), args.path);
     if ('error' in resolved) return resolved.error;
     const heading = args.heading ?? (args.startLine === undefined && args.endLine === undefined ? resolved.heading : undefined);
