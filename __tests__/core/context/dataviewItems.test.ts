@@ -12,7 +12,7 @@ import { replayScenario } from '../../../src/core/scenario/replay';
 import { toInspectRecord } from '../../../src/core/scenario/inspectFormat';
 import { FsVault } from '../../../src/node/fsVault';
 import type { VaultReader } from '../../../src/core/ports/vault';
-import { withDataview } from '../../helpers/dataviewVault';
+import { withDataview } from '../../../testing/dataview/standInVault';
 import { expectGolden } from '../../helpers/golden';
 import { VAULT } from '../../helpers/paths';
 

@@ -11,7 +11,7 @@ import type { PromptContextEngine } from '../../../src/core/engine/engine';
 import { toInspectRecord } from '../../../src/core/scenario/inspectFormat';
 import { replayScenario } from '../../../src/core/scenario/replay';
 import { loadScenario, recordScenarioOver } from '../conversation/helpers';
-import { withDataview } from '../../helpers/dataviewVault';
+import { withDataview } from '../../../testing/dataview/standInVault';
 import { SCENARIOS } from '../../helpers/paths';
 
 const file = path.join(SCENARIOS, 'kinds.json');

@@ -1,6 +1,6 @@
 import { portOfDataviewApi } from '../../src/obsidian/dataviewApi';
 import type { VaultReader } from '../../src/core/ports/vault';
-import { dataviewStandIn } from '../../testing/dataview/standIn';
+import { dataviewStandIn } from './standIn';
 
 /** A vault with the stand-in Dataview (testing/dataview/standIn.ts) answering its queries over its own files, through Strata's real port. */
 export function withDataview<V extends VaultReader>(vault: V): V & { readonly dataview: NonNullable<VaultReader['dataview']> } {
