@@ -32,6 +32,13 @@ export class ObsidianVaultReader implements VaultReader {
     return Promise.resolve(paths);
   }
 
+  /** Every canvas's vault-relative path, sorted by code point (the search index reads them as text). */
+  listCanvases(): Promise<string[]> {
+    const paths = this.app.vault.getFiles().filter((f) => f.extension === 'canvas').map((f) => f.path);
+    paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return Promise.resolve(paths);
+  }
+
   stat(path: string): Promise<NoteStat | null> {
     return Promise.resolve(this.statNow(path));
   }
