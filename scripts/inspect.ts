@@ -23,6 +23,8 @@
  * its replies as summaries), so the jsonl's `plan` field carries real call usage and cost; `off`
  * sends attachments as they are. --no-sticky decides every artifact again each turn. Each planned
  * turn's jsonl line gets a `plan` field; a turn with `"expect"` sections gets `expected` (reached or not).
+ * --dataview answers the Dataview blocks of attached notes with the stand-in Dataview over the
+ * scenario's vault (testing/dataview/standIn.ts); without it, their query text is sent.
  */
 import { writeFileSync } from 'node:fs';
 import { inputBudget } from '../src/core/budget/budget';
@@ -44,12 +46,13 @@ import { FsVault } from '../src/node/fsVault';
 import { VaultIndex } from '../src/core/search/vaultIndex';
 import { loadScenarioFile } from '../src/node/scenarioFiles';
 import { parseArgs } from './args';
+import { withDataview } from '../testing/dataview/standInVault';
 import { AGENT_APIS, runAgentTurns, type AgentApi, type AgentRun } from '../src/node/agentRun';
 
 const USAGE =
   'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn] [--save-note FILE]\n' +
   '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget] [--agent openai|openai-responses|anthropic [--edits accept|reject]]\n' +
-  '               [--planner heuristic|llm|off] [--no-sticky]';
+  '               [--planner heuristic|llm|off] [--no-sticky] [--dataview]';
 
 const BUDGET_OPTIONS = ['window', 'reserve', 'max-context'] as const;
 
@@ -82,7 +85,7 @@ function budgetFrom(args: { options: Record<string, string>; flags: Set<string> 
 }
 
 async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', 'agent', 'edits', 'planner', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary', 'no-sticky']);
+  const args = parseArgs(argv, ['vault', 'format', 'rendering', 'freshness', 'save-note', 'agent', 'edits', 'planner', ...BUDGET_OPTIONS], ['reload-every-turn', 'no-budget', 'no-summary', 'no-sticky', 'dataview']);
   const file = args.positional[0];
   if (!file || args.positional.length > 1) throw new UsageError(USAGE);
   const format = args.options.format ?? 'jsonl';
@@ -147,7 +150,9 @@ async function inspectScenario(
   // A turn's "search" runs the real vault index over the scenario's vault (built only when a turn needs it).
   const usesSearch = scenario.turns.some((t) => t.search !== undefined);
   const search = usesSearch ? await VaultIndex.create(new FsVault(vaultDir)) : undefined;
-  const { turns, engine } = await replayWithEngine(scenario, new FsVault(vaultDir), {
+  // --dataview: Dataview blocks answered by the stand-in Dataview (testing/dataview) over the vault; without it their query text is sent.
+  const vault = args.flags.has('dataview') ? withDataview(new FsVault(vaultDir)) : new FsVault(vaultDir);
+  const { turns, engine } = await replayWithEngine(scenario, vault, {
     ...(search ? { search } : {}),
     ...(planning ? { planning } : {}),
     rendering,

@@ -163,8 +163,10 @@ export default class StrataPlugin extends Plugin {
       name: 'Add current note to chat',
       checkCallback: (checking) => {
         const file = this.app.workspace.getActiveFile();
-        if (!file || file.extension !== 'md') return false;
-        if (!checking) void this.openChat().then((view) => view?.addChip({ kind: 'note', path: file.path }));
+        if (!file || (file.extension !== 'md' && file.extension !== 'canvas')) return false;
+        // The canvas open in a tab is attached as a canvas (issue 31).
+        const chip = file.extension === 'canvas' ? ({ kind: 'canvas', path: file.path } as const) : ({ kind: 'note', path: file.path } as const);
+        if (!checking) void this.openChat().then((view) => view?.addChip(chip));
         return true;
       },
     });

@@ -57,13 +57,13 @@ export function selectionChip(editor: Editor, path: string): ContextChip | null 
   return { kind: 'selection', path, fromLine: Math.min(from, to), toLine: Math.max(from, to), text };
 }
 
-/** A note, a PDF or a folder as a chip; other files (images), the vault's root and chat notes are not offered. */
+/** A note, a PDF, a canvas or a folder as a chip; other files (images), the vault's root and chat notes are not offered. */
 export function fileChip(file: TAbstractFile, chatFolder: string | null): ContextChip | null {
   const inChats = chatFolder !== null && chatFolder !== '' && (file.path === chatFolder || file.path.startsWith(`${chatFolder}/`));
   if (inChats) return null;
   if (file instanceof TFile) {
     const ext = file.extension.toLowerCase();
-    return ext === 'md' ? { kind: 'note', path: file.path } : ext === 'pdf' ? { kind: 'pdf', path: file.path } : null;
+    return ext === 'md' ? { kind: 'note', path: file.path } : ext === 'pdf' ? { kind: 'pdf', path: file.path } : ext === 'canvas' ? { kind: 'canvas', path: file.path } : null;
   }
   if (file instanceof TFolder) return file.isRoot() ? null : { kind: 'folder', path: file.path };
   return null;

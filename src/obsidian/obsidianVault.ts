@@ -6,6 +6,8 @@ import { PdfTextReader } from '../core/context/pdf/pdfReader';
 
 /** One PDF text cache per app: every reader of the vault shares what was extracted. */
 const pdfReaders = new WeakMap<App, PdfTextReader>();
+import type { DataviewPort } from '../core/ports/dataview';
+import { obsidianDataview } from './dataviewApi';
 
 /** Files larger than this are reported, not read (the resolver's character limit is lower still). */
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -15,6 +17,11 @@ const MAX_BINARY_BYTES = 32 * 1024 * 1024;
 /** The engine's VaultReader over Obsidian's Vault and MetadataCache. */
 export class ObsidianVaultReader implements VaultReader {
   constructor(private readonly app: App) {}
+
+  /** Dataview's queries while the plugin is enabled (asked each time: it can be turned on or off). */
+  get dataview(): DataviewPort | undefined {
+    return obsidianDataview(this.app);
+  }
 
   async read(path: string): Promise<string | null> {
     const file = this.app.vault.getAbstractFileByPath(path);
@@ -26,6 +33,13 @@ export class ObsidianVaultReader implements VaultReader {
   listMarkdown(): Promise<string[]> {
     const paths = this.app.vault.getMarkdownFiles().map((f) => f.path);
     // Code-point order, as the port promises (localeCompare would depend on the locale).
+    paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return Promise.resolve(paths);
+  }
+
+  /** Every canvas's vault-relative path, sorted by code point (the search index reads them as text). */
+  listCanvases(): Promise<string[]> {
+    const paths = this.app.vault.getFiles().filter((f) => f.extension === 'canvas').map((f) => f.path);
     paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return Promise.resolve(paths);
   }

@@ -7,6 +7,8 @@ import { ChunkVectors, type SemanticStatus } from '../core/search/semantic';
 import type { SearchHit, SearchOptions, VaultSearch } from '../core/search/types';
 import { VaultIndex, type BuildReport, type IndexSettings } from '../core/search/vaultIndex';
 import { ObsidianVaultReader } from './obsidianVault';
+import { withCanvasText } from '../core/context/canvas/canvasSearch';
+import type { VaultReader } from '../core/ports/vault';
 
 /** Vaults with more notes than this to read show the build's progress in the status bar. */
 const PROGRESS_FROM = 300;
@@ -63,7 +65,7 @@ export class ObsidianVaultSearch implements VaultSearch {
   /** Index updates run one after another (a build, then the events that came during it). */
   private queue: Promise<unknown> = Promise.resolve();
   private started = false;
-  private readonly vault: ObsidianVaultReader;
+  private readonly vault: VaultReader;
   /** Saves a while after the last change, not on every keystroke's modify event. */
   private readonly saveSoon = quietFor(30_000, () => void this.save());
   /** The last build's figures, for a status or a test. */
@@ -91,7 +93,9 @@ export class ObsidianVaultSearch implements VaultSearch {
     this.progressFrom = options.progressFrom ?? PROGRESS_FROM;
     this.semantic = options.semantic ?? (() => null);
     this.notify = options.notify ?? ((message) => console.warn(message));
-    this.vault = new ObsidianVaultReader(plugin.app);
+    const reader = new ObsidianVaultReader(plugin.app);
+    // Canvases are searched as their text (issue 31).
+    this.vault = withCanvasText(reader, () => reader.listCanvases());
     this.index = new VaultIndex(this.vault, settings());
   }
 
@@ -115,7 +119,7 @@ export class ObsidianVaultSearch implements VaultSearch {
         void this.enqueue(async () => {
           for (const from of this.notesAt(oldPath)) {
             const to = file.path + from.slice(oldPath.length);
-            if (to.endsWith('.md')) await this.index.rename(from, to);
+            if (to.endsWith('.md') || to.endsWith('.canvas')) await this.index.rename(from, to);
             else this.index.remove(from);
           }
           if (isMarkdown(file) && !this.index.has(file.path)) await this.index.rename(oldPath, file.path);
@@ -281,7 +285,14 @@ export class ObsidianVaultSearch implements VaultSearch {
     // Chat notes change on every reply: not read at all (excluded folders).
     if (!isMarkdown(file) || this.index.isExcluded(file.path)) return;
     void this.enqueue(async () => {
-      const text = await this.vault.read(file.path);
+      let text: string | null;
+      try {
+        text = await this.vault.read(file.path);
+      } catch {
+        // A file that does not read (a canvas that is not valid JSON Canvas) is not searched.
+        this.index.remove(file.path);
+        return;
+      }
       if (text === null) return;
       this.index.upsert(file.path, text, { mtime: file.stat.mtime, size: file.stat.size });
     });
@@ -413,6 +424,7 @@ function quietFor(ms: number, run: () => void): { (): void; cancel(): void; flus
 /** What the search needs of the plugin (the whole Plugin in the app; a stand-in in Node tests). */
 export type SearchHost = Pick<Plugin, 'app' | 'manifest' | 'registerEvent' | 'register' | 'addStatusBarItem'>;
 
+/** A note, or a canvas (indexed as its text). */
 function isMarkdown(file: TAbstractFile): file is TFile {
-  return file instanceof TFile && file.extension === 'md';
+  return file instanceof TFile && (file.extension === 'md' || file.extension === 'canvas');
 }

@@ -5,6 +5,7 @@ import { noticeLog } from '../shim/notice';
 import type * as obsidian from '../shim/obsidian';
 import type { Plugin } from '../shim/plugin';
 import { MarkdownView } from '../shim/workspace';
+import { setDataview } from '../shim/dataview';
 
 export type Theme = 'light' | 'dark';
 
@@ -40,6 +41,8 @@ export function makeWorkbenchApi(app: App, shim: typeof obsidian, errors: string
      */
     pluginLoad: null as null | { fetchMs: number | null; loadMs: number; onloadMs: number },
     setTheme: (theme: Theme) => setTheme(app, theme),
+    /** Dataview enabled (its stand-in, the default) or not. */
+    setDataview: (enabled: boolean) => setDataview(app, enabled),
     listCommands: () =>
       app.commands.listCommands().map((c) => ({ id: c.id, name: c.name, hotkeys: c.hotkeys ?? [], available: app.commands.isAvailable(c) })),
     /** Runs a command as the palette would; false when it does not exist or is not available now. */

@@ -7,6 +7,7 @@ import { SecretStorage } from './secretStorage';
 import { SettingsModal } from './settingsModal';
 import { Vault } from './vault';
 import { Workspace } from './workspace';
+import { setDataview } from './dataview';
 
 export interface AppBoot {
   vaultName: string;
@@ -42,6 +43,8 @@ export class App {
     this.commands = new Commands(this);
     this.workspace = new Workspace(this, workspaceEl);
     this.setting = new SettingsModal(this);
+    // Dataview is "enabled" in the workbench: its stand-in answers queries over this vault.
+    setDataview(this, true);
     document.addEventListener('keydown', (evt) => {
       this.lastEvent = evt;
       this.keymap.handle(evt);

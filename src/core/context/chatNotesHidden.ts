@@ -32,5 +32,9 @@ export function withoutChatNotes(vault: VaultReader, chatFolder: () => string | 
     ...(vault.readBinary ? { readBinary: vault.readBinary.bind(vault) } : {}),
     ...(vault.resolveLink ? { resolveLink: vault.resolveLink.bind(vault) } : {}),
     ...(vault.readPdf ? { readPdf: vault.readPdf.bind(vault) } : {}),
+    // Asked each turn: Dataview may be turned on or off while the chat is open.
+    get dataview() {
+      return vault.dataview;
+    },
   };
 }

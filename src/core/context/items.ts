@@ -1,7 +1,7 @@
 import { sha256HexKept } from '../contentHashes';
 import { trimSlashes } from '../trim';
 
-export const ITEM_KINDS = ['note', 'url', 'selection', 'folder', 'tag', 'pdf'] as const;
+export const ITEM_KINDS = ['note', 'url', 'selection', 'folder', 'tag', 'pdf', 'canvas', 'dataview'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 /** What the user attached: a chip in the composer, or a line of a scenario. */
@@ -13,14 +13,16 @@ export type ContextChip =
   | { kind: 'url'; url: string; content?: string; title?: string }
   | { kind: 'selection'; path: string; fromLine: number; toLine: number; text?: string }
   /** A PDF in the vault, read as text page by page (src/core/context/pdf); its id is its path. */
-  | { kind: 'pdf'; path: string };
+  | { kind: 'pdf'; path: string }
+  /** A `.canvas` file, sent as text (canvas/canvasText.ts). */
+  | { kind: 'canvas'; path: string };
 
 /** One unit of context with a stable id derived from its source, never from the clock. */
 export interface ContextItem {
   readonly id: string;
   readonly kind: ItemKind;
   readonly title: string;
-  /** Vault-relative path for notes, PDFs and selections, URL for urls, folder path or tag otherwise. */
+  /** Vault-relative path for notes, PDFs, selections, canvases and Dataview blocks (their note), URL for urls, folder path or tag otherwise. */
   readonly source: string;
   readonly content: string;
   /** sha256 of content. */
@@ -62,7 +64,7 @@ export { trimSlashes } from '../trim';
 
 export function basename(path: string): string {
   const file = path.split('/').pop() ?? path;
-  return file.replace(/\.md$/i, '');
+  return file.replace(/\.(md|canvas)$/i, '');
 }
 
 export function makeItem(fields: Omit<ContextItem, 'hash'>): ContextItem {
@@ -85,5 +87,7 @@ export function chipId(chip: ContextChip): string {
       return selectionId(chip.path, chip.fromLine, chip.toLine);
     case 'pdf':
       return chip.path;
+    case 'canvas':
+      return noteId(chip.path);
   }
 }

@@ -1,4 +1,4 @@
-import type { ContextItem } from './items';
+import type { ContextItem, ItemKind } from './items';
 import type { ChipResolver } from './resolver';
 import { madeOnce } from '../memo';
 import { isPdfPath } from './pdf/pdfContent';
@@ -7,6 +7,8 @@ import { isPdfPath } from './pdf/pdfContent';
 export interface LibraryNote {
   readonly id: string;
   readonly source: string;
+  /** A canvas is read as a canvas; a Dataview block is run again every turn (its result follows other notes). */
+  readonly kind?: ItemKind;
 }
 
 /** The paths of a library's notes (the engine hands the same list until the library changes). */
@@ -31,9 +33,12 @@ export async function reReadLibraryNotes(
   attached: readonly ContextItem[],
 ): Promise<Map<string, ContextItem | null>> {
   const attachedIds = new Set(attached.map((i) => i.id));
-  const toCheck = notes.filter((n) => !attachedIds.has(n.id));
-  // A PDF in the library is re-read as a PDF (its text cached by its stat, like a note's).
-  const read = async (source: string) => (await resolver.resolve([isPdfPath(source) ? { kind: 'pdf', path: source } : { kind: 'note', path: source }])).items[0] ?? null;
+  const toCheck = notes.filter((n) => !attachedIds.has(n.id) && n.kind !== 'dataview');
+  const kindOf = new Map(toCheck.map((n) => [n.source, n.kind]));
+  // A PDF or a canvas in the library is re-read as what it is (its text cached by its stat, like a note's).
+  const chipOf = (source: string) =>
+    kindOf.get(source) === 'canvas' ? ({ kind: 'canvas', path: source } as const) : isPdfPath(source) ? ({ kind: 'pdf', path: source } as const) : ({ kind: 'note', path: source } as const);
+  const read = async (source: string) => (await resolver.resolve([chipOf(source)])).items[0] ?? null;
   const found = await resolver.seen.currentAll(
     resolver.vault,
     toCheck.map((n) => n.source),
@@ -45,6 +50,10 @@ export async function reReadLibraryNotes(
     const item = found[i];
     current.set(id, item ? (item.id === id ? item : { ...item, id }) : null);
   });
+  // Dataview blocks skip the stat cache: a query's result changes when other notes do.
+  for (const n of notes) {
+    if (n.kind === 'dataview' && !attachedIds.has(n.id)) current.set(n.id, await resolver.dataviewItem(n.id, n.source));
+  }
   resolver.seen.keepOnly(sourcesOf(notes));
   return current;
 }

@@ -16,6 +16,8 @@ import type { VaultReader } from '../ports/vault';
 import { looksBinary, UnreadableNoteError } from './vaultReader';
 import { NoteStatCache } from './noteStatCache';
 import { resolvePdf } from './pdf/pdfItem';
+import { dataviewItems } from './dataview/dataviewItems';
+import { canvasItem } from './canvas/canvasItem';
 
 /** `image-not-sent`: an image embed that is named, not sent (a text-only model, another note than the active one, a limit). */
 export const PROBLEM_REASONS = ['missing', 'binary', 'too-large', 'unreadable', 'outside-vault', 'empty', 'bad-range', 'image-not-sent'] as const;
@@ -77,12 +79,32 @@ export class ChipResolver {
     return { items, problems };
   }
 
+  /**
+   * A Dataview block's item as it is now (freshness, reopening): its note read again and the block
+   * with this id run again (its result may change while the note does not). Null: the note or the
+   * block is gone.
+   */
+  async dataviewItem(id: string, notePath: string): Promise<ContextItem | null> {
+    const text = await this.safeRead(notePath);
+    if (text === null || looksBinary(text)) return null;
+    return (await dataviewItems(notePath, text, this.vault.dataview, id))[0] ?? null;
+  }
+
   private async resolveChip(chip: ContextChip, problems: ResolutionProblem[]): Promise<ContextItem[]> {
     switch (chip.kind) {
       case 'note': {
         const text = await this.readNote(chip.path, noteId(chip.path), problems);
         if (text === null) return [];
-        return [makeItem({ id: noteId(chip.path), kind: 'note', title: basename(chip.path), source: chip.path, content: text })];
+        const note = makeItem({ id: noteId(chip.path), kind: 'note', title: basename(chip.path), source: chip.path, content: text });
+        return [note, ...(await dataviewItems(chip.path, text, this.vault.dataview))];
+      }
+      case 'canvas': {
+        const text = await this.readNote(chip.path, noteId(chip.path), problems);
+        if (text === null) return [];
+        const canvas = canvasItem(chip.path, text);
+        if ('id' in canvas) return [canvas];
+        problems.push({ chipId: noteId(chip.path), reason: 'unreadable', detail: canvas.invalid });
+        return [];
       }
       case 'url': {
         const content = chip.content ?? '';

@@ -52,7 +52,10 @@ function contextLine(item: ItemRef, note: string): string {
   const suffix = [note, item.via ? `via ${inline(item.via)}` : ''].filter(Boolean).map((s) => ` · ${s}`).join('');
   switch (item.kind) {
     case 'note':
+    case 'canvas':
       return `- ${link(item.source)}${suffix}`;
+    case 'dataview':
+      return `- ${link(item.source)} · Dataview ${code(item.id.slice(item.id.lastIndexOf('#') + 1))}${suffix}`;
     case 'selection': {
       const range = /#L(\d+)-L(\d+)$/.exec(item.id);
       return `- ${link(item.source)} · lines ${range ? `${range[1]}-${range[2]}` : '?'}${suffix}`;
@@ -113,6 +116,8 @@ function refFromContextLine(line: string, turn: number): ItemRef | null {
   if (!linkMatch || line.includes('· not attached')) return null;
   const path = linkMatch[1] ?? uninline(linkMatch[2]);
   const name = (path.split('/').pop() ?? path).replace(/\.md$/i, '');
+  if (line.includes(' · Dataview `')) return null; // rebuilt with its note: a note attached again brings its blocks
+  if (/\.canvas$/i.test(path)) return { ...base, id: path, kind: 'canvas', title: name.replace(/\.canvas$/i, ''), source: path };
   if (linkMatch[3]) {
     const id = `${path}#L${linkMatch[3]}-L${linkMatch[4]}`;
     return { ...base, id, kind: 'selection', title: `${name} (lines ${linkMatch[3]}-${linkMatch[4]})`, source: path };

@@ -61,6 +61,7 @@ const ChipRecord = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('url'), url: PathText, title: leftOut(PathText).optional() }),
   z.object({ kind: z.literal('selection'), path: PathText, fromLine: Count, toLine: Count }),
   z.object({ kind: z.literal('pdf'), path: PathText }),
+  z.object({ kind: z.literal('canvas'), path: PathText }),
 ]) satisfies z.ZodType<ContextChip>;
 
 const ProblemRecord = z.object({ chipId: PathText, reason: z.enum(PROBLEM_REASONS), detail: Text }) satisfies z.ZodType<ResolutionProblem>;

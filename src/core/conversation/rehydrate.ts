@@ -275,6 +275,22 @@ async function locate(ref: ItemRef, vault: VaultReader, resolver: ChipResolver, 
       }
       return { content: items[0].content, source: ref.source };
     }
+    case 'canvas': {
+      const { items, problems } = await resolver.resolve([{ kind: 'canvas', path: ref.source }]);
+      if (!items[0]) {
+        issues.push({ kind: 'missing', id: ref.id, message: `${ref.source}: ${problems[0]?.detail ?? 'not found'}; left out` });
+        return null;
+      }
+      return { content: items[0].content, source: ref.source };
+    }
+    case 'dataview': {
+      const item = await resolver.dataviewItem(ref.id, ref.source);
+      if (!item) {
+        issues.push({ kind: 'missing', id: ref.id, message: `${ref.id}: the Dataview block is no longer in ${ref.source}; left out` });
+        return null;
+      }
+      return { content: item.content, source: ref.source };
+    }
     case 'note':
     case 'selection': {
       const found = await findNote(ref, vault, resolver, issues);

@@ -1,4 +1,4 @@
-import type { ContextItem } from '../context/items';
+import type { ContextItem, ItemKind } from '../context/items';
 import { renderCompaction, type Compaction } from './compaction';
 import { maskTurn } from './masking';
 import { applyToolForms, formsByTurn, formsKey, type ToolForm } from './toolForms';
@@ -142,9 +142,9 @@ export class PromptContextEngine {
    * Library notes (and PDFs, re-read alike) to re-read before assemble() (freshness): their id and where they are now (a note
    * moved since it was attached keeps its id; its source is the new path).
    */
-  libraryNotes(): readonly { id: string; source: string }[] {
+  libraryNotes(): readonly LibrarySource[] {
     const condensed = this.condensedIds();
-    const notes = madeOnce(libraryNotesOf, this.library.latest(), (latest) => latest.filter((item) => item.kind === 'note' || item.kind === 'pdf').map((item) => ({ id: item.id, source: item.source })));
+    const notes = madeOnce(libraryNotesOf, this.library.latest(), (latest) => latest.filter((item) => RE_READ_KINDS.has(item.kind)).map((item) => ({ id: item.id, source: item.source, kind: item.kind })));
     // A condensed note is not re-read: its compact form stays until it is attached again.
     return condensed.size === 0 ? notes : notes.filter((n) => !condensed.has(n.id));
   }
@@ -534,7 +534,10 @@ function addSegment(run: HistoryRun, s: SummarySegment | MessageSegment): void {
 }
 
 /** libraryNotes() per latest() array (the same until the library changes). */
-const libraryNotesOf = new WeakMap<readonly LibraryItem[], readonly { id: string; source: string }[]>();
+const libraryNotesOf = new WeakMap<readonly LibraryItem[], readonly LibrarySource[]>();
+/** Library items read again from the vault before each turn (canvases like notes; a Dataview block's result may change with any note). */
+const RE_READ_KINDS: ReadonlySet<ItemKind> = new Set(['note', 'pdf', 'canvas', 'dataview']);
+type LibrarySource = { readonly id: string; readonly source: string; readonly kind: ItemKind };
 
 // A kept turn's record in the envelope, one object per turn (turns are immutable): an assembly at
 // turn 1,000 does not build 1,000 of them again.

@@ -11,6 +11,9 @@ const TAG_BY_KIND: Record<LibraryItem['kind'], WrapperTag> = {
   tag: 'tag_context',
   // A PDF is a file of the vault read as text: a note block, so the static instruction (L1) stays as it is.
   pdf: 'note_context',
+  // A canvas and a Dataview result are vault text like a note's; their content says what they are.
+  canvas: 'note_context',
+  dataview: 'note_context',
 };
 
 /** The instruction that tells the model how context items and references work (static, part of L1's message). */

@@ -1,6 +1,7 @@
 import type { ContextItem } from '../context/items';
 import type { ChipResolver } from '../context/resolver';
 import { overrideOf } from './book';
+import { isCanvasPath } from '../context/canvas/canvasFile';
 import { type PlanBook } from '../conversation/records/plan';
 import { isPdfPath } from '../context/pdf/pdfContent';
 
@@ -19,7 +20,7 @@ export async function readPlannedOut(resolver: ChipResolver, book: PlanBook | un
   for (let i = 0; i < ids.length; i += CONCURRENCY) {
     const batch = ids.slice(i, i + CONCURRENCY);
     const items = await Promise.all(
-      batch.map((path) => resolver.plannedOut.current(resolver.vault, path, async () => (await resolver.resolve([isPdfPath(path) ? { kind: 'pdf', path } : { kind: 'note', path }])).items[0] ?? null)),
+      batch.map((path) => resolver.plannedOut.current(resolver.vault, path, async () => (await resolver.resolve([isCanvasPath(path) ? { kind: 'canvas', path } : isPdfPath(path) ? { kind: 'pdf', path } : { kind: 'note', path }])).items[0] ?? null)),
     );
     batch.forEach((id, k) => {
       const item = items[k];
@@ -32,5 +33,5 @@ export async function readPlannedOut(resolver: ChipResolver, book: PlanBook | un
 
 /** Ids of the notes (and PDFs) the planner (or its fallback) excluded, in decision order; the user's exclusions stay out. */
 export function plannedOutIds(book: PlanBook | undefined): string[] {
-  return (book?.decisions ?? []).filter((d) => d.strategy === 'exclude' && d.by !== 'user' && (d.type === 'note' || d.type === 'pdf') && overrideOf(book, d.id) !== 'exclude').map((d) => d.id);
+  return (book?.decisions ?? []).filter((d) => d.strategy === 'exclude' && d.by !== 'user' && (d.type === 'note' || d.type === 'pdf' || d.type === 'canvas') && overrideOf(book, d.id) !== 'exclude').map((d) => d.id);
 }

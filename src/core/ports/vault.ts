@@ -1,3 +1,5 @@
+import type { DataviewPort } from './dataview';
+
 /** The engine's only view of a vault. Obsidian and the filesystem each implement it. */
 export interface VaultReader {
   /** Note text, or null when no file exists at that vault-relative path. */
@@ -30,6 +32,8 @@ export interface VaultReader {
    * Absent: PDFs cannot be attached on this host.
    */
   readPdf?(path: string): Promise<PdfText | null>;
+  /** Optional: the Dataview plugin's queries over this vault, when it is enabled (issue 31). */
+  readonly dataview?: DataviewPort;
 }
 
 /** A PDF's text: one entry per page, '' for a page without text (an image, a scan). */

@@ -11,6 +11,11 @@ export class OverlayVault implements VaultReader {
     if (base.readPdf) this.readPdf = base.readPdf.bind(base);
   }
 
+  /** The base vault's Dataview, if it has one (edits here are not seen by it). */
+  get dataview(): VaultReader['dataview'] {
+    return this.base.dataview;
+  }
+
   async read(path: string): Promise<string | null> {
     if (this.overrides.has(path)) return this.overrides.get(path) ?? null;
     return this.base.read(path);

@@ -32,12 +32,13 @@ const Chip = z.union(
       .transform(({ selection: s }): ContextChip => ({ kind: 'selection', path: s.note, fromLine: s.fromLine, toLine: s.toLine })),
     /** Project extension (issue 31): a PDF of the scenario's vault, read as text page by page. */
     z.object({ pdf: z.string() }).transform(({ pdf }): ContextChip => ({ kind: 'pdf', path: pdf })),
+    z.object({ canvas: z.string() }).transform(({ canvas }): ContextChip => ({ kind: 'canvas', path: canvas })),
   ],
   {
     error: (issue) =>
       isObject(issue.input) && isObject(issue.input.selection)
         ? 'selection needs note (string), fromLine and toLine (numbers)'
-        : 'expected one of note, folder, tag, url, selection, pdf',
+        : 'expected one of note, folder, tag, url, selection, pdf, canvas',
   },
 );
 

@@ -5,9 +5,10 @@ import { sameChip } from './format';
 import { MentionPicker } from './mentionPicker';
 import { AttachedPages } from './attachedPages';
 import { AttachedPdfs } from './attachedPdfs';
-import { registerComposerDrop } from './composerDrop';
 import type { PdfText } from '../../core/ports/vault';
 import { MessageChips } from './messageChips';
+import { decorateKindChip } from './kindChips';
+import { registerComposerDrop } from './composerDrop';
 import type { FetchedPage } from '../../core/ports/toolHost';
 import { shortUrl, urlMentionAt, type UrlChip } from '../../core/context/urlChip';
 import { insertExpansion, SlashPicker, type PromptSource } from './slashPicker';
@@ -77,6 +78,8 @@ export class Composer {
       changed: () => host.onChipsChanged?.(),
       focus: () => this.textarea.focus(),
       removeChip: (chip) => this.removeChip(chip),
+      decorate: (chip, el) =>
+        decorateKindChip({ app: host.app, add: (chips) => chips.forEach((c) => this.addChip(c)), say: (text) => this.chips.say(text, false) }, chip, el),
     });
     const suggestEl = this.el.createDiv({ cls: 'strata-suggest' });
     suggestEl.hide();

@@ -10,9 +10,10 @@ interface Draggable {
 }
 
 /**
- * Files dropped on the composer (issue 31): notes, PDFs and folders dragged from the file explorer
- * become chips, as "Add to Strata chat" makes them. The explorer's drag is read from Obsidian's drag
- * manager when it has one, else from the drop's text (`obsidian://open?…&file=…` links, one a line).
+ * Files dropped on the composer (issue 31): notes, PDFs, canvases and folders dragged from the file
+ * explorer become chips, as "Add to Strata chat" makes them. The explorer's drag is read from
+ * Obsidian's drag manager when it has one, else from the drop's text, one file a line: an
+ * `obsidian://open?…&file=…` link, a `[[link]]` or a vault path.
  */
 export function registerComposerDrop(owner: Component, target: HTMLElement, app: App, chatFolder: () => string | null, add: (chips: ContextChip[]) => void): void {
   const chipsOf = (event: DragEvent): ContextChip[] => {
@@ -53,13 +54,19 @@ export function droppedFiles(app: App, event: DragEvent): TAbstractFile[] {
   if (drag?.file) return [drag.file];
   const text = event.dataTransfer?.getData('text/plain') ?? '';
   const out: TAbstractFile[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const path = pathFromObsidianUrl(line.trim());
-    if (path === null) continue;
-    const file = app.vault.getAbstractFileByPath(path) ?? app.vault.getAbstractFileByPath(`${path}.md`);
+  for (const raw of text.split(/\r?\n/)) {
+    const file = fileOfLine(app, raw.trim());
     if (file && !out.includes(file)) out.push(file);
   }
   return out;
+}
+
+function fileOfLine(app: App, line: string): TAbstractFile | null {
+  if (line === '') return null;
+  const url = pathFromObsidianUrl(line);
+  if (url !== null) return app.vault.getAbstractFileByPath(url) ?? app.vault.getAbstractFileByPath(`${url}.md`);
+  const name = line.replace(/^!?\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$/, '$1');
+  return app.vault.getAbstractFileByPath(name) ?? app.metadataCache.getFirstLinkpathDest(name, '');
 }
 
 /** `obsidian://open?vault=V&file=Folder%2FNote` → "Folder/Note" (null: not such a link). */

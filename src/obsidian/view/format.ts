@@ -43,6 +43,8 @@ export function chipLabel(chip: ContextChip): string {
       return chip.fromLine === chip.toLine ? `${basename(chip.path)} (line ${chip.fromLine})` : `${basename(chip.path)} (${chip.fromLine}-${chip.toLine})`;
     case 'pdf':
       return basename(chip.path);
+    case 'canvas':
+      return basename(chip.path).replace(/\.canvas$/i, '');
   }
 }
 
@@ -60,6 +62,8 @@ export function chipIcon(chip: ContextChip): string {
       return 'text-cursor-input';
     case 'pdf':
       return 'book-open';
+    case 'canvas':
+      return 'layout-dashboard';
   }
 }
 
@@ -69,6 +73,7 @@ export function chipKey(chip: ContextChip): string {
     case 'note':
     case 'folder':
     case 'pdf':
+    case 'canvas':
       return `${chip.kind}:${chip.path}`;
     case 'tag':
       return `tag:${chip.tag}`;
@@ -94,6 +99,8 @@ export function chipTitle(chip: ContextChip): string {
       return chip.fromLine === chip.toLine ? `${chip.path}, line ${chip.fromLine}` : `${chip.path}, lines ${chip.fromLine}-${chip.toLine}`;
     case 'pdf':
       return `${chip.path}: its text, page by page`;
+    case 'canvas':
+      return `${chip.path}: the canvas as text (its cards, linked notes by name, links, groups and arrows)`;
   }
 }
 
@@ -108,6 +115,7 @@ export function sameChip(a: ContextChip, b: ContextChip): boolean {
     case 'note':
     case 'folder':
     case 'pdf':
+    case 'canvas':
       return a.path === (b as typeof a).path;
     case 'tag':
       return a.tag === (b as typeof a).tag;

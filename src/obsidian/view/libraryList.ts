@@ -22,7 +22,7 @@ interface FocusKey {
   readonly action: string;
 }
 
-const ICONS: Readonly<Record<string, string>> = { folder: 'folder', tag: 'tag', url: 'link', tool: 'wrench', selection: 'text-cursor-input', pdf: 'book-open' };
+const ICONS: Readonly<Record<string, string>> = { folder: 'folder', tag: 'tag', url: 'link', tool: 'wrench', selection: 'text-cursor-input', pdf: 'book-open', canvas: 'layout-dashboard', dataview: 'table' };
 
 let described = 0;
 

@@ -39,6 +39,12 @@ export function vaultMentions(app: App, exclude: string | null = null): Candidat
     const link = `[[${app.metadataCache.fileToLinktext(file, '', false)}]]`;
     out.push({ item: { chip: { kind: 'pdf', path: file.path }, label: file.name, detail: folder ? `PDF · ${folder}` : 'PDF', text: link }, text: file.path });
   }
+  // Canvases (issue 31): attached as their text.
+  const canvases = app.vault.getFiles().filter((f) => f.extension === 'canvas' && !excluded(f.path));
+  canvases.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of canvases) {
+    out.push({ item: { chip: { kind: 'canvas', path: file.path }, label: file.basename, detail: 'Canvas', text: `[[${file.path}]]` }, text: file.path.replace(/\.canvas$/i, '') });
+  }
   const folders = app.vault
     .getAllLoadedFiles()
     .filter((f): f is TFolder => f instanceof TFolder && f.path !== '/' && f.path !== '' && !excluded(f.path))

@@ -23,6 +23,8 @@ export interface MessageChipsHost {
   focus(): void;
   /** A chip's ✕ was clicked: the composer removes it (remove()), and sends a message that waited for its page. */
   removeChip(chip: ContextChip): void;
+  /** Issue 31's additions to a user's chip once drawn (kindChips.ts: a canvas's "Attach linked notes", a note's Dataview blocks). */
+  decorate?(chip: ContextChip, el: HTMLElement): void;
 }
 
 /**
@@ -163,6 +165,7 @@ export class MessageChips {
       const remove = el.createEl('button', { cls: 'strata-chip-remove clickable-icon', attr: { 'aria-label': `Remove ${this.labelOf(chip)}` } });
       setIcon(remove, 'x');
       remove.addEventListener('click', () => this.host.removeChip(chip));
+      this.host.decorate?.(chip, el);
     }
     const drawn = Array.from(this.el.querySelectorAll<HTMLElement>(':scope > .strata-chip'));
     this.el.toggleClass('is-empty', drawn.length === 0);

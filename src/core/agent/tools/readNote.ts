@@ -3,6 +3,7 @@ import { excerpt, findHeadings, headingPaths, headingsOf, noteLines, sectionRang
 import { defineTool, errorText } from '../tool';
 import { VaultView, type Resolution } from '../vaultView';
 import { readPdfForTool } from './pdfForTool';
+import { readCanvasText } from '../../context/canvas/canvasRead';
 
 /** The most characters of note text one call returns. */
 export const READ_LIMIT_CHARS = 20_000;
@@ -94,6 +95,10 @@ export const readNote = defineTool({
       const page = pdf.page !== undefined && args.startLine === undefined && args.endLine === undefined ? `Page ${pdf.page}` : undefined;
       return renderNote(pdf.path, pdf.text, { heading: args.heading ?? page, startLine: args.startLine, endLine: args.endLine });
     }
+    // A canvas is read as its text rendering (issue 31), by its path, where the tools may look.
+    const canvasPath = args.path.replace(/^\/+/, '');
+    const canvas = view.isVisible(canvasPath) ? await readCanvasText(ctx.host.vault, canvasPath) : null;
+    if (canvas) return 'error' in canvas ? errorText(canvas.error) : renderNote(canvasPath, canvas.text, { heading: args.heading, startLine: args.startLine, endLine: args.endLine });
     const resolved = await resolveForTool(view, args.path);
     if ('error' in resolved) return resolved.error;
     const heading = args.heading ?? (args.startLine === undefined && args.endLine === undefined ? resolved.heading : undefined);
