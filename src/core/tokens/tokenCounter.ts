@@ -5,7 +5,7 @@ import { encodingForModel, type EncodingName } from './encodings';
 import { chunkStarts } from './lineChunks';
 import { internalsOf, LinearEncoder } from './linearBpe';
 import { rankSource } from './packedRanks';
-import { unpackRanks } from './rankCodec';
+import { unpackRanks, type UnpackedRanks } from './rankCodec';
 
 /** Counts tokens for one model's tokenizer. */
 export interface TokenCounter {
@@ -16,6 +16,20 @@ export interface TokenCounter {
 }
 
 const tokenizers = new Map<EncodingName, Tiktoken>();
+/** The bundle's unpacked tables by encoding: cl100k_base is stored over o200k_base's (rankCodec.ts). */
+const unpacked = new Map<string, UnpackedRanks>();
+
+function unpackedTable(encoding: Exclude<EncodingName, 'estimate'>): UnpackedRanks {
+  const cached = unpacked.get(encoding);
+  if (cached) return cached;
+  const source = rankSource(encoding);
+  if (!('packed' in source)) throw new Error(`${encoding}: no packed table`);
+  const baseName = source.packed.base;
+  const base = baseName === 'o200k_base' || baseName === 'cl100k_base' ? unpackedTable(baseName) : undefined;
+  const table = unpackRanks(source.packed, base);
+  unpacked.set(encoding, table);
+  return table;
+}
 
 // The rank tables are ~1-2 MB each: required and decoded on first use only, never at plugin load.
 function loadTokenizer(encoding: Exclude<EncodingName, 'estimate'>): Tiktoken {
@@ -31,7 +45,8 @@ function loadTokenizer(encoding: Exclude<EncodingName, 'estimate'>): Tiktoken {
     // (the same two fields linearBpe.ts reads), so its own text parsing is skipped.
     const { pat_str, special_tokens } = source.packed;
     tokenizer = new lite.Tiktoken({ pat_str, special_tokens, bpe_ranks: '' });
-    Object.assign(tokenizer, unpackRanks(source.packed));
+    const { rankMap, textMap, byteRanks, maxTokenBytes } = unpackedTable(encoding);
+    Object.assign(tokenizer, { rankMap, textMap, byteRanks, maxTokenBytes });
   }
   tokenizers.set(encoding, tokenizer);
   return tokenizer;
