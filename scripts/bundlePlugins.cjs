@@ -5,7 +5,9 @@
  * - zod's error messages in English only: zod re-exports its 40-odd locales as a namespace, which
  *   esbuild cannot shake out (250 KB minified). Strata never switches zod's locale, and zod's own
  *   default is the English one kept here;
- * - langsmith (LangChain's tracing client) swapped for shims/langsmith.cjs: Strata never traces.
+ * - langsmith (LangChain's tracing client) swapped for shims/langsmith.cjs: Strata never traces;
+ * - @langchain/core's XML output parser and its sax parser (19 KB) marked free of side effects, so
+ *   esbuild drops them: core's output_parsers index re-exports them, and Strata never parses XML.
  * Plain CommonJS: the .mjs config and the TypeScript builds require it as it is.
  */
 const path = require('node:path');
@@ -36,8 +38,25 @@ function langsmithShimPlugin() {
   };
 }
 
+/** Modules with no side effects that esbuild cannot tell are unused (their package does not say sideEffects: false). */
+const UNUSED_WHEN_UNREFERENCED = /[\\/]@langchain[\\/]core[\\/]dist[\\/](utils[\\/]sax-js[\\/]sax|output_parsers[\\/]xml)\.js$/;
+
+function sideEffectFreePlugin() {
+  return {
+    name: 'strata-side-effect-free',
+    setup(build) {
+      build.onResolve({ filter: /xml|sax/ }, async (args) => {
+        if (args.pluginData?.strataResolved) return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { strataResolved: true } });
+        if (resolved.errors.length > 0 || !UNUSED_WHEN_UNREFERENCED.test(resolved.path)) return undefined;
+        return { ...resolved, sideEffects: false };
+      });
+    },
+  };
+}
+
 function bundlePlugins() {
-  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin()];
+  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin()];
 }
 
 module.exports = { bundlePlugins, LANGSMITH_SHIM };
