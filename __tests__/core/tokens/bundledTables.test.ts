@@ -35,6 +35,7 @@ function unwrap(module: RanksModule): TiktokenBPE {
 
 interface BundledCounter {
   tokenCounterFor(model: string): { encoding: string; count(text: string): number; encode(text: string): number[] };
+  warmTokenizer(encoding: string, pause: () => Promise<void>): Promise<void>;
 }
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -68,10 +69,11 @@ describe('the rank tables as the bundle carries and decodes them', () => {
   let dir: string;
   let bundled: BundledCounter;
   let bundleBytes = 0;
+  let outfile = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bundled-tables-'));
-    const outfile = path.join(dir, 'counter.js');
+    outfile = path.join(dir, 'counter.js');
     await build({
       absWorkingDir: ROOT,
       entryPoints: [path.join('src', 'core', 'tokens', 'tokenCounter.ts')],
@@ -106,6 +108,24 @@ describe('the rank tables as the bundle carries and decodes them', () => {
     });
     expect(texts.length).toBeGreaterThan(TEXTS.length);
     expect(differing).toEqual([]);
+  });
+
+  it('unpacks ahead of the first count in slices, a pause between each, to the same tokens', async () => {
+    let fresh: BundledCounter | null = null;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the bundle: nothing unpacked yet
+      fresh = require(outfile) as BundledCounter;
+    });
+    const counter = fresh as unknown as BundledCounter;
+    let pauses = 0;
+    // cl100k_base is stored over o200k_base: both are unpacked, each in slices.
+    await counter.warmTokenizer('cl100k_base', () => {
+      pauses++;
+      return Promise.resolve();
+    });
+    expect(pauses).toBeGreaterThanOrEqual(10);
+    const gpt4 = counter.tokenCounterFor('gpt-4');
+    expect(TEXTS.filter((text) => gpt4.encode(text).join() !== reference['gpt-4'].encode(text, [], []).join())).toEqual([]);
   });
 
   it('inflates the same bytes by fflate (Obsidian on a phone) as by the native zlib (desktop, Node)', () => {

@@ -1,4 +1,4 @@
-import { inflateRaw } from './inflate';
+import { inflateRawInSlices } from './inflate';
 
 /**
  * Reads a rank table packed by scripts/packRanks.cjs (the form the plugin bundle carries): each
@@ -120,14 +120,31 @@ function value24(planes: Uint8Array, at: number, count: number, i: number): numb
   return (planes[at + i] << 16) | (planes[at + count + i] << 8) | planes[at + 2 * count + i];
 }
 
+/** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 20 slices of a few ms. */
+const SLICE_TOKENS = 10_000;
+
 /**
  * The tokenizer's tables from the packed pairs: the byte-string map the linear encoder reads, built
  * at once, and js-tiktoken's two maps, built when js-tiktoken reads them. A table stored over
  * another (packed.base) needs that one unpacked first, as `base`.
  */
 export function unpackRanks(packed: PackedRanks, base?: UnpackedRanks): UnpackedRanks {
+  const steps = unpackRanksInSlices(packed, base, false);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * unpackRanks in slices: the generator stops during and after the inflate and every SLICE_TOKENS tokens,
+ * so a caller can let the host draw a frame between slices (tokenCounter.ts's warmTokenizer);
+ * `slicedInflate` false when it is drained at once (fflate's one-shot inflate is the faster).
+ */
+export function* unpackRanksInSlices(packed: PackedRanks, base?: UnpackedRanks, slicedInflate = true): Generator<void, UnpackedRanks, void> {
   const n = packed.count;
-  const planes = inflateRaw(bytesOfText(packed.text, packed.bytes));
+  const planes = yield* inflateRawInSlices(bytesOfText(packed.text, packed.bytes), slicedInflate);
+  yield;
   const shared = packed.base === undefined ? 0 : (packed.shared ?? 0);
   if (packed.base !== undefined && !base) throw new Error(`packed rank table: stored over ${packed.base}, which must be unpacked first`);
   const flagBytes = packed.base === undefined ? 0 : n;
@@ -140,6 +157,7 @@ export function unpackRanks(packed: PackedRanks, base?: UnpackedRanks): Unpacked
   let s = 0;
   let o = 0;
   for (let r = 0; r < n; r++) {
+    if (r > 0 && r % SLICE_TOKENS === 0) yield;
     let key: string;
     if (flagBytes > 0 && planes[r] === 1) {
       key = base!.keys[value24(planes, flagBytes, shared, s++)];

@@ -5,7 +5,7 @@ import { encodingForModel, type EncodingName } from './encodings';
 import { chunkStarts } from './lineChunks';
 import { internalsOf, LinearEncoder } from './linearBpe';
 import { rankSource } from './packedRanks';
-import { unpackRanks, type UnpackedRanks } from './rankCodec';
+import { unpackRanksInSlices, type UnpackedRanks } from './rankCodec';
 
 /** Counts tokens for one model's tokenizer. */
 export interface TokenCounter {
@@ -19,16 +19,27 @@ const tokenizers = new Map<EncodingName, Tiktoken>();
 /** The bundle's unpacked tables by encoding: cl100k_base is stored over o200k_base's (rankCodec.ts). */
 const unpacked = new Map<string, UnpackedRanks>();
 
-function unpackedTable(encoding: Exclude<EncodingName, 'estimate'>): UnpackedRanks {
+/** A bundled table unpacked (its base first), in slices: the generator stops between them (rankCodec.ts). */
+function* unpackedTableInSlices(encoding: Exclude<EncodingName, 'estimate'>, sliced: boolean): Generator<void, UnpackedRanks, void> {
   const cached = unpacked.get(encoding);
   if (cached) return cached;
   const source = rankSource(encoding);
   if (!('packed' in source)) throw new Error(`${encoding}: no packed table`);
   const baseName = source.packed.base;
-  const base = baseName === 'o200k_base' || baseName === 'cl100k_base' ? unpackedTable(baseName) : undefined;
-  const table = unpackRanks(source.packed, base);
+  const base = baseName === 'o200k_base' || baseName === 'cl100k_base' ? yield* unpackedTableInSlices(baseName, sliced) : undefined;
+  const fresh = yield* unpackRanksInSlices(source.packed, base, sliced);
+  // A count may have unpacked it meanwhile (between the slices of a warm-up): that one is kept.
+  const table = unpacked.get(encoding) ?? fresh;
   unpacked.set(encoding, table);
   return table;
+}
+
+function unpackedTable(encoding: Exclude<EncodingName, 'estimate'>): UnpackedRanks {
+  const steps = unpackedTableInSlices(encoding, false);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 // The rank tables are ~1-2 MB each: required and decoded on first use only, never at plugin load.
@@ -275,11 +286,27 @@ export function rememberTokenCounts(encoding: string, counts: Readonly<Record<st
 export const pauseForHost: Pause = () => new Promise<void>((resolve) => DEFAULT_TIMERS.setTimeout(resolve, 0));
 
 /**
+ * Unpack the bundle's rank table for `encoding` ahead of its first count, pausing between slices
+ * (the inflate, then 10,000 tokens at a time), so the ~150 ms of the first o200k_base unpack never
+ * holds the main thread in one piece. A count meanwhile unpacks the rest at once, as without this.
+ * Run from source (js-tiktoken's own tables: tests, scripts) there is nothing to unpack.
+ */
+export async function warmTokenizer(encoding: EncodingName, pause: Pause = pauseForHost): Promise<void> {
+  if (encoding === 'estimate' || unpacked.has(encoding) || !('packed' in rankSource(encoding))) return;
+  const steps = unpackedTableInSlices(encoding, true);
+  while (!steps.next().done) {
+    await pause();
+    if (unpacked.has(encoding)) return;
+  }
+}
+
+/**
  * Count the long ones of `texts` for `model` ahead of time, pausing between slices (see
  * countYielding): what the plugin calls before the engine counts attached notes, a preview or a
  * reopened chat synchronously. Short texts are left to the engine (they count in well under a frame).
  */
 export async function warmTokenCounts(model: string, texts: Iterable<string>, pause: Pause = pauseForHost): Promise<void> {
+  await warmTokenizer(encodingForModel(model), pause);
   const counter = counterOf(encodingForModel(model));
   for (const text of texts) if (text.length >= CHUNKED_FROM) await counter.countYielding(text, pause);
 }
