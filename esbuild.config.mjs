@@ -26,8 +26,6 @@ const context = await esbuild.context({
   sourcemap: production ? false : 'inline',
   treeShaking: true,
   minify: production,
-  // Non-ASCII characters as they are (Obsidian reads main.js as UTF-8), not as \uXXXX escapes: 7 KB less.
-  charset: 'utf8',
   outfile: 'main.js',
   metafile: true,
   plugins: bundlePlugins(),

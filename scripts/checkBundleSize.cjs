@@ -1,9 +1,9 @@
 /**
  * CI's check after the build (.ci/run): main.js must stay under the size it is allowed. Obsidian
  * Sync's Standard plan skips plugin files over 5 MB; issue 30 aims at 2.5 MB. After its second round
- * (langsmith shimmed, cl100k_base stored over o200k_base, the XML parser dropped, UTF-8 output)
- * main.js is 2.95 MB, the packed rank tables 1.18 MB of it; the 2.5 MB target is not reached, so the
- * limit sits just above what is reached (50 KB of room) and only moves down.
+ * (langsmith shimmed, cl100k_base stored over o200k_base, the XML parser dropped) main.js is
+ * 2.96 MB, the packed rank tables 1.18 MB of it; the 2.5 MB target is not reached, so the
+ * limit sits just above what is reached (40 KB of room) and only moves down.
  */
 const { statSync } = require('node:fs');
 const path = require('node:path');

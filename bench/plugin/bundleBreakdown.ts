@@ -38,7 +38,6 @@ export async function bundleBreakdown(root: string, top = 8): Promise<BundlePart
     format: 'cjs',
     target: 'es2022',
     minify: true,
-    charset: 'utf8',
     treeShaking: true,
     logLevel: 'silent',
     outfile: 'breakdown.js',
