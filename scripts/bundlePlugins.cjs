@@ -7,7 +7,9 @@
  *   default is the English one kept here;
  * - langsmith (LangChain's tracing client) swapped for shims/langsmith.cjs: Strata never traces;
  * - @langchain/core's XML output parser and its sax parser (19 KB) marked free of side effects, so
- *   esbuild drops them: core's output_parsers index re-exports them, and Strata never parses XML.
+ *   esbuild drops them: core's output_parsers index re-exports them, and Strata never parses XML;
+ * - the LangChain chat models' model profiles (tables of what each model supports, 18 KB) emptied:
+ *   read only by a model's `profile` getter, which neither Strata nor @langchain/core calls.
  * Plain CommonJS: the .mjs config and the TypeScript builds require it as it is.
  */
 const path = require('node:path');
@@ -55,8 +57,20 @@ function sideEffectFreePlugin() {
   };
 }
 
+function emptyModelProfilesPlugin() {
+  return {
+    name: 'strata-empty-model-profiles',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]@langchain[\\/][^\\/]+[\\/]dist[\\/](chat_models[\\/])?profiles\.js$/ }, () => ({
+        contents: 'export default {};',
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 function bundlePlugins() {
-  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin()];
+  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin(), emptyModelProfilesPlugin()];
 }
 
 module.exports = { bundlePlugins, LANGSMITH_SHIM };
