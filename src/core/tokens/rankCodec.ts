@@ -108,6 +108,11 @@ class LazyMap<K, V> extends Map<K, V> {
   }
 }
 
+/** Each rank's bytes (one char per byte): what a table stored over this one reads. */
+export interface RankKeys {
+  readonly keys: readonly string[];
+}
+
 /** An unpacked table: the maps the tokenizer reads, and each rank's bytes (one char per byte), which a table stored over this one reads. */
 export type UnpackedRanks = RankMaps & {
   readonly byteRanks: Map<string, number>;
@@ -128,7 +133,7 @@ const SLICE_TOKENS = 10_000;
  * at once, and js-tiktoken's two maps, built when js-tiktoken reads them. A table stored over
  * another (packed.base) needs that one unpacked first, as `base`.
  */
-export function unpackRanks(packed: PackedRanks, base?: UnpackedRanks): UnpackedRanks {
+export function unpackRanks(packed: PackedRanks, base?: RankKeys): UnpackedRanks {
   const steps = unpackRanksInSlices(packed, base, false);
   for (;;) {
     const step = steps.next();
@@ -139,9 +144,10 @@ export function unpackRanks(packed: PackedRanks, base?: UnpackedRanks): Unpacked
 /**
  * unpackRanks in slices: the generator stops during and after the inflate and every SLICE_TOKENS tokens,
  * so a caller can let the host draw a frame between slices (tokenCounter.ts's warmTokenizer);
- * `slicedInflate` false when it is drained at once (fflate's one-shot inflate is the faster).
+ * `slicedInflate` false when it is drained at once (fflate's one-shot inflate is the faster);
+ * `indexed` false for a table wanted only as another's base: its keys, without the rank map.
  */
-export function* unpackRanksInSlices(packed: PackedRanks, base?: UnpackedRanks, slicedInflate = true): Generator<void, UnpackedRanks, void> {
+export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys, slicedInflate = true, indexed = true): Generator<void, UnpackedRanks, void> {
   const n = packed.count;
   const planes = yield* inflateRawInSlices(bytesOfText(packed.text, packed.bytes), slicedInflate);
   yield;
@@ -170,7 +176,7 @@ export function* unpackRanksInSlices(packed: PackedRanks, base?: UnpackedRanks, 
     }
     keys[r] = key;
     if (key.length > maxTokenBytes) maxTokenBytes = key.length;
-    byteRanks.set(key, r);
+    if (indexed) byteRanks.set(key, r);
   }
   const bytesOf = (key: string) => {
     const bytes = new Uint8Array(key.length);
