@@ -6,6 +6,9 @@ import { build, type Plugin } from 'esbuild';
 import type { ProviderServer } from '../../testing/providerServer';
 import type { createProvider as CreateProvider } from '../../src/providers/createProvider';
 import { configFor, firstTurn } from './helpers';
+import { PLAN_ANSWER_NAME, PlanAnswerSchema } from '../../src/core/planning/planSchema';
+import { plannerMessages } from '../../src/core/planning/plannerPrompt';
+import { LONG, PLAN, noteArtifact, plannerInput } from '../core/planning/plannerFixtures';
 import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 /*
@@ -55,5 +58,13 @@ describe('the provider clients as the bundle carries them', () => {
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(result.text);
     expect(server.requests.length).toBeGreaterThan(0);
+  });
+
+  it.each(['openai', 'openai-responses', 'anthropic'] as const)('%s: the planner\'s structured answer (a forced tool call) comes back as an object', async (kind) => {
+    const provider = createProvider(configFor(server, kind), { getSecret: () => 'sk-test-key-abcdef', fetch });
+    const messages = plannerMessages(plannerInput([noteArtifact(PLAN), noteArtifact(LONG)], { question: 'Vents?' }));
+    const result = await provider.structured!({ messages, schema: PlanAnswerSchema, name: PLAN_ANSWER_NAME });
+    expect(result).toMatchObject({ method: 'functionCalling' });
+    expect(typeof result.value).toBe('object');
   });
 });
