@@ -27,7 +27,12 @@ const node = {
   moduleFileExtensions: ['ts', 'js', 'json', 'cjs', 'mjs'],
   // The one stand-in of the obsidian module (the npm package has types only): the workbench's shim.
   // js-tiktoken/lite: the real tokenizer, its rank maps built once per worker (__tests__/helpers/sharedTiktoken.ts).
-  moduleNameMapper: { '^obsidian$': '<rootDir>/workbench/shim/node.ts', '^js-tiktoken/lite$': '<rootDir>/__tests__/helpers/sharedTiktoken.ts' },
+  // langsmith: the bundle's shim (scripts/shims/langsmith.cjs), so the provider tests run what ships.
+  moduleNameMapper: {
+    '^obsidian$': '<rootDir>/workbench/shim/node.ts',
+    '^js-tiktoken/lite$': '<rootDir>/__tests__/helpers/sharedTiktoken.ts',
+    '^langsmith(/run_trees|/singletons/traceable)?$': '<rootDir>/scripts/shims/langsmith.cjs',
+  },
   testTimeout: TIMEOUT,
 };
 

@@ -1,13 +1,15 @@
 /**
  * CI's check after the build (.ci/run): main.js must stay under the size it is allowed. Obsidian
- * Sync's Standard plan skips plugin files over 5 MB; issue 30 aims at 2.5 MB, and this line only
- * moves down once issue 30's bundle work goes on (main.js is 3.32 MB with note edits, several chats
- * at once and library condensing merged, the packed rank tables 1.3 MB of it; the limit leaves 80 KB).
+ * Sync's Standard plan skips plugin files over 5 MB; issue 30 aims at 2.5 MB. After its second round
+ * (langsmith shimmed, cl100k_base stored over o200k_base, the XML parser, the model profiles and the
+ * SDK helpers LangChain never calls left out) main.js is 2.90 MB, the packed rank tables 1.18 MB of
+ * it; the 2.5 MB target is not reached, so the limit sits just above what is reached (49 KB of
+ * room) and only moves down.
  */
 const { statSync } = require('node:fs');
 const path = require('node:path');
 
-const LIMIT_BYTES = 3_400_000;
+const LIMIT_BYTES = 2_950_000;
 const TARGET_BYTES = 2_500_000;
 
 const file = path.join(__dirname, '..', 'main.js');

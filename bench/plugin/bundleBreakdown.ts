@@ -18,6 +18,7 @@ export function packageOf(input: string): string {
   const at = parts.lastIndexOf('node_modules');
   if (at < 0) {
     if (input.endsWith('src/core/tokens/packedRanks.ts')) return 'token rank tables (packed)';
+    if (input.endsWith('scripts/shims/langsmith.cjs')) return 'langsmith (its shim)';
     return parts[0] === 'src' ? 'src (Strata)' : parts[0];
   }
   const scope = parts[at + 1] ?? '';

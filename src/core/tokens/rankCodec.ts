@@ -1,4 +1,4 @@
-import { inflateSync } from 'fflate';
+import { inflateRawInSlices } from './inflate';
 
 /**
  * Reads a rank table packed by scripts/packRanks.cjs (the form the plugin bundle carries): each
@@ -13,6 +13,10 @@ export interface PackedRanks {
   readonly special_tokens: Record<string, number>;
   /** Tokens in the table (ranks 0 … count - 1). */
   readonly count: number;
+  /** The table this one is stored over (cl100k_base over o200k_base): its tokens shared with it are that table's ranks. */
+  readonly base?: string;
+  /** Tokens shared with `base`. */
+  readonly shared?: number;
   /** Bytes of DEFLATE data in `text`. */
   readonly bytes: number;
   readonly text: string;
@@ -104,25 +108,75 @@ class LazyMap<K, V> extends Map<K, V> {
   }
 }
 
+/** Each rank's bytes (one char per byte): what a table stored over this one reads. */
+export interface RankKeys {
+  readonly keys: readonly string[];
+}
+
+/** An unpacked table: the maps the tokenizer reads, and each rank's bytes (one char per byte), which a table stored over this one reads. */
+export type UnpackedRanks = RankMaps & {
+  readonly byteRanks: Map<string, number>;
+  readonly maxTokenBytes: number;
+  readonly keys: readonly string[];
+};
+
+/** Byte planes of 24-bit values (packRanks.cjs's planes24) read back: value i of `count` at `at`. */
+function value24(planes: Uint8Array, at: number, count: number, i: number): number {
+  return (planes[at + i] << 16) | (planes[at + count + i] << 8) | planes[at + 2 * count + i];
+}
+
+/** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 20 slices of a few ms. */
+const SLICE_TOKENS = 10_000;
+
 /**
  * The tokenizer's tables from the packed pairs: the byte-string map the linear encoder reads, built
- * at once, and js-tiktoken's two maps, built when js-tiktoken reads them.
+ * at once, and js-tiktoken's two maps, built when js-tiktoken reads them. A table stored over
+ * another (packed.base) needs that one unpacked first, as `base`.
  */
-export function unpackRanks(packed: PackedRanks): RankMaps & { readonly byteRanks: Map<string, number>; readonly maxTokenBytes: number } {
+export function unpackRanks(packed: PackedRanks, base?: RankKeys): UnpackedRanks {
+  const steps = unpackRanksInSlices(packed, base, false);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * unpackRanks in slices: the generator stops during and after the inflate and every SLICE_TOKENS tokens,
+ * so a caller can let the host draw a frame between slices (tokenCounter.ts's warmTokenizer);
+ * `slicedInflate` false when it is drained at once (fflate's one-shot inflate is the faster);
+ * `indexed` false for a table wanted only as another's base: its keys, without the rank map.
+ */
+export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys, slicedInflate = true, indexed = true): Generator<void, UnpackedRanks, void> {
   const n = packed.count;
-  const planes = inflateSync(bytesOfText(packed.text, packed.bytes));
-  if (planes.length !== n * 6) throw new Error('packed rank table: wrong size');
+  const planes = yield* inflateRawInSlices(bytesOfText(packed.text, packed.bytes), slicedInflate);
+  yield;
+  const shared = packed.base === undefined ? 0 : (packed.shared ?? 0);
+  if (packed.base !== undefined && !base) throw new Error(`packed rank table: stored over ${packed.base}, which must be unpacked first`);
+  const flagBytes = packed.base === undefined ? 0 : n;
+  const own = n - shared;
+  if (planes.length !== flagBytes + 3 * shared + 6 * own) throw new Error('packed rank table: wrong size');
+  const pairsAt = flagBytes + 3 * shared;
   const keys: string[] = new Array<string>(n);
   const byteRanks = new Map<string, number>();
   let maxTokenBytes = 1;
+  let s = 0;
+  let o = 0;
   for (let r = 0; r < n; r++) {
-    const a = (planes[r] << 16) | (planes[n + r] << 8) | planes[2 * n + r];
-    const b = (planes[3 * n + r] << 16) | (planes[4 * n + r] << 8) | planes[5 * n + r];
-    if (a > r || (a > 0 && b >= r)) throw new Error('packed rank table: a pair refers forward');
-    const key = a === 0 ? String.fromCharCode(b) : keys[a - 1] + keys[b];
+    if (r > 0 && r % SLICE_TOKENS === 0) yield;
+    let key: string;
+    if (flagBytes > 0 && planes[r] === 1) {
+      key = base!.keys[value24(planes, flagBytes, shared, s++)];
+      if (key === undefined) throw new Error('packed rank table: a shared token outside its base');
+    } else {
+      const a = value24(planes, pairsAt, own, o);
+      const b = value24(planes, pairsAt + 3 * own, own, o++);
+      if (a > r || (a > 0 && b >= r)) throw new Error('packed rank table: a pair refers forward');
+      key = a === 0 ? String.fromCharCode(b) : keys[a - 1] + keys[b];
+    }
     keys[r] = key;
     if (key.length > maxTokenBytes) maxTokenBytes = key.length;
-    byteRanks.set(key, r);
+    if (indexed) byteRanks.set(key, r);
   }
   const bytesOf = (key: string) => {
     const bytes = new Uint8Array(key.length);
@@ -135,5 +189,5 @@ export function unpackRanks(packed: PackedRanks): RankMaps & { readonly byteRank
   const textMap = new LazyMap<number, Uint8Array>((map) => {
     for (let r = 0; r < n; r++) map.set(r, bytesOf(keys[r]));
   });
-  return { rankMap, textMap, byteRanks, maxTokenBytes };
+  return { rankMap, textMap, byteRanks, maxTokenBytes, keys };
 }

@@ -5,7 +5,7 @@ import { encodingForModel, type EncodingName } from './encodings';
 import { chunkStarts } from './lineChunks';
 import { internalsOf, LinearEncoder } from './linearBpe';
 import { rankSource } from './packedRanks';
-import { unpackRanks } from './rankCodec';
+import { unpackRanksInSlices, type PackedRanks, type RankKeys, type UnpackedRanks } from './rankCodec';
 
 /** Counts tokens for one model's tokenizer. */
 export interface TokenCounter {
@@ -16,6 +16,54 @@ export interface TokenCounter {
 }
 
 const tokenizers = new Map<EncodingName, Tiktoken>();
+/** The bundle's unpacked tables by encoding: cl100k_base is stored over o200k_base's (rankCodec.ts). */
+const unpacked = new Map<string, UnpackedRanks>();
+
+/** Tables unpacked only as another's base (o200k_base for cl100k_base): their keys, no rank map. */
+const baseKeys = new Map<string, RankKeys>();
+
+type PackedEncoding = Exclude<EncodingName, 'estimate'>;
+
+function packedSource(encoding: PackedEncoding): { packed: PackedRanks; baseName: PackedEncoding | undefined } {
+  const source = rankSource(encoding);
+  if (!('packed' in source)) throw new Error(`${encoding}: no packed table`);
+  const baseName = source.packed.base;
+  return { packed: source.packed, baseName: baseName === 'o200k_base' || baseName === 'cl100k_base' ? baseName : undefined };
+}
+
+/** A table's keys for a table stored over it: from its full unpack if there is one, else unpacked without its rank map. */
+function* keysInSlices(encoding: PackedEncoding, sliced: boolean): Generator<void, RankKeys, void> {
+  const known = unpacked.get(encoding) ?? baseKeys.get(encoding);
+  if (known) return known;
+  const { packed, baseName } = packedSource(encoding);
+  const base = baseName ? yield* keysInSlices(baseName, sliced) : undefined;
+  const { keys } = yield* unpackRanksInSlices(packed, base, sliced, false);
+  const table = unpacked.get(encoding) ?? baseKeys.get(encoding) ?? { keys };
+  baseKeys.set(encoding, table);
+  return table;
+}
+
+/** A bundled table unpacked (its base's keys first), in slices: the generator stops between them (rankCodec.ts). */
+function* unpackedTableInSlices(encoding: PackedEncoding, sliced: boolean): Generator<void, UnpackedRanks, void> {
+  const cached = unpacked.get(encoding);
+  if (cached) return cached;
+  const { packed, baseName } = packedSource(encoding);
+  const base = baseName ? yield* keysInSlices(baseName, sliced) : undefined;
+  const fresh = yield* unpackRanksInSlices(packed, base, sliced);
+  // A count may have unpacked it meanwhile (between the slices of a warm-up): that one is kept.
+  const table = unpacked.get(encoding) ?? fresh;
+  unpacked.set(encoding, table);
+  baseKeys.delete(encoding);
+  return table;
+}
+
+function unpackedTable(encoding: PackedEncoding): UnpackedRanks {
+  const steps = unpackedTableInSlices(encoding, false);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
 
 // The rank tables are ~1-2 MB each: required and decoded on first use only, never at plugin load.
 function loadTokenizer(encoding: Exclude<EncodingName, 'estimate'>): Tiktoken {
@@ -31,7 +79,8 @@ function loadTokenizer(encoding: Exclude<EncodingName, 'estimate'>): Tiktoken {
     // (the same two fields linearBpe.ts reads), so its own text parsing is skipped.
     const { pat_str, special_tokens } = source.packed;
     tokenizer = new lite.Tiktoken({ pat_str, special_tokens, bpe_ranks: '' });
-    Object.assign(tokenizer, unpackRanks(source.packed));
+    const { rankMap, textMap, byteRanks, maxTokenBytes } = unpackedTable(encoding);
+    Object.assign(tokenizer, { rankMap, textMap, byteRanks, maxTokenBytes });
   }
   tokenizers.set(encoding, tokenizer);
   return tokenizer;
@@ -260,11 +309,27 @@ export function rememberTokenCounts(encoding: string, counts: Readonly<Record<st
 export const pauseForHost: Pause = () => new Promise<void>((resolve) => DEFAULT_TIMERS.setTimeout(resolve, 0));
 
 /**
+ * Unpack the bundle's rank table for `encoding` ahead of its first count, pausing between slices
+ * (the inflate, then 10,000 tokens at a time), so the ~150 ms of the first o200k_base unpack never
+ * holds the main thread in one piece. A count meanwhile unpacks the rest at once, as without this.
+ * Run from source (js-tiktoken's own tables: tests, scripts) there is nothing to unpack.
+ */
+export async function warmTokenizer(encoding: EncodingName, pause: Pause = pauseForHost): Promise<void> {
+  if (encoding === 'estimate' || unpacked.has(encoding) || !('packed' in rankSource(encoding))) return;
+  const steps = unpackedTableInSlices(encoding, true);
+  while (!steps.next().done) {
+    await pause();
+    if (unpacked.has(encoding)) return;
+  }
+}
+
+/**
  * Count the long ones of `texts` for `model` ahead of time, pausing between slices (see
  * countYielding): what the plugin calls before the engine counts attached notes, a preview or a
  * reopened chat synchronously. Short texts are left to the engine (they count in well under a frame).
  */
 export async function warmTokenCounts(model: string, texts: Iterable<string>, pause: Pause = pauseForHost): Promise<void> {
+  await warmTokenizer(encodingForModel(model), pause);
   const counter = counterOf(encodingForModel(model));
   for (const text of texts) if (text.length >= CHUNKED_FROM) await counter.countYielding(text, pause);
 }
