@@ -51,9 +51,10 @@ export function runFailure(
   run: { code: number | null; signal: string | null; stderr: string; outcome: CodexOutcome; stray: readonly string[]; resumed?: string },
   secrets: readonly string[],
 ): ProviderError {
-  const reports = [...run.outcome.errors, run.stderr, ...run.stray];
-  const reported = reports.join('\n');
-  const detail = summarise(reports, secrets);
+  const all = [...run.outcome.errors, run.stderr, ...run.stray];
+  const reported = all.join('\n');
+  // The CLI's error events say what went wrong; its stderr (warnings, logs) only when there are none.
+  const detail = summarise(run.outcome.errors.length > 0 ? run.outcome.errors : all, secrets);
   // `codex exec resume` of a thread whose rollout is gone: "no rollout found for thread id …".
   const sessionInvalid = run.resumed !== undefined && /no rollout found|thread not found|no (?:such )?(?:thread|session|conversation)/i.test(reported);
   const how = run.signal ? `was stopped by ${run.signal}` : run.code === 0 ? 'ended without an answer' : `exited with code ${run.code ?? '?'}`;

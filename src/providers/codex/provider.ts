@@ -9,7 +9,7 @@ import { codexArgs } from './args';
 import { codexEnvironment } from './environment';
 import { codexError, runFailure } from './errors';
 import { CodexEventReader } from './events';
-import { runUsage, THREAD_ID, type CodexFiles } from './rollout';
+import { markRollout, rollBack, runUsage, THREAD_ID, type CodexFiles } from './rollout';
 import { killTree, type ProcessKill } from './stop';
 
 export interface CodexChild extends CliChild {
@@ -44,6 +44,8 @@ export interface CodexDeps {
 
 /** Codex retries stream errors itself; a reasoning model may think a while before its first event. */
 export const CODEX_INACTIVITY_MS = 180_000;
+/** Longest wait for a stopped run to exit before its thread is rolled back. */
+const ROLLBACK_WAIT_MS = 5_000;
 
 /**
  * The Codex CLI as a session-stateful provider: each send() runs the `codex` executable once,
@@ -90,6 +92,9 @@ async function runCodex(config: ProviderConfig, deps: CodexDeps, request: ChatRe
     throw codexError(config, 'unsupported', `cannot create ${cwd}: ${redactCliText((error as Error).message, secrets)}`);
   }
 
+  // A resumed thread's rollout before the run: a stopped or failed run is cut back to it.
+  const mark = resumed && deps.files ? await markRollout(deps.files, home, resumed) : null;
+  let exited: Promise<void> = Promise.resolve();
   const run = await new Promise<{ result: ChatResult; threadId: string } | { error: ProviderError }>((resolve) => {
     const reader = new CodexEventReader(request.onToken);
     const timers = deps.timers ?? DEFAULT_TIMERS;
@@ -126,6 +131,10 @@ async function runCodex(config: ProviderConfig, deps: CodexDeps, request: ChatRe
       finish({ error: codexError(config, 'unsupported', `cannot start ${executable}: ${redactCliText((error as Error).message, secrets)}`) });
       return;
     }
+    exited = new Promise<void>((done) => {
+      child.on('close', () => done());
+      child.on('error', () => done());
+    });
     request.signal?.addEventListener('abort', onAbort, { once: true });
     armTimer();
     child.on('error', (error) => {
@@ -157,7 +166,17 @@ async function runCodex(config: ProviderConfig, deps: CodexDeps, request: ChatRe
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(prompt.prompt, 'utf8');
   });
-  if ('error' in run) throw run.error;
+  if ('error' in run) {
+    if (mark && deps.files) {
+      // Only once Codex has exited (SIGTERM: promptly; bounded anyway) can its rollout be cut back.
+      const timers = deps.timers ?? DEFAULT_TIMERS;
+      let timer: unknown = null;
+      await Promise.race([exited, new Promise<void>((done) => (timer = timers.setTimeout(done, ROLLBACK_WAIT_MS)))]);
+      if (timer !== null) timers.clearTimeout(timer);
+      await rollBack(deps.files, mark);
+    }
+    throw run.error;
+  }
   // turn.completed reports the thread's running total; this run's own is in the thread's rollout.
   const own = deps.files ? await runUsage(deps.files, home, run.threadId) : null;
   return own ? { ...run.result, usage: own } : run.result;

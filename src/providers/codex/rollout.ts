@@ -6,6 +6,8 @@ export interface CodexFiles {
   readdir(path: string): Promise<string[]>;
   readFile(path: string, encoding: 'utf8'): Promise<string>;
   mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+  stat(path: string): Promise<{ size: number }>;
+  truncate(path: string, length: number): Promise<void>;
 }
 
 /** A thread id as `codex exec` prints it (a UUID). Anything else `resume` would take as a thread name. */
@@ -80,5 +82,36 @@ export async function runUsage(files: CodexFiles, home: string, threadId: string
     return path ? lastTurnUsage(await files.readFile(path, 'utf8')) : null;
   } catch {
     return null;
+  }
+}
+
+/** A thread's rollout as it was before a run: what a stopped or failed run is rolled back to. */
+export interface RolloutMark {
+  readonly path: string;
+  readonly size: number;
+}
+
+/** Where a thread's rollout ends now; null when it cannot be found. */
+export async function markRollout(files: CodexFiles, home: string, threadId: string): Promise<RolloutMark | null> {
+  try {
+    const path = await findRollout(files, home, threadId);
+    return path ? { path, size: (await files.stat(path)).size } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Undo what a stopped or failed run appended to its thread. Codex writes the user's message to the
+ * rollout as the turn starts, so without this a retry would put the same message in the thread a
+ * second time (once unanswered); the rollout is append-only JSONL, so cutting it back restores the
+ * thread as it was. Called only once the run's process has exited.
+ */
+export async function rollBack(files: CodexFiles, mark: RolloutMark): Promise<boolean> {
+  try {
+    if ((await files.stat(mark.path)).size > mark.size) await files.truncate(mark.path, mark.size);
+    return true;
+  } catch {
+    return false;
   }
 }
