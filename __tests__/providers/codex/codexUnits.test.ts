@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { ProviderConfig } from '../../../src/core/ports/chatModel';
-import { codexArgs, CodexEventReader, createCodexProvider, findRollout, lastTurnUsage, tomlString, type CodexChild, type CodexSpawnFn } from '../../../src/providers/codex';
+import { codexArgs, CodexEventReader, createCodexProvider, findRollout, lastTurnUsage, tomlString, type CodexSpawnFn } from '../../../src/providers/codex';
 import { codexEnvironment } from '../../../src/providers/codex/environment';
 import { runFailure, statusIn } from '../../../src/providers/codex/errors';
 import { markRollout, rollBack } from '../../../src/providers/codex/rollout';
