@@ -10,7 +10,7 @@ export const CLI_KINDS: ReadonlySet<ProviderKind> = new Set<ProviderKind>(['clau
 export function cliKindsUnavailable(kind: ProviderKind): string {
   if (kind === 'claude-code') return "Claude Code runs the claude command on a computer: it works only in Obsidian's desktop app, not on this device. Choose another kind to chat here.";
   if (kind === 'codex') return "The Codex CLI runs the codex command on a computer: it works only in Obsidian's desktop app, not on this device. Choose another kind to chat here.";
-  return "Claude Code and the Codex CLI are not offered here: they run a command on a computer, in Obsidian's desktop app only.";
+  return "Claude Code is not offered here, nor the Codex CLI: they run a command on a computer, in Obsidian's desktop app only.";
 }
 
 /** Executable and working directory, and for Codex where its login lives. */
