@@ -103,7 +103,7 @@ suite('the real Codex CLI, offline against the local server', () => {
     }
   });
 
-  test('read-only, no approvals, no web search, no environment context; the key only in the environment', () => {
+  test('read-only, no approvals, no shell or web search, no environment context; the key only in the environment', () => {
     for (const { args, env } of cx.runs) {
       expect(args).toEqual(expect.arrayContaining(['-c', 'approval_policy="never"', 'sandbox_mode="read-only"', 'web_search="disabled"']));
       expect(args.join(' ')).not.toContain(CODEX_KEY);
@@ -112,6 +112,10 @@ suite('the real Codex CLI, offline against the local server', () => {
     }
     for (const { body, headers } of requests) {
       expect(body.model).toBe(MODEL);
+      // No shell, no sub-agents, no goals: what Codex may call cannot touch the computer.
+      const tools = ((body as unknown as { tools?: Array<{ name?: string; type?: string }> }).tools ?? []).map((t) => t.name ?? t.type);
+      expect(tools).not.toContain('exec_command');
+      expect(tools.filter((t) => t !== 'request_user_input' && t !== 'view_image')).toEqual([]);
       expect(headers.authorization).toBe('[redacted]');
       expect(conversationText(body)).not.toContain('<environment_context>');
     }

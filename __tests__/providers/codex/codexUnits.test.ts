@@ -25,6 +25,7 @@ describe('arguments', () => {
     expect(args).toEqual(expect.arrayContaining(['-m', 'gpt-5-codex', '-c', 'approval_policy="never"', 'sandbox_mode="read-only"', 'web_search="disabled"']));
     expect(args).toContain('instructions="Be \\"brief\\".\\nCite."');
     expect(args.at(-1)).toBe('-');
+    expect(args.join(' ')).toContain('--disable shell_tool');
     // No base URL and no key: Codex's own OpenAI provider and its login.
     expect(args.join(' ')).not.toContain('model_provider');
   });

@@ -8,6 +8,14 @@ const PROVIDER = 'strata';
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /**
+ * Codex features turned off for every run (`codex features list`, 0.171): the shell (Codex could
+ * otherwise read any file of the computer, sandbox or not), goals, sub-agents, image generation,
+ * apps, plugins, hooks, the sleep tool and tool suggestions. What is left is a model answering from
+ * what Strata sends.
+ */
+export const DISABLED_FEATURES = ['shell_tool', 'goals', 'multi_agent', 'image_generation', 'apps', 'plugins', 'hooks', 'sleep_tool', 'tool_suggest', 'skill_search'];
+
+/**
  * A TOML basic string for a `-c key=value` override (Codex parses the value as TOML). JSON's
  * escapes are TOML's, except that TOML also wants DEL escaped and has no lone surrogates.
  */
@@ -32,6 +40,7 @@ export interface CodexRun {
  * - `approval_policy="never"`, `sandbox_mode="read-only"`: Codex is a coding agent with a shell; in
  *   Strata it answers from what it is sent. It never waits on an approval prompt nobody sees, and
  *   whatever it runs cannot write (resume has no --sandbox flag: the config key works for both).
+ *   `--disable` removes the shell and its other tools (DISABLED_FEATURES) besides.
  *   `web_search="disabled"`: Strata does its own retrieval.
  * - No environment context, apps or collaboration-mode instructions, no AGENTS.md: Codex would add
  *   them to every turn (its cwd, shell and date), noise in a notes conversation.
@@ -55,6 +64,7 @@ export function codexArgs(config: ProviderConfig, run: CodexRun): string[] {
   set('include_collaboration_mode_instructions', 'false');
   set('project_doc_max_bytes', '0');
   set('check_for_update_on_startup', 'false');
+  for (const feature of DISABLED_FEATURES) args.push('--disable', feature);
   const baseUrl = config.baseUrl?.trim();
   if (baseUrl || run.keyed) {
     set('model_provider', tomlString(PROVIDER));
