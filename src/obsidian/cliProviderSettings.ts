@@ -1,5 +1,5 @@
 /** The settings of the providers that run a CLI on the computer (Claude Code, Codex): desktop only. */
-import { Setting } from 'obsidian';
+import { Platform, Setting } from 'obsidian';
 import type { ProviderKind } from '../core/ports/chatModel';
 import type { ProviderSettings } from '../core/settings/settings';
 import { codexHomeFolder } from './codexDesktop';
@@ -41,5 +41,6 @@ export function cliFields(body: HTMLElement, provider: ProviderSettings, save: (
   if (home === null) return;
   const note = body.createDiv({ cls: 'strata-settings-note' });
   note.appendText("Strata keeps Codex's sessions and login in its own folder, never in your ~/.codex. Without an API key, log in there once from a terminal: ");
-  note.createEl('code', { text: `CODEX_HOME="${home}" codex login` });
+  // The shell's way of setting a variable for one command: PowerShell on Windows, sh elsewhere.
+  note.createEl('code', { text: Platform.isWin ? `$env:CODEX_HOME="${home}"; codex login` : `CODEX_HOME="${home}" codex login` });
 }
