@@ -58,7 +58,7 @@ export function offlineCodex(serverUrl: string) {
   });
   if (warnings.length > 0) throw new Error(warnings.join('\n'));
   const cleanup = () => rmSync(root, { recursive: true, force: true });
-  return { root, home, env, runs, providers, settings, cleanup };
+  return { root, home, env, runs, spawn: recordingSpawn, providers, settings, cleanup };
 }
 
 interface InputItem {
