@@ -249,6 +249,12 @@ describe('a run through a scripted child process', () => {
     expect(named).toMatchObject({ kind: 'bad-request', sessionInvalid: true });
   });
 
+  test('error events Codex recovered from (its own retries) do not fail a completed turn', async () => {
+    const { spawn } = scriptedSpawn([ok[0], ok[1], { type: 'error', message: 'Reconnecting... 1/5 (stream disconnected before completion)' }, ok[2], ok[3]]);
+    const result = await createCodexProvider(CONFIG, { spawn, home: '/h' }).send({ messages: [{ role: 'user', content: 'Q?' }] });
+    expect(result.text).toBe('Answer.');
+  });
+
   test('a run that exits without turn.completed fails, with the CLI said to have ended early', async () => {
     const { spawn } = scriptedSpawn([{ type: 'thread.started', thread_id: THREAD }, { type: 'turn.started' }], 0);
     const error = await failure(createCodexProvider(CONFIG, { spawn, home: '/h' }).send({ messages: [{ role: 'user', content: 'Q?' }] }));

@@ -156,7 +156,8 @@ async function runCodex(config: ProviderConfig, deps: CodexDeps, request: ChatRe
       reader.end();
       const outcome = reader.outcome;
       const threadId = reader.threadId ?? resumed;
-      if (code === 0 && outcome.completed && outcome.errors.length === 0 && threadId) {
+      // Error events before turn.completed were retries Codex recovered from ("Reconnecting… 2/5"): the turn counts.
+      if (code === 0 && outcome.completed && threadId) {
         finish({ result: { text: outcome.text, usage: outcome.totalUsage ?? { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheWriteTokens: 0 }, sessionId: threadId }, threadId });
         return;
       }
