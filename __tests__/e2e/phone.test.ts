@@ -96,12 +96,14 @@ test('the history by touch: rows and their buttons of 44 px, a chat opened by a 
   expect(await wb.errors()).toEqual([]);
 }, 60_000);
 
-test('settings on a phone: Claude Code is not offered, and the kind says why', async () => {
+test('settings on a phone: Claude Code and Codex are not offered, and the kind says why', async () => {
   await wb.openSettings();
   await page.waitForSelector('.strata-settings-provider');
   await page.$eval('.strata-settings-provider', (el) => ((el as HTMLDetailsElement).open = true));
   const kinds = await page.$$eval('.strata-settings-provider select option', (els) => els.map((e) => (e as HTMLOptionElement).value));
   expect(kinds).not.toContain('claude-code');
+  expect(kinds).not.toContain('codex');
   expect(await page.locator('.strata-settings-provider').first().innerText()).toContain('Claude Code is not offered here');
+  expect(await page.locator('.strata-settings-provider').first().innerText()).toContain('nor the Codex CLI');
   await wb.closeSettings();
 }, 60_000);

@@ -35,6 +35,10 @@ describe('capabilitiesFor', () => {
     expect(capabilitiesFor(config('claude-code', 'claude-sonnet-4'))).toMatchObject({ sessionResumption: true, toolCalling: false });
   });
 
+  test('Codex CLI: session-stateful too (exec resume), text only', () => {
+    expect(capabilitiesFor(config('codex', 'gpt-5-codex'))).toMatchObject({ sessionResumption: true, toolCalling: false, images: false, caching: 'automatic-prefix' });
+  });
+
   test('OpenAI-compatible: no caching promised for unknown endpoints; known caching hosts say so', () => {
     expect(capabilitiesFor(config('openai-compatible', 'llama3.1:8b', 'http://localhost:11434/v1')).caching).toBe('none');
     expect(capabilitiesFor(config('openai-compatible', 'deepseek-chat', 'https://api.deepseek.com/v1')).caching).toBe('automatic-prefix');

@@ -68,4 +68,31 @@ describe('createProvider', () => {
     const provider = createProvider({ id: 'cc', kind: 'claude-code', model: 'claude-sonnet-4' }, { getSecret: () => null });
     await expect(provider.send({ messages: firstTurn('Hi') })).rejects.toMatchObject({ kind: 'unsupported' });
   });
+
+  test('codex is built by its own module on first use, its key looked up at each run and given in its environment only', async () => {
+    const spawned: Array<{ command: string; args: string[]; key?: string }> = [];
+    const provider = createProvider(
+      { id: 'cx', kind: 'codex', model: 'gpt-5-codex', executable: 'codex-missing-here', secretId: 'cx-key' },
+      {
+        getSecret: (id) => (id === 'cx-key' ? 'sk-codex-0123456789abcdef' : null),
+        codex: {
+          home: '/nowhere/codex',
+          spawn: (command, args, options) => {
+            spawned.push({ command, args, ...(options.env?.STRATA_CODEX_API_KEY ? { key: options.env.STRATA_CODEX_API_KEY } : {}) });
+            throw new Error('spawn refused in this test');
+          },
+        },
+      },
+    );
+    expect(provider.capabilities).toMatchObject({ sessionResumption: true, toolCalling: false, images: false });
+    const error = await provider.send({ messages: firstTurn('Hi') }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'unsupported', providerId: 'cx' });
+    expect(spawned).toEqual([{ command: 'codex-missing-here', args: expect.arrayContaining(['exec', '--json']) as unknown, key: 'sk-codex-0123456789abcdef' }]);
+    expect(spawned[0].args.join(' ')).not.toContain('sk-codex');
+  });
+
+  test('codex without spawn (mobile) is unsupported', async () => {
+    const provider = createProvider({ id: 'cx', kind: 'codex', model: 'gpt-5-codex' }, { getSecret: () => null });
+    await expect(provider.send({ messages: firstTurn('Hi') })).rejects.toMatchObject({ kind: 'unsupported' });
+  });
 });

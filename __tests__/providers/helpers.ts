@@ -14,7 +14,7 @@ export const SECOND_NOTE_TEXT = readFileSync(path.join(VAULT, SECOND_NOTE_PATH),
 
 export const API_KEY = 'sk-test-STRATA-SECRET-0123456789';
 
-export const MODELS: Readonly<Record<Exclude<ProviderKind, 'claude-code'>, string>> = {
+export const MODELS: Readonly<Record<Exclude<ProviderKind, 'claude-code' | 'codex'>, string>> = {
   openai: 'gpt-4o-mini',
   'openai-compatible': 'llama3.1:8b',
   'openai-responses': 'gpt-4.1-mini',
@@ -26,7 +26,7 @@ export function baseUrlFor(server: ProviderServer, kind: ProviderKind): string {
   return kind === 'anthropic' ? server.url : `${server.url}/v1`;
 }
 
-export function configFor(server: ProviderServer, kind: Exclude<ProviderKind, 'claude-code'>, extra: Partial<ProviderConfig> = {}): ProviderConfig {
+export function configFor(server: ProviderServer, kind: Exclude<ProviderKind, 'claude-code' | 'codex'>, extra: Partial<ProviderConfig> = {}): ProviderConfig {
   return { id: `test-${kind}`, kind, model: MODELS[kind], baseUrl: baseUrlFor(server, kind), secretId: 'key', ...extra };
 }
 
@@ -45,7 +45,7 @@ export function recordingSleep(): { sleep: NonNullable<ProviderDeps['sleep']>; w
 
 export function providerFor(
   server: ProviderServer,
-  kind: Exclude<ProviderKind, 'claude-code'>,
+  kind: Exclude<ProviderKind, 'claude-code' | 'codex'>,
   deps: Partial<ProviderDeps> = {},
   extra: Partial<ProviderConfig> = {},
 ): ChatProvider {

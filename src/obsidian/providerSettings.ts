@@ -12,6 +12,7 @@ import { keyStatus, testConnection, type KeyStatus } from '../providers/connecti
 import { chatModelsOnly, listModels, mergeModels } from '../providers/modelList';
 import { obsidianProviderFactory } from './providerWiring';
 import { numberSetting, type ParsedNumber } from './numberSetting';
+import { CLI_KINDS, cliFields, cliKindsUnavailable } from './cliProviderSettings';
 
 export const KIND_LABELS: Record<ProviderKind, string> = {
   openai: 'OpenAI',
@@ -19,6 +20,7 @@ export const KIND_LABELS: Record<ProviderKind, string> = {
   anthropic: 'Anthropic',
   'openai-responses': 'OpenAI Responses (stateful)',
   'claude-code': 'Claude Code CLI (desktop)',
+  codex: 'Codex CLI (desktop)',
 };
 
 /** The kind in the one-line summary. */
@@ -28,6 +30,7 @@ const SHORT_KIND: Record<ProviderKind, string> = {
   anthropic: 'Anthropic',
   'openai-responses': 'OpenAI Responses',
   'claude-code': 'Claude Code',
+  codex: 'Codex',
 };
 
 const KEY_TEXT: Record<KeyStatus, string> = { set: 'Key set', missing: 'No key', 'not-needed': 'No key needed' };
@@ -88,28 +91,22 @@ export function renderProvider(containerEl: HTMLElement, host: ProviderSectionHo
         save();
       }),
     );
-  // Claude Code runs the claude command as a child process: only Obsidian's desktop app has one. On
-  // a phone or tablet it is not offered (a provider synced from a computer stays, said unusable here).
+  // The CLI kinds (Claude Code, Codex) run a command as a child process: only Obsidian's desktop app
+  // has one. On a phone or tablet they are not offered (a provider synced from a computer stays, said unusable here).
   const desktop = Platform.isDesktopApp;
   const kindSetting = new Setting(body).setName('Kind').addDropdown((dropdown) => {
-    for (const kind of PROVIDER_KINDS) if (desktop || kind !== 'claude-code' || provider.kind === kind) dropdown.addOption(kind, KIND_LABELS[kind]);
+    for (const kind of PROVIDER_KINDS) if (desktop || !CLI_KINDS.has(kind) || provider.kind === kind) dropdown.addOption(kind, KIND_LABELS[kind]);
     dropdown.setValue(provider.kind).onChange((value) => {
       provider.kind = value as ProviderKind;
       save();
       host.redraw();
     });
   });
-  if (!desktop) {
-    kindSetting.setDesc(
-      provider.kind === 'claude-code'
-        ? 'Claude Code runs the claude command on a computer: it works only in Obsidian\'s desktop app, not on this device. Choose another kind to chat here.'
-        : 'Claude Code is not offered here: it runs the claude command on a computer, in Obsidian\'s desktop app only.',
-    );
-  }
+  if (!desktop) kindSetting.setDesc(cliKindsUnavailable(provider.kind));
   if (provider.kind !== 'claude-code') {
     new Setting(body)
       .setName('Base URL')
-      .setDesc(provider.kind === 'openai-compatible' ? 'Required, for example http://localhost:11434/v1' : 'Leave empty for the official endpoint.')
+      .setDesc(provider.kind === 'openai-compatible' ? 'Required, for example http://localhost:11434/v1' : provider.kind === 'codex' ? 'Optional: a Responses API endpoint for Codex (empty: OpenAI).' : 'Leave empty for the official endpoint.')
       .addText((text) =>
         text.setValue(provider.baseUrl ?? '').onChange((value) => {
           if (value.trim()) provider.baseUrl = value.trim();
@@ -119,7 +116,7 @@ export function renderProvider(containerEl: HTMLElement, host: ProviderSectionHo
       );
     new Setting(body)
       .setName('API key')
-      .setDesc("Pick or create a secret in Obsidian's secret storage.")
+      .setDesc(provider.kind === 'codex' ? "Optional: without one, Codex uses the login in Strata's Codex folder (see below)." : "Pick or create a secret in Obsidian's secret storage.")
       .addComponent((el) =>
         new SecretComponent(app, el).setValue(provider.secretId ?? '').onChange((value) => {
           if (value) provider.secretId = value;
@@ -128,22 +125,8 @@ export function renderProvider(containerEl: HTMLElement, host: ProviderSectionHo
           save();
         }),
       );
-  } else {
-    new Setting(body).setName('Executable').addText((text) =>
-      text.setValue(provider.executable ?? '').onChange((value) => {
-        if (value.trim()) provider.executable = value.trim();
-        else delete provider.executable;
-        save();
-      }),
-    );
-    new Setting(body).setName('Working directory').addText((text) =>
-      text.setValue(provider.cwd ?? '').onChange((value) => {
-        if (value.trim()) provider.cwd = value.trim();
-        else delete provider.cwd;
-        save();
-      }),
-    );
   }
+  if (CLI_KINDS.has(provider.kind)) cliFields(body, provider, save);
   modelsSetting(body, host, provider, refreshSummary);
   generationSettings(body, host, provider);
   connectionSetting(body, host, provider);
@@ -168,7 +151,7 @@ function modelsSetting(body: HTMLElement, host: ProviderSectionHost, provider: P
       host.save();
     });
   });
-  if (provider.kind === 'claude-code') return;
+  if (CLI_KINDS.has(provider.kind)) return;
   setting.addButton((button) =>
     button
       .setButtonText('Refresh models')
@@ -206,8 +189,8 @@ function refreshText(added: number, chat: number, others: number): string {
 
 /** Temperature, max output tokens and their per-model overrides (Claude Code ignores them: said instead). */
 function generationSettings(body: HTMLElement, host: ProviderSectionHost, provider: ProviderSettings): void {
-  if (provider.kind === 'claude-code') {
-    body.createDiv({ cls: 'strata-settings-note', text: 'Claude Code chooses its own temperature and reply length: Strata sends neither.' });
+  if (CLI_KINDS.has(provider.kind)) {
+    body.createDiv({ cls: 'strata-settings-note', text: `${SHORT_KIND[provider.kind]} chooses its own temperature and reply length: Strata sends neither.` });
     return;
   }
   const field = (name: string, desc: string, current: number | undefined, parse: (t: string) => ParsedNumber<number | null>, set: (v: number | null) => void) =>

@@ -4,6 +4,7 @@ import type { StrataSettings } from '../core/settings/settings';
 import { createProvider, requestUrlFetch, type ProviderDeps } from '../providers';
 import { providerConfigOf } from '../providers/providerConfig';
 import type { SpawnFn } from '../providers/claudeCode/index';
+import { desktopCodex } from './codexDesktop';
 import { embedderForTarget } from '../providers/embeddings';
 import { embeddingTarget } from '../core/search/semanticSettings';
 import type { SemanticChoice } from './searchIndex';
@@ -17,6 +18,7 @@ export function obsidianProviderFactory(app: App, settings: () => StrataSettings
   const fallbackFetch = requestUrlFetch((params) => requestUrl(params));
   return (provider, model) => {
     const spawn = provider.kind === 'claude-code' ? desktopSpawn() : undefined;
+    const codex = provider.kind === 'codex' ? desktopCodex() : undefined;
     const windows: Record<string, { contextWindow: number }> = {};
     for (const [name, contextWindow] of Object.entries(settings().contextWindows)) windows[name] = { contextWindow };
     return createProvider(
@@ -27,6 +29,7 @@ export function obsidianProviderFactory(app: App, settings: () => StrataSettings
         fallbackFetch,
         windowOverrides: windows,
         ...(spawn ? { claudeCode: { spawn } } : {}),
+        ...(codex ? { codex } : {}),
         ...extra,
       },
     );

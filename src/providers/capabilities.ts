@@ -59,6 +59,10 @@ export function capabilitiesFor(
       // The CLI places its own cache breakpoints and runs its own tools; Strata only sees text.
       caps = { ...base, sessionResumption: true, caching: 'automatic-prefix', toolCalling: false, images: false };
       break;
+    case 'codex':
+      // Likewise: the thread lives in the CLI (exec resume), OpenAI caches its prefix, Strata sees text.
+      caps = { ...base, sessionResumption: true, caching: 'automatic-prefix', toolCalling: false, images: false };
+      break;
   }
   return { ...caps, ...overrides };
 }

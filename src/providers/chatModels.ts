@@ -49,7 +49,7 @@ const SDK_TIMEOUT_MS = 15 * 60_000;
 export function buildRunner(options: RunnerOptions): ModelRunner {
   const { config } = options;
   if (config.kind === 'anthropic') return anthropicRunner(options);
-  if (config.kind === 'claude-code') throw new Error('Claude Code is not a LangChain model');
+  if (config.kind === 'claude-code' || config.kind === 'codex') throw new Error(`${config.kind} is a CLI, not a LangChain model`);
   const responses = config.kind === 'openai-responses';
   const model = openAiModel(options);
   const callOptions = {
@@ -135,7 +135,7 @@ export interface StructuredRunner {
 /** LangChain's withStructuredOutput with includeRaw, on the model a runner's options describe. */
 export function buildStructuredRunner(options: RunnerOptions, output: StructuredOutput): StructuredRunner {
   const { config } = options;
-  if (config.kind === 'claude-code') throw new Error('Claude Code is not a LangChain model');
+  if (config.kind === 'claude-code' || config.kind === 'codex') throw new Error(`${config.kind} is a CLI, not a LangChain model`);
   const settings = { name: output.name, method: output.method, includeRaw: true as const, ...(output.strict !== undefined ? { strict: output.strict } : {}) };
   const structured = config.kind === 'anthropic' ? anthropicModel(options).withStructuredOutput(output.schema, settings) : openAiModel(options).withStructuredOutput(output.schema, settings);
   return { invoke: async (messages, signal) => (await structured.invoke(messages, { signal })).raw };

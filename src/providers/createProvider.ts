@@ -1,5 +1,6 @@
 import type { ModelWindow } from '../core/tokens/modelWindows';
 import type { ClaudeCodeDeps } from './claudeCode/index';
+import type { CodexDeps } from './codex/index';
 import { capabilitiesFor } from './capabilities';
 import { buildError, type FailureContext } from './classify';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
@@ -39,6 +40,8 @@ export interface ProviderDeps {
   readonly capabilityOverrides?: Partial<Capabilities>;
   /** Claude Code: child_process.spawn (desktop only) and the CLI's environment. */
   readonly claudeCode?: ClaudeCodeDeps;
+  /** Codex CLI: child_process.spawn and fs/promises (desktop only), and the plugin's CODEX_HOME. */
+  readonly codex?: CodexDeps;
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -69,6 +72,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
   };
 
   if (config.kind === 'claude-code') return claudeCodeProvider(config, deps, capabilities);
+  if (config.kind === 'codex') return codexProvider(config, deps, capabilities);
   if (config.kind === 'openai-compatible' && !config.baseUrl) {
     return failingProvider(config, capabilities, () =>
       buildError({ kind: 'bad-request', detail: 'no base URL is set', reason: undefined }, context, 1),
@@ -127,6 +131,20 @@ function claudeCodeProvider(config: ProviderConfig, deps: ProviderDeps, capabili
     capabilities,
     send: async (request: ChatRequest): Promise<ChatResult> => {
       inner ??= import('./claudeCode/index').then((module) => module.createClaudeCodeProvider(config, deps.claudeCode ?? {}));
+      const provider = await inner;
+      return provider.send(request);
+    },
+  };
+}
+
+/** The Codex CLI, like Claude Code: desktop only, its module loaded on first use; its key looked up at each run. */
+function codexProvider(config: ProviderConfig, deps: ProviderDeps, capabilities: Capabilities): ChatProvider {
+  let inner: Promise<ChatProvider> | undefined;
+  return {
+    config,
+    capabilities,
+    send: async (request: ChatRequest): Promise<ChatResult> => {
+      inner ??= import('./codex/index').then((module) => module.createCodexProvider(config, { getSecret: (id) => deps.getSecret(id), ...deps.codex }));
       const provider = await inner;
       return provider.send(request);
     },

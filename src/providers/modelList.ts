@@ -40,6 +40,7 @@ const MAX_PAGES = 20;
 /** Every model id the endpoint lists, as listed. */
 export async function listModels(request: ModelListRequest): Promise<string[]> {
   if (request.kind === 'claude-code') throw new ModelListError('unsupported', 'Claude Code has no model list: type the model names (for example sonnet, opus).');
+  if (request.kind === 'codex') throw new ModelListError('unsupported', 'The Codex CLI has no model list: type the model names (for example gpt-5-codex, gpt-5).');
   if (request.kind === 'anthropic') return anthropicModels(request);
   const base = trimTrailingSlashes(request.baseUrl ?? OPENAI_BASE_URL);
   const body = await getJson(request, `${base}/models`, request.apiKey ? { Authorization: `Bearer ${request.apiKey}` } : {});

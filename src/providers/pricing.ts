@@ -41,6 +41,8 @@ const TABLE: Readonly<Record<string, ModelPrice>> = {
   o3: { input: 2, cachedInput: 0.5, output: 8 },
   'o3-mini': { input: 1.1, cachedInput: 0.55, output: 4.4 },
   'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  // Codex CLI's small model (gpt-5-codex is priced as gpt-5, which the longest match gives it).
+  'codex-mini': { input: 1.5, cachedInput: 0.375, output: 6 },
   'claude-opus-4': anthropic(15, 75),
   'claude-opus-4-5': anthropic(5, 25),
   'claude-3-opus': anthropic(15, 75),

@@ -14,6 +14,6 @@ export function providerConfigOf(provider: ProviderSettings, model: string): Pro
     ...(provider.secretId ? { secretId: provider.secretId } : {}),
     ...(provider.executable ? { executable: provider.executable } : {}),
     ...(provider.cwd ? { cwd: provider.cwd } : {}),
-    ...(provider.kind === 'claude-code' ? {} : generationOptionsFor(provider, model)),
+    ...(provider.kind === 'claude-code' || provider.kind === 'codex' ? {} : generationOptionsFor(provider, model)),
   };
 }

@@ -25,6 +25,7 @@ export const TOOL_MODES: readonly ChatMode[] = ['agent'];
 /** Why a mode cannot run on a provider, or null when it can. */
 export function modeUnavailable(mode: ChatMode, capabilities: { readonly toolCalling: boolean }, kind?: string): string | null {
   if (!TOOL_MODES.includes(mode) || capabilities.toolCalling) return null;
+  if (kind === 'codex') return 'The Codex CLI runs read-only here and Strata sees only its text: the Agent mode needs a provider with tool calling (OpenAI, Anthropic, Responses, or a compatible endpoint that supports tools).';
   return kind === 'claude-code'
     ? 'Claude Code runs its own tools: the Agent mode needs a provider with tool calling (OpenAI, Anthropic, Responses, or a compatible endpoint that supports tools).'
     : 'This model does not support tool calling, so the Agent mode cannot run on it: pick another model or mode.';

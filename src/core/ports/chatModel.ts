@@ -10,7 +10,7 @@ import type { AgentStep, ToolCall } from '../conversation/records/agent';
 import type { Usage } from '../usage';
 
 /** Every provider kind, in the order the settings offer them; ProviderKind is derived from it. */
-export const PROVIDER_KINDS = ['openai', 'openai-compatible', 'anthropic', 'openai-responses', 'claude-code'] as const;
+export const PROVIDER_KINDS = ['openai', 'openai-compatible', 'anthropic', 'openai-responses', 'claude-code', 'codex'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export type CachingKind = 'automatic-prefix' | 'explicit-breakpoints' | 'none';
@@ -38,7 +38,7 @@ export interface ProviderConfig {
   readonly baseUrl?: string;
   /** Name of the secret in Obsidian's SecretStorage holding the API key. */
   readonly secretId?: string;
-  /** Claude Code: the CLI executable and working directory. */
+  /** Claude Code and Codex: the CLI executable and working directory. */
   readonly executable?: string;
   readonly cwd?: string;
   /** Sent only when set (unset: the provider's default). Claude Code ignores both. */

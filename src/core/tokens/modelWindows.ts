@@ -23,6 +23,7 @@ const TABLE: Readonly<Record<string, ModelWindow>> = {
   'o1-mini': { contextWindow: 128_000, maxOutput: 65_536 },
   o3: { contextWindow: 200_000, maxOutput: 100_000 },
   'o4-mini': { contextWindow: 200_000, maxOutput: 100_000 },
+  'codex-mini': { contextWindow: 200_000, maxOutput: 100_000 },
   // Anthropic: 200k for the 3.x and 4.0-4.5 families; the 4.6 and 5.x models have a 1M window.
   claude: { contextWindow: 200_000, maxOutput: 8_192 },
   'claude-3-7-sonnet': { contextWindow: 200_000, maxOutput: 64_000 },

@@ -1,5 +1,17 @@
 import { redactSecrets } from '../errors';
 
+/** What any CLI child needs to start, find its user's folders and reach the network (Codex's list starts from it). */
+export const PROCESS_NAMES: readonly string[] = [
+  // The process and its user (Unix).
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'LANG', 'LANGUAGE', 'TERM', 'TZ',
+  // Windows: a child process needs these to start and to find the user's profile.
+  'SYSTEMROOT', 'WINDIR', 'COMSPEC', 'PATHEXT', 'TEMP', 'TMP', 'USERPROFILE', 'USERNAME', 'HOMEDRIVE', 'HOMEPATH',
+  'APPDATA', 'LOCALAPPDATA', 'PROGRAMDATA', 'PROGRAMFILES',
+  // Where config lives on Linux.
+  'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR',
+  // Network: proxies (any case) and certificates.
+  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+];
 /**
  * The environment the Claude Code CLI runs with, and the credentials kept out of what it reports.
  *
@@ -10,15 +22,7 @@ import { redactSecrets } from '../errors';
  * unprefixed ones). Cloud credentials go only when the CLI is told to use that cloud.
  */
 const CLI_NAMES = new Set([
-  // The process and its user (Unix).
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'LANG', 'LANGUAGE', 'TERM', 'TZ',
-  // Windows: a child process needs these to start and to find the user's profile.
-  'SYSTEMROOT', 'WINDIR', 'COMSPEC', 'PATHEXT', 'TEMP', 'TMP', 'USERPROFILE', 'USERNAME', 'HOMEDRIVE', 'HOMEPATH',
-  'APPDATA', 'LOCALAPPDATA', 'PROGRAMDATA', 'PROGRAMFILES',
-  // Where config lives on Linux.
-  'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR',
-  // Network: proxies (any case) and certificates.
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  ...PROCESS_NAMES,
   // Claude Code settings without a prefix.
   'API_TIMEOUT_MS', 'MAX_THINKING_TOKENS', 'MAX_MCP_OUTPUT_TOKENS', 'MCP_TIMEOUT', 'MCP_TOOL_TIMEOUT', 'USE_BUILTIN_RIPGREP',
 ]);
