@@ -1,23 +1,29 @@
-import MiniSearch from 'minisearch';
-import { DEFAULT_TIMERS } from '../timers';
 import { sha256Hex } from '../hash';
 import type { NoteStat, VaultReader } from '../ports/vault';
 import { trimSlashes } from '../trim';
 import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
 import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
-import { embeddingTexts } from './embeddingText';
+import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { makeSnippet } from './snippet';
-import { processTerm, tokenize } from './text';
+import { TermIndex } from './termIndex';
+import { decodeTermIndex, encodeTermIndex, runSteps, runStepsAsync, type StoredTermIndex } from './termIndexCodec';
+import { abortError, driveSteps, hashInSlices, macrotask, SliceClock } from './slices';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
 
 /**
- * The vault's lexical search index: chunks (chunk.ts) in MiniSearch (BM25 per field, prefix and
- * fuzzy matching), kept current note by note, saved and restored so a restart re-reads only the
- * notes that changed. The index keeps no note text: hits read their note when they are returned.
+ * The vault's lexical search index: chunks (chunk.ts) in a term index (termIndex.ts: BM25 per
+ * field, prefix and fuzzy matching, MiniSearch's scoring), kept current note by note, saved and
+ * restored so a restart re-reads only the notes that changed. The index keeps no note text: hits
+ * read their note when they are returned. Building runs in slices of a few milliseconds (a huge
+ * note too: it is hashed and indexed a piece at a time), so the host's UI never waits long.
  */
 
-/** Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt. */
-export const INDEX_FORMAT_VERSION = 2;
+/**
+ * Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt.
+ * 3: the term index's own compact format (MiniSearch's JSON before). Per-note fields added later
+ * (a note-level index beside the chunks) go in a new key of Stored with a new version.
+ */
+export const INDEX_FORMAT_VERSION = 3;
 
 /**
  * A second ranking of the index's chunks by meaning (semantic.ts: embeddings), fused with the
@@ -44,10 +50,14 @@ export interface IndexSettings {
 }
 
 export interface BuildOptions {
-  /** Called after each batch and at the end with notes handled so far and the total. */
+  /** Called at each pause and at the end with notes handled so far and the total. */
   readonly onProgress?: (done: number, total: number) => void;
-  /** Notes handled between two pauses (default 50). */
+  /** At most this many notes between two pauses (default 50). */
   readonly yieldEvery?: number;
+  /** Pause once a slice of work has taken this long, even inside one big note (default 12 ms). */
+  readonly sliceMs?: number;
+  /** A monotonic clock in ms (performance.now in the app) to time slices; without it a slice is 64 steps. */
+  readonly now?: () => number;
   /** What a pause is; by default a macrotask, so the host's UI can run between batches. */
   readonly pause?: () => Promise<void>;
   readonly signal?: AbortSignal;
@@ -83,17 +93,6 @@ interface NoteEntry {
   readonly ids: readonly number[];
 }
 
-interface ChunkDoc {
-  id: number;
-  title: string;
-  aliases: string;
-  headings: string;
-  tags: string;
-  properties: string;
-  path: string;
-  body: string;
-}
-
 function isStat(value: unknown): value is NoteStat {
   const stat = value as Partial<NoteStat> | null;
   return typeof stat === 'object' && stat !== null && typeof stat.mtime === 'number' && typeof stat.size === 'number';
@@ -104,20 +103,16 @@ interface Stored {
   fingerprint: string;
   nextId: number;
   notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }]>;
-  mini: unknown;
+  terms: StoredTermIndex;
 }
 
-const miniOptions = {
-  fields: [...FIELDS],
-  tokenize: (text: string) => tokenize(text),
-  processTerm: (term: string) => processTerm(term),
-  autoVacuum: false as const,
-};
+/** Notes at least this long are hashed a piece at a time. */
+const HASH_IN_SLICES_FROM = 256 * 1024;
 
-const macrotask = (): Promise<void> => new Promise((resolve) => DEFAULT_TIMERS.setTimeout(resolve, 0));
+export type RestoreReport = 'restored' | 'damaged' | 'other-version' | 'other-settings';
 
 export class VaultIndex implements VaultSearch {
-  private mini = new MiniSearch<ChunkDoc>(miniOptions);
+  private terms = new TermIndex(FIELDS);
   private readonly notes = new Map<string, NoteEntry>();
   private readonly chunks = new Map<number, ChunkMeta>();
   private nextId = 1;
@@ -221,7 +216,8 @@ export class VaultIndex implements VaultSearch {
    * read and re-indexed only when its content hash differs.
    */
   async build(options: BuildOptions = {}): Promise<BuildReport> {
-    const { onProgress, yieldEvery = 50, pause = macrotask, signal } = options;
+    const { onProgress, yieldEvery = 50, sliceMs = 12, pause = macrotask, signal, now } = options;
+    const clock = new SliceClock(sliceMs, now);
     const paths = (await this.vault.listMarkdown()).filter((p) => !this.isExcluded(p));
     const listed = new Set(paths);
     let removed = 0;
@@ -235,12 +231,17 @@ export class VaultIndex implements VaultSearch {
     let unchanged = 0;
     let readToCompare = 0;
     let skipped = 0;
+    let sincePause = 0;
     for (let i = 0; i < paths.length; i++) {
       if (signal?.aborted) throw abortError();
-      if (i > 0 && i % yieldEvery === 0) {
+      if (i > 0 && (sincePause >= yieldEvery || clock.due)) {
         onProgress?.(i, paths.length);
         await pause();
+        clock.restart();
+        sincePause = 0;
+        if (signal?.aborted) throw abortError();
       }
+      sincePause++;
       const path = paths[i];
       const known = this.notes.get(path);
       const stat = this.vault.stat ? await this.vault.stat(path) : null;
@@ -261,14 +262,14 @@ export class VaultIndex implements VaultSearch {
         removed++;
         continue;
       }
-      const hash = sha256Hex(text);
+      const hash = text.length >= HASH_IN_SLICES_FROM ? await driveSteps(hashInSlices(text), clock, pause, signal) : sha256Hex(text);
       if (known && known.hash === hash) {
         known.stat = stat;
         unchanged++;
         readToCompare++;
         continue;
       }
-      this.index(path, text, hash, stat);
+      await driveSteps(this.indexSteps(path, text, hash, stat), clock, pause, signal);
       indexed++;
     }
     onProgress?.(paths.length, paths.length);
@@ -287,14 +288,34 @@ export class VaultIndex implements VaultSearch {
       known.stat = stat ?? known.stat;
       return;
     }
-    this.index(path, text, hash, stat);
+    runSteps(this.indexSteps(path, text, hash, stat));
+  }
+
+  /**
+   * upsert() in slices: pauses whenever `sliceMs` of work has run (a 5 MB note is hashed and
+   * indexed over many slices). Searches between two slices see the note partly indexed.
+   */
+  async update(path: string, text: string, stat: NoteStat | null = null, options: Pick<BuildOptions, 'pause' | 'sliceMs' | 'now'> = {}): Promise<void> {
+    if (this.isExcluded(path)) {
+      this.remove(path);
+      return;
+    }
+    const clock = new SliceClock(options.sliceMs ?? 12, options.now);
+    const pause = options.pause ?? macrotask;
+    const hash = text.length >= HASH_IN_SLICES_FROM ? await driveSteps(hashInSlices(text), clock, pause) : sha256Hex(text);
+    const known = this.notes.get(path);
+    if (known && known.hash === hash) {
+      known.stat = stat ?? known.stat;
+      return;
+    }
+    await driveSteps(this.indexSteps(path, text, hash, stat), clock, pause);
   }
 
   remove(path: string): void {
     const known = this.notes.get(path);
     if (!known) return;
     for (const id of known.ids) {
-      this.mini.discard(id);
+      this.terms.remove(id);
       this.chunks.delete(id);
     }
     this.notes.delete(path);
@@ -307,17 +328,16 @@ export class VaultIndex implements VaultSearch {
     const text = await this.vault.read(to);
     if (text === null) return;
     const stat = this.vault.stat ? await this.vault.stat(to) : null;
-    this.upsert(to, text, stat);
+    await this.update(to, text, stat);
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = options.k ?? 10;
     if (query.trim() === '' || k <= 0) return [];
     const { boost, prefixMin, fuzzyMin, looseWeight, noteShare, bm25 } = this.ranking;
-    const results = this.mini.search(query, {
+    const results = this.terms.search(query, {
       boost: { ...boost },
       bm25: { ...bm25 },
-      combineWith: 'OR',
       // Longer stems also match longer words and words one typo away; short ones would match too much.
       prefix: (term) => prefixMin > 0 && term.length >= prefixMin,
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
@@ -365,9 +385,13 @@ export class VaultIndex implements VaultSearch {
     return fuseRankings(lexical, ids, this.chunks, candidates);
   }
 
-  /** The index as JSON, for the plugin folder (or a file): format version, settings fingerprint, per-note hashes and stats. */
-  async serialize(): Promise<string> {
-    if (this.mini.dirtCount > 0) await this.mini.vacuum();
+  /**
+   * The index as JSON, for the plugin folder (or a file): format version, settings fingerprint,
+   * per-note hashes and stats, and the term index (termIndexCodec.ts). Encoded in steps with
+   * `pause` between them (none by default); removed notes' postings are compacted away first.
+   */
+  async serialize(pause: () => Promise<void> = () => Promise.resolve()): Promise<string> {
+    if (this.terms.dirtShare > 0.2) await this.terms.compact(pause);
     const notes: Stored['notes'] = [...this.notes.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([path, entry]) => [
@@ -381,7 +405,9 @@ export class VaultIndex implements VaultSearch {
           }),
         },
       ]);
-    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, mini: this.mini.toJSON() };
+    await pause();
+    const terms = await runStepsAsync(encodeTermIndex(this.terms), pause);
+    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, terms };
     return JSON.stringify(stored);
   }
 
@@ -398,7 +424,16 @@ export class VaultIndex implements VaultSearch {
    * cut short, edited or overwritten), 'other-version', 'other-settings'. Never throws; anything
    * but 'restored' leaves this index empty.
    */
-  restoreReport(json: string): 'restored' | 'damaged' | 'other-version' | 'other-settings' {
+  restoreReport(json: string): RestoreReport {
+    return runSteps(this.restoreSteps(json));
+  }
+
+  /** restoreReport() in steps with `pause` between them (the term index is decoded a part at a time). */
+  restoreReportAsync(json: string, pause: () => Promise<void> = macrotask): Promise<RestoreReport> {
+    return runStepsAsync(this.restoreSteps(json), pause);
+  }
+
+  private *restoreSteps(json: string): Generator<void, RestoreReport> {
     let stored: Stored;
     try {
       stored = JSON.parse(json) as Stored;
@@ -409,11 +444,11 @@ export class VaultIndex implements VaultSearch {
     if (stored.version !== INDEX_FORMAT_VERSION) return 'other-version';
     if (stored.fingerprint !== this.fingerprint) return 'other-settings';
     if (!Array.isArray(stored.notes) || !Number.isSafeInteger(stored.nextId)) return 'damaged';
-    let mini: MiniSearch<ChunkDoc>;
+    yield;
+    let terms: TermIndex;
     const notes = new Map<string, NoteEntry>();
     const chunks = new Map<number, ChunkMeta>();
     try {
-      mini = MiniSearch.loadJS<ChunkDoc>(stored.mini as Parameters<typeof MiniSearch.loadJS>[0], miniOptions);
       // Every entry checked before any is taken: a damaged one leaves this index as it was (empty).
       for (const [path, entry] of stored.notes) {
         if (typeof path !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.chunks)) return 'damaged';
@@ -425,10 +460,15 @@ export class VaultIndex implements VaultSearch {
         }
         notes.set(path, { hash: entry.hash, stat: isStat(entry.stat) ? entry.stat : null, ids });
       }
+      yield;
+      terms = yield* decodeTermIndex(stored.terms, FIELDS);
     } catch {
       return 'damaged';
     }
-    this.mini = mini;
+    // The term index and the chunks must name the same documents.
+    if (terms.documentCount !== chunks.size) return 'damaged';
+    for (const id of chunks.keys()) if (!terms.has(id) || id >= stored.nextId) return 'damaged';
+    this.terms = terms;
     this.notes.clear();
     this.chunks.clear();
     for (const [path, entry] of notes) this.notes.set(path, entry);
@@ -437,28 +477,29 @@ export class VaultIndex implements VaultSearch {
     return 'restored';
   }
 
-  private index(path: string, text: string, hash: string, stat: NoteStat | null): void {
+  /** A note's chunks into the index, one step per chunk. Until the last, the note's hash is '' (an interrupted note is read again). */
+  private *indexSteps(path: string, text: string, hash: string, stat: NoteStat | null): Generator<void, void> {
     this.remove(path);
     const note = chunkNote(path, text, this.chunkOptions);
+    yield;
     const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     const ids: number[] = [];
-    const embedded = embeddingTexts(path, text, note);
-    for (const [i, chunk] of note.chunks.entries()) {
+    const entry: NoteEntry = { hash: '', stat: null, ids };
+    this.notes.set(path, entry);
+    const lines = text.split(/\r\n?|\n/);
+    const about = noteAbout(note);
+    const aliases = note.aliases.join('\n');
+    const tags = note.tags.join('\n');
+    for (let i = 0; i < note.chunks.length; i++) {
+      const chunk = note.chunks[i];
       const id = this.nextId++;
       ids.push(id);
-      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embedded[i]) });
-      this.mini.add({
-        id,
-        title: note.title,
-        aliases: note.aliases.join('\n'),
-        headings: chunk.headings.join('\n'),
-        tags: note.tags.join('\n'),
-        properties: note.properties,
-        path: folder,
-        body: chunk.body,
-      });
+      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embeddingTextOf(path, lines, note, about, i)) });
+      this.terms.add(id, [note.title, aliases, chunk.headings.join('\n'), tags, note.properties, folder, chunk.body]);
+      yield;
     }
-    this.notes.set(path, { hash, stat, ids });
+    entry.hash = hash;
+    entry.stat = stat;
   }
 
   private async readLines(path: string): Promise<string[] | null> {
@@ -477,10 +518,5 @@ function withoutHeadingLine(text: string, hasHeading: boolean): string {
   return /^ {0,3}#{1,6}(?:\s|$)/.test(first) ? text.slice(first.length).replace(/^\r?\n/, '') : text;
 }
 
-function abortError(): Error {
-  const error = new Error('The search was stopped.');
-  error.name = 'AbortError';
-  return error;
-}
 
 export { noteTitle };
