@@ -78,8 +78,12 @@ export class TermIndex {
   /** Terms by their first and last three letters, for prefix and fuzzy lookups (similarTerms.ts). */
   private readonly heads = new Map<string, number[]>();
   private readonly tails = new Map<string, number[]>();
-  /** Word (as tokenize gives it) → its term id, -1 for a stop word. */
-  private readonly wordTerm = new Map<string, number>();
+  /** Word (as tokenize gives it) → word number; by word number, its term id (-1: a stop word). */
+  private readonly words = new Map<string, number>();
+  private wordTerm = new Int32Array(1024);
+  /** By word number: the last field (a running count) it was seen in, to count distinct words. */
+  private wordSeen = new Int32Array(1024);
+  private fieldStamp = 0;
   // Scratch for add(): per term, its frequency in the field being added.
   private tfScratch = new Int32Array(1024);
   private readonly touched: number[] = [];
@@ -113,6 +117,11 @@ export class TermIndex {
   add(id: number, values: readonly (string | null)[]): void {
     if (!Number.isSafeInteger(id) || id < 0 || id >= 0x100000000) throw new Error(`TermIndex: bad document id ${id}`);
     if (this.has(id)) throw new Error(`TermIndex: duplicate document id ${id}`);
+    if (this.words.size >= WORD_CACHE_LIMIT) {
+      // Start over (between documents, so a field's distinct words are counted right).
+      this.words.clear();
+      this.wordSeen.fill(0);
+    }
     this.ensureDocument(id);
     this.alive[id] = 1;
     this.documents++;
@@ -121,15 +130,21 @@ export class TermIndex {
       const value = values[field];
       const words = value ? tokenize(value) : [];
       // BM25's field length is MiniSearch's: distinct words (stop words included).
-      const length = words.length < 2 ? words.length : new Set(words).size;
-      this.fieldLength[base + field] = length;
-      this.fieldLengthSum[field] += length;
+      const stamp = ++this.fieldStamp;
+      let length = 0;
       const touched = this.touched;
       for (const word of words) {
-        const term = this.termOf(word);
+        const number = this.wordNumber(word);
+        if (this.wordSeen[number] !== stamp) {
+          this.wordSeen[number] = stamp;
+          length++;
+        }
+        const term = this.wordTerm[number];
         if (term < 0) continue;
         if (this.tfScratch[term]++ === 0) touched.push(term);
       }
+      this.fieldLength[base + field] = length;
+      this.fieldLengthSum[field] += length;
       for (const term of touched) {
         this.append(term, id, (field << 16) | Math.min(this.tfScratch[term], MAX_TF));
         this.tfScratch[term] = 0;
@@ -237,18 +252,24 @@ export class TermIndex {
     return this.alive.length;
   }
 
-  private termOf(word: string): number {
-    let id = this.wordTerm.get(word);
-    if (id !== undefined) return id;
-    const term = processTerm(word);
-    if (!term) id = -1;
-    else {
-      id = this.termIds.get(term);
-      if (id === undefined) id = this.newTerm(term);
+  /** The word's number, its term found (stemmed) once per distinct word. */
+  private wordNumber(word: string): number {
+    let number = this.words.get(word);
+    if (number !== undefined) return number;
+    number = this.words.size;
+    this.words.set(word, number);
+    if (number >= this.wordTerm.length) {
+      const size = grow(this.wordTerm.length, number + 1);
+      const terms = new Int32Array(size);
+      terms.set(this.wordTerm);
+      this.wordTerm = terms;
+      const seen = new Int32Array(size);
+      seen.set(this.wordSeen);
+      this.wordSeen = seen;
     }
-    if (this.wordTerm.size >= WORD_CACHE_LIMIT) this.wordTerm.clear();
-    this.wordTerm.set(word, id);
-    return id;
+    const term = processTerm(word);
+    this.wordTerm[number] = term ? (this.termIds.get(term) ?? this.newTerm(term)) : -1;
+    return number;
   }
 
   private newTerm(term: string): number {

@@ -50,7 +50,7 @@ export interface IndexSettings {
 }
 
 export interface BuildOptions {
-  /** Called at each pause and at the end with notes handled so far and the total. */
+  /** Called at each pause (every `yieldEvery` notes, and when a slice is due) and at the end, with notes handled so far and the total. */
   readonly onProgress?: (done: number, total: number) => void;
   /** At most this many notes between two pauses (default 50). */
   readonly yieldEvery?: number;
@@ -231,17 +231,14 @@ export class VaultIndex implements VaultSearch {
     let unchanged = 0;
     let readToCompare = 0;
     let skipped = 0;
-    let sincePause = 0;
     for (let i = 0; i < paths.length; i++) {
       if (signal?.aborted) throw abortError();
-      if (i > 0 && (sincePause >= yieldEvery || clock.due)) {
+      if (i > 0 && (i % yieldEvery === 0 || clock.due)) {
         onProgress?.(i, paths.length);
         await pause();
         clock.restart();
-        sincePause = 0;
         if (signal?.aborted) throw abortError();
       }
-      sincePause++;
       const path = paths[i];
       const known = this.notes.get(path);
       const stat = this.vault.stat ? await this.vault.stat(path) : null;
