@@ -4,6 +4,7 @@ import { EVAL_TARGETS } from '../../src/core/search/evalTargets';
 import type { EvalFigures } from '../../src/core/search/evaluate';
 import { FsVault } from '../../src/node/fsVault';
 import { loadEvalSet, runSearchEval } from '../../src/node/searchEval';
+import type { ScaleRun } from './scale';
 import type { GeneratedRun } from './worker';
 
 export interface SearchQuality {
@@ -19,6 +20,8 @@ export interface SearchBench {
   readonly quality: readonly SearchQuality[];
   /** One generated vault indexed by each target, each in its own process. */
   readonly generated: readonly GeneratedRun[];
+  /** The vault index as the plugin runs it (slices, saved index, catch-up, edits), per vault size. Absent in older results. */
+  readonly scale?: readonly ScaleRun[];
 }
 
 /**
@@ -26,7 +29,7 @@ export interface SearchBench {
  * the shared corpus (recall, MRR, build time per vault), then a generated vault of `notes` notes
  * per target (build time, heap, query time). Reported, not asserted.
  */
-export async function measureSearch(root: string, notes: number, progress: (message: string) => void): Promise<SearchBench> {
+export async function measureSearch(root: string, notes: number, progress: (message: string) => void, scaleSizes: readonly number[] = [notes]): Promise<SearchBench> {
   const corpus = path.resolve(root, '..', 'shared', 'corpus');
   const questions = loadEvalSet(path.join(root, 'bench', 'search-eval', 'questions.json'));
   const runs = await runSearchEval(questions, EVAL_TARGETS, corpus);
@@ -49,5 +52,13 @@ export async function measureSearch(root: string, notes: number, progress: (mess
     if (result.status !== 0) throw new Error(`search worker for ${target.name} failed (${result.status}): ${result.stderr.trim()}`);
     generated.push(JSON.parse(result.stdout) as GeneratedRun);
   }
-  return { questions: questions.length, quality, generated };
+  const scale: ScaleRun[] = [];
+  for (const size of scaleSizes) {
+    progress(`search: the plugin's index at scale, a generated ${size.toLocaleString('en-US')}-note vault, in a child process…`);
+    const script = path.join(root, 'bench', 'search', 'scale.ts');
+    const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, String(size)], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    if (result.status !== 0) throw new Error(`search scale run at ${size} notes failed (${result.status}): ${result.stderr.trim()}`);
+    scale.push(JSON.parse(result.stdout) as ScaleRun);
+  }
+  return { questions: questions.length, quality, generated, scale };
 }

@@ -52,3 +52,40 @@ export function base64ToBytes(text: string): Uint8Array {
   return out;
 }
 
+
+/** Bytes per piece for the stepped forms (a multiple of 3, so the pieces' base64 joins up). */
+const PIECE_BYTES = 3 << 20;
+
+/** bytesToBase64 a piece at a time, yielding between pieces (the same text). */
+export function* bytesToBase64Steps(bytes: Uint8Array): Generator<void, string> {
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+    parts.push(bytesToBase64(bytes.subarray(at, at + PIECE_BYTES)));
+    yield;
+  }
+  return parts.join('');
+}
+
+/** base64ToBytes a piece at a time, yielding between pieces (the same bytes; throws the same way). */
+export function* base64ToBytesSteps(text: string): Generator<void, Uint8Array> {
+  if (text.length <= (PIECE_BYTES / 3) * 4) return base64ToBytes(text);
+  if (text.length % 4 !== 0) throw new Error('not base64: the length is not a multiple of 4');
+  const pieceChars = (PIECE_BYTES / 3) * 4;
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (let at = 0; at < text.length; at += pieceChars) {
+    const part = base64ToBytes(text.slice(at, at + pieceChars));
+    // Padding may only end the last piece: a full piece decodes to exactly PIECE_BYTES.
+    if (at + pieceChars < text.length && part.length !== PIECE_BYTES) throw new Error('not base64: padding inside the text');
+    parts.push(part);
+    total += part.length;
+    yield;
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

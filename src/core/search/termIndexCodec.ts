@@ -1,4 +1,4 @@
-import { base64ToBytes, bytesToBase64 } from './base64';
+import { base64ToBytesSteps, bytesToBase64Steps } from './base64';
 import { TermIndex } from './termIndex';
 
 /**
@@ -20,7 +20,7 @@ export interface StoredTermIndex {
 }
 
 /** Work units (postings or documents) between two steps. */
-const STEP = 200_000;
+const STEP = 100_000;
 
 class ByteWriter {
   private bytes = new Uint8Array(1 << 16);
@@ -104,7 +104,9 @@ export function* encodeTermIndex(index: TermIndex): Generator<void, StoredTermIn
     }
   }
   yield;
-  return { fields: [...fields], documents: bytesToBase64(documents.done()), terms: terms.join('\n'), postings: bytesToBase64(out.done()) };
+  const documentText = yield* bytesToBase64Steps(documents.done());
+  const postingText = yield* bytesToBase64Steps(out.done());
+  return { fields: [...fields], documents: documentText, terms: terms.join('\n'), postings: postingText };
 }
 
 /** Decodes a stored index for `fields`; throws when it is damaged or was made for other fields. */
@@ -112,7 +114,7 @@ export function* decodeTermIndex(stored: StoredTermIndex, fields: readonly strin
   if (!stored || !Array.isArray(stored.fields) || stored.fields.join('\n') !== fields.join('\n')) throw new Error('term index: other fields');
   if (typeof stored.documents !== 'string' || typeof stored.terms !== 'string' || typeof stored.postings !== 'string') throw new Error('term index: damaged');
   const fieldCount = fields.length;
-  const docs = new ByteReader(base64ToBytes(stored.documents));
+  const docs = new ByteReader(yield* base64ToBytesSteps(stored.documents));
   const ids: number[] = [];
   const lengths: number[] = [];
   let id = 0;
@@ -120,6 +122,7 @@ export function* decodeTermIndex(stored: StoredTermIndex, fields: readonly strin
     id += docs.varint();
     ids.push(id);
     for (let field = 0; field < fieldCount; field++) lengths.push(docs.varint());
+    if (ids.length % STEP === 0) yield;
   }
   const size = ids.length === 0 ? 16 : ids[ids.length - 1] + 1;
   const alive = new Uint8Array(size);
@@ -131,7 +134,7 @@ export function* decodeTermIndex(stored: StoredTermIndex, fields: readonly strin
   });
   yield;
   const termText = stored.terms === '' ? [] : stored.terms.split('\n');
-  const reader = new ByteReader(base64ToBytes(stored.postings));
+  const reader = new ByteReader(yield* base64ToBytesSteps(stored.postings));
   const postings: Uint32Array[] = [];
   const postingLength: number[] = [];
   let work = 0;

@@ -106,6 +106,9 @@ interface Stored {
   terms: StoredTermIndex;
 }
 
+/** Notes saved or restored between two pauses. */
+const NOTES_PER_STEP = 2000;
+
 /** Notes at least this long are hashed a piece at a time. */
 const HASH_IN_SLICES_FROM = 256 * 1024;
 
@@ -389,19 +392,16 @@ export class VaultIndex implements VaultSearch {
    */
   async serialize(pause: () => Promise<void> = () => Promise.resolve()): Promise<string> {
     if (this.terms.dirtShare > 0.2) await this.terms.compact(pause);
-    const notes: Stored['notes'] = [...this.notes.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([path, entry]) => [
-        path,
-        {
-          hash: entry.hash,
-          stat: entry.stat,
-          chunks: entry.ids.map((id) => {
-            const meta = this.chunks.get(id) as ChunkMeta;
-            return [id, [...meta.headings], meta.startLine, meta.endLine, meta.hash] as [number, string[], number, number, string];
-          }),
-        },
-      ]);
+    const notes: Stored['notes'] = [];
+    for (const path of this.paths()) {
+      const entry = this.notes.get(path) as NoteEntry;
+      const chunks = entry.ids.map((id) => {
+        const meta = this.chunks.get(id) as ChunkMeta;
+        return [id, [...meta.headings], meta.startLine, meta.endLine, meta.hash] as [number, string[], number, number, string];
+      });
+      notes.push([path, { hash: entry.hash, stat: entry.stat, chunks }]);
+      if (notes.length % NOTES_PER_STEP === 0) await pause();
+    }
     await pause();
     const terms = await runStepsAsync(encodeTermIndex(this.terms), pause);
     const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, terms };
@@ -456,6 +456,7 @@ export class VaultIndex implements VaultSearch {
           chunks.set(id, { path, headings, startLine, endLine, hash });
         }
         notes.set(path, { hash: entry.hash, stat: isStat(entry.stat) ? entry.stat : null, ids });
+        if (notes.size % NOTES_PER_STEP === 0) yield;
       }
       yield;
       terms = yield* decodeTermIndex(stored.terms, FIELDS);
