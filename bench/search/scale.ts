@@ -88,7 +88,7 @@ class StatVault implements VaultReader {
   }
 }
 
-const cpuMs = (since: NodeJS.CpuUsage): number => {
+const cpuMs = (since: ReturnType<typeof process.cpuUsage>): number => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 };

@@ -79,3 +79,20 @@ export function abortError(): Error {
   error.name = 'AbortError';
   return error;
 }
+
+/** Runs a step generator to its end at once. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Runs a step generator, pausing between steps. */
+export async function runStepsAsync<T>(steps: Generator<void, T>, pause: () => Promise<void>): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await pause();
+  }
+}

@@ -1,6 +1,8 @@
 import { base64ToBytesSteps, bytesToBase64Steps } from './base64';
 import { TermIndex } from './termIndex';
 
+export { runSteps, runStepsAsync } from './slices';
+
 /**
  * The term index saved as text: live documents' field lengths and each live term's postings as
  * varints (document ids as deltas), base64, with the terms as one newline-joined string. About
@@ -162,21 +164,4 @@ export function* decodeTermIndex(stored: StoredTermIndex, fields: readonly strin
   const index = new TermIndex(fields);
   index.load({ termText, postings, postingLength, alive, fieldLength });
   return index;
-}
-
-/** Runs a step generator to its end at once. */
-export function runSteps<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
-/** Runs a step generator, pausing between steps. */
-export async function runStepsAsync<T>(steps: Generator<void, T>, pause: () => Promise<void>): Promise<T> {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await pause();
-  }
 }

@@ -1,7 +1,7 @@
 import { sha256Hex } from '../hash';
 import type { NoteStat, VaultReader } from '../ports/vault';
 import { trimSlashes } from '../trim';
-import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
+import { chunkNote, chunkNoteSteps, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
 import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { makeSnippet } from './snippet';
@@ -478,7 +478,7 @@ export class VaultIndex implements VaultSearch {
   /** A note's chunks into the index, one step per chunk. Until the last, the note's hash is '' (an interrupted note is read again). */
   private *indexSteps(path: string, text: string, hash: string, stat: NoteStat | null): Generator<void, void> {
     this.remove(path);
-    const note = chunkNote(path, text, this.chunkOptions);
+    const note = yield* chunkNoteSteps(path, text, this.chunkOptions);
     yield;
     const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     const ids: number[] = [];
