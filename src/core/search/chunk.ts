@@ -67,15 +67,16 @@ export function chunkNote(path: string, text: string, options: ChunkOptions = {}
 }
 
 /** Lines, or sections, between two steps of chunkNoteSteps. */
-const LINES_PER_STEP = 20_000;
-const SECTIONS_PER_STEP = 500;
+const LINES_PER_STEP = 5000;
+const SECTIONS_PER_STEP = 100;
 
-/** chunkNote in steps (a 5 MB note takes ~100 ms to cut): yields every so many lines and sections. */
+/** chunkNote in steps (a 5 MB note takes ~200 ms to cut): yields every so many lines and sections. */
 export function* chunkNoteSteps(path: string, text: string, options: ChunkOptions = {}): Generator<void, ChunkedNote> {
   const { maxChars, overlapChars } = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   const { yaml, body } = splitFrontmatter(text);
   const properties = yaml === null ? null : parseProperties(yaml);
   const firstBodyLine = countLines(text.slice(0, text.length - body.length)) + 1;
+  yield;
   const sections = yield* splitSections(body, firstBodyLine);
   const chunks: Chunk[] = [];
   for (const [n, section] of sections.entries()) {
@@ -174,6 +175,7 @@ function* splitSections(body: string, firstLine: number): Generator<void, Sectio
   const stack: Array<{ level: number; text: string }> = [];
   let fence: string | null = null;
   const all = body.split(/\r\n?|\n/);
+  yield;
   for (let i = 0; i < all.length; i++) {
     if (i > 0 && i % LINES_PER_STEP === 0) yield;
     const text = all[i];
@@ -202,6 +204,7 @@ function* splitSections(body: string, firstLine: number): Generator<void, Sectio
     current.lines.push({ text, number, code: false });
   }
   sections.push(current);
+  yield;
   // Trailing blank lines belong to no chunk (the line range ends at the last written line).
   for (const section of sections) while (section.lines.length > 0 && section.lines[section.lines.length - 1].text.trim() === '') section.lines.pop();
   return sections;
