@@ -2,6 +2,10 @@ import fc from 'fast-check';
 import { INDEX_FORMAT_VERSION, VaultIndex, type BuildOptions } from '../../../src/core/search/vaultIndex';
 import type { SearchHit } from '../../../src/core/search/types';
 import { MemoryVault } from './memoryVault';
+import { DEFAULT_RANKING, rankChunks } from '../../../src/core/search/chunkRanking';
+import { rankPruned } from '../../../src/core/search/rankPruned';
+import type { TermIndex, TermQuery } from '../../../src/core/search/termIndex';
+import { generateVault, MemoryVault as GeneratedVault } from '../../../bench/search/generateVault';
 
 /**
  * The index as it is kept at scale: note-by-note updates give what a rebuild gives, the saved
@@ -127,3 +131,31 @@ test('25,000 tiny notes build in slices of under 50 ms', async () => {
   expect(run.longest()).toBeLessThan(50);
   expect((await index.search('note 12345', { k: 1 }))[0]?.path).toBe('Tiny/12345.md');
 }, 120_000);
+
+test('ranking only the chunks that can reach the top gives the full ranking above its floor, and searches are unchanged', async () => {
+  const generated = generateVault(400, 7);
+  const index = await VaultIndex.create(new GeneratedVault(generated.notes), {}, { pause: noPause });
+  const inner = index as unknown as { terms: TermIndex; chunks: ReadonlyMap<number, { path: string; startLine: number }> };
+  const options: TermQuery = { bm25: DEFAULT_RANKING.bm25, prefix: (t) => t.length >= 5, fuzzy: (t) => (t.length >= 6 ? 1 : false), weights: { prefix: 0.3, fuzzy: 0.3 } };
+  let certain = 0;
+  for (const query of generated.queries) {
+    const results = inner.terms.search(query, options);
+    const full = rankChunks(results, inner.chunks, DEFAULT_RANKING.noteShare);
+    for (const keep of [1, 5, 30]) {
+      const pruned = rankPruned(results, inner.chunks, DEFAULT_RANKING.noteShare, keep);
+      expect(pruned.ranked.slice(0, pruned.exact)).toEqual(full.slice(0, pruned.exact));
+      certain += pruned.exact;
+    }
+    const top = (await index.search(query, { k: 10, perNote: 1 })).map((h) => [h.path, h.startLine, h.score]);
+    const want: unknown[] = [];
+    const seen = new Set<string>();
+    for (const hit of full) {
+      if (want.length >= 10) break;
+      if (seen.has(hit.meta.path)) continue;
+      seen.add(hit.meta.path);
+      want.push([hit.meta.path, hit.meta.startLine, hit.score]);
+    }
+    expect(top).toEqual(want);
+  }
+  expect(certain).toBeGreaterThan(generated.queries.length);
+}, 60_000);

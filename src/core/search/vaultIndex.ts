@@ -4,6 +4,7 @@ import { trimSlashes } from '../trim';
 import { chunkNote, chunkNoteSteps, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
 import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
+import { rankPruned } from './rankPruned';
 import { makeSnippet } from './snippet';
 import { TermIndex } from './termIndex';
 import { decodeTermIndex, encodeTermIndex, runSteps, runStepsAsync, type StoredTermIndex } from './termIndexCodec';
@@ -105,6 +106,9 @@ interface Stored {
   notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }]>;
   terms: StoredTermIndex;
 }
+
+/** Chunks at least ranked in full for a query (rankPruned.ts): enough for k hits even with one per note. */
+const PRUNED_KEEP = 200;
 
 /** Notes saved or restored between two pauses. */
 const NOTES_PER_STEP = 2000;
@@ -343,17 +347,18 @@ export class VaultIndex implements VaultSearch {
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
     });
-    const lexical = rankChunks(results, this.chunks, noteShare);
-    const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
-    const picked: RankedChunk<ChunkMeta>[] = [];
-    const perNote = new Map<string, number>();
-    for (const hit of ranked) {
-      if (picked.length >= k) break;
-      const count = perNote.get(hit.meta.path) ?? 0;
-      if (options.perNote !== undefined && count >= options.perNote) continue;
-      perNote.set(hit.meta.path, count + 1);
-      picked.push(hit);
+    // Only the chunks that can reach the top are ranked (rankPruned.ts); the full ranking when the list must go deeper.
+    const pruned = rankPruned(results, this.chunks, noteShare, Math.max(PRUNED_KEEP, 20 * k));
+    const whole = pruned.exact === pruned.ranked.length && pruned.ranked.length === results.length;
+    const candidates = Math.max(3 * k, 30);
+    let lexical = pruned.ranked;
+    let certain = whole ? Infinity : pruned.exact;
+    if (this.semantic && certain < Math.min(candidates, results.length)) {
+      lexical = rankChunks(results, this.chunks, noteShare);
+      certain = Infinity;
     }
+    const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
+    const picked = pickHits(ranked, k, options.perNote, this.semantic ? Infinity : certain) ?? pickHits(rankChunks(results, this.chunks, noteShare), k, options.perNote, Infinity) ?? [];
     const texts = new Map<string, string[] | null>();
     const hits: SearchHit[] = [];
     for (const hit of picked) {
@@ -379,7 +384,7 @@ export class VaultIndex implements VaultSearch {
 
   /** The lexical ranking fused with the semantic ranker's (fuseRankings); the lexical one alone when it has none. */
   private async fuse(query: string, lexical: RankedChunk<ChunkMeta>[], k: number, signal: AbortSignal | undefined): Promise<RankedChunk<ChunkMeta>[]> {
-    const candidates = Math.max(3 * k, 30);
+    const candidates = Math.max(3 * k, 30); // As in search(): the lexical entries that must be certain.
     const ids = await (this.semantic as ChunkRanker).rank(query, candidates, (id) => this.chunks.has(id), signal);
     if (ids.length === 0) return lexical;
     return fuseRankings(lexical, ids, this.chunks, candidates);
@@ -508,6 +513,26 @@ export class VaultIndex implements VaultSearch {
       return null;
     }
   }
+}
+
+/**
+ * The first k hits, at most perNote from one note; null when that would read past the first
+ * `certain` entries (or off the end of a list that left chunks out): the caller ranks them all.
+ */
+function pickHits<M extends ChunkMeta>(ranked: readonly RankedChunk<M>[], k: number, perNoteLimit: number | undefined, certain: number): RankedChunk<M>[] | null {
+  const picked: RankedChunk<M>[] = [];
+  const perNote = new Map<string, number>();
+  let i = 0;
+  for (; i < ranked.length && picked.length < k; i++) {
+    if (i >= certain) return null;
+    const hit = ranked[i];
+    const count = perNote.get(hit.meta.path) ?? 0;
+    if (perNoteLimit !== undefined && count >= perNoteLimit) continue;
+    perNote.set(hit.meta.path, count + 1);
+    picked.push(hit);
+  }
+  if (picked.length < k && certain !== Infinity) return null;
+  return picked;
 }
 
 function withoutHeadingLine(text: string, hasHeading: boolean): string {
