@@ -6,19 +6,15 @@ import { DEFAULT_TIMERS } from '../timers';
  * Work in slices: the index builds, updates and saves inside the host's UI thread, so long work
  * is cut into steps (generators that yield) and paused between them once a slice has run its
  * time. The host injects the clock (core reads none); it decides only when to pause, never what
- * is indexed or sent anywhere. Without a clock, a slice is a number of steps.
+ * is indexed or sent anywhere. Without a clock, slices are cut by count only (every so many notes).
  */
 
 /** A pause that lets the host run: a macrotask. */
 export const macrotask = (): Promise<void> => new Promise((resolve) => DEFAULT_TIMERS.setTimeout(resolve, 0));
 
-/** Steps in a slice when there is no clock. */
-const STEPS_WITHOUT_CLOCK = 64;
-
-/** Whether the current slice has run its time (or its steps, without a clock). */
+/** Whether the current slice has run its time (never, without a clock: then only the callers' counts pause). */
 export class SliceClock {
   private start: number;
-  private steps = 0;
 
   /** `now`: a monotonic clock in milliseconds (performance.now in the app). */
   constructor(
@@ -29,12 +25,11 @@ export class SliceClock {
   }
 
   get due(): boolean {
-    if (!this.now) return ++this.steps >= STEPS_WITHOUT_CLOCK;
+    if (!this.now) return false;
     return this.now() - this.start >= this.ms;
   }
 
   restart(): void {
-    this.steps = 0;
     if (this.now) this.start = this.now();
   }
 }
