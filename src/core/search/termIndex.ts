@@ -435,36 +435,93 @@ class QueryRun {
 
   results(): TermResult[] {
     // Group the log by document, keeping its order (a counting sort over the documents' positions).
-    const position = new Map<number, number>();
-    this.order.forEach((doc, i) => position.set(doc, i));
+    const position = new Int32Array(this.total.length);
+    this.order.forEach((doc, i) => (position[doc] = i));
     const counts = new Int32Array(this.order.length + 1);
     const log = this.log;
-    for (let i = 0; i < log.length; i += 4) counts[(position.get(log[i]) as number) + 1]++;
+    for (let i = 0; i < log.length; i += 4) counts[position[log[i]] + 1]++;
     for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
     const start = counts.slice();
     const sorted = new Int32Array(log.length / 4);
-    for (let i = 0; i < log.length; i += 4) sorted[start[position.get(log[i]) as number]++] = i;
+    for (let i = 0; i < log.length; i += 4) sorted[start[position[log[i]]]++] = i;
+    // MiniSearch multiplies by the distinct query terms matched: counted here, the rest is made when read.
+    const distinctOf = new Map<string, number>();
+    const unique = Int32Array.from(this.specTerms, (term) => distinctOf.get(term) ?? (distinctOf.set(term, distinctOf.size), distinctOf.size - 1));
+    const seen = new Int32Array(distinctOf.size).fill(-1);
+    const groups: MatchGroups = { log, sorted, counts, specTerms: this.specTerms, derived: this.derived, fields: this.index.fields };
     const out: TermResult[] = [];
     this.order.forEach((doc, p) => {
-      const match: Record<string, string[]> = {};
-      const matchSpec: Record<string, number> = {};
-      const queryTerms: string[] = [];
+      let distinct = 0;
       for (let s = counts[p]; s < counts[p + 1]; s++) {
-        const at = sorted[s];
-        const spec = log[at + 1];
-        const term = this.derived[log[at + 2]];
-        const field = this.index.fields[log[at + 3]];
-        const source = this.specTerms[spec];
-        if (!queryTerms.includes(source)) queryTerms.push(source);
-        // A later query term's match of the same index term replaces the earlier one's fields (MiniSearch's Object.assign).
-        if (Object.prototype.hasOwnProperty.call(match, term) && matchSpec[term] === spec) match[term].push(field);
-        else {
-          match[term] = [field];
-          matchSpec[term] = spec;
+        const u = unique[log[sorted[s] + 1]];
+        if (seen[u] !== p) {
+          seen[u] = p;
+          distinct++;
         }
       }
-      out.push({ id: doc, score: this.total[doc] * (queryTerms.length || 1), terms: Object.keys(match), queryTerms, match });
+      out.push(new LazyResult(doc, this.total[doc] * (distinct || 1), groups, p));
     });
     return out.sort((a, b) => b.score - a.score);
+  }
+}
+
+/** The matches of one search grouped by document (QueryRun.results). */
+interface MatchGroups {
+  readonly log: readonly number[];
+  readonly sorted: Int32Array;
+  readonly counts: Int32Array;
+  readonly specTerms: readonly string[];
+  readonly derived: readonly string[];
+  readonly fields: readonly string[];
+}
+
+/**
+ * A result whose matched terms are worked out when first read: a common word matches most of a
+ * big vault, and the ranking reads them only for the chunks that can reach the top.
+ */
+class LazyResult {
+  private made: { terms: string[]; queryTerms: string[]; match: Record<string, string[]> } | null = null;
+
+  constructor(
+    readonly id: number,
+    readonly score: number,
+    private readonly groups: MatchGroups,
+    private readonly group: number,
+  ) {}
+
+  get terms(): string[] {
+    return this.make().terms;
+  }
+
+  get queryTerms(): string[] {
+    return this.make().queryTerms;
+  }
+
+  get match(): Record<string, string[]> {
+    return this.make().match;
+  }
+
+  private make(): { terms: string[]; queryTerms: string[]; match: Record<string, string[]> } {
+    if (this.made) return this.made;
+    const { log, sorted, counts, specTerms, derived, fields } = this.groups;
+    const match: Record<string, string[]> = {};
+    const matchSpec: Record<string, number> = {};
+    const queryTerms: string[] = [];
+    for (let s = counts[this.group]; s < counts[this.group + 1]; s++) {
+      const at = sorted[s];
+      const spec = log[at + 1];
+      const term = derived[log[at + 2]];
+      const field = fields[log[at + 3]];
+      const source = specTerms[spec];
+      if (!queryTerms.includes(source)) queryTerms.push(source);
+      // A later query term's match of the same index term replaces the earlier one's fields (MiniSearch's Object.assign).
+      if (Object.prototype.hasOwnProperty.call(match, term) && matchSpec[term] === spec) match[term].push(field);
+      else {
+        match[term] = [field];
+        matchSpec[term] = spec;
+      }
+    }
+    this.made = { terms: Object.keys(match), queryTerms, match };
+    return this.made;
   }
 }
