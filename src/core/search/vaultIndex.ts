@@ -418,8 +418,20 @@ export class VaultIndex implements VaultSearch {
     if (part.length > 0) notes.push(JSON.stringify(part));
     await pause();
     const terms = await runStepsAsync(encodeTermIndex(this.terms), pause);
-    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, terms };
-    return JSON.stringify(stored);
+    // JSON.stringify(stored) written a piece per step (the same text): one call took ~100 ms at 25,000 notes.
+    const head: Omit<Stored, 'notes' | 'terms'> = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId };
+    const pieces = [JSON.stringify(head).slice(0, -1), ',"notes":['];
+    for (const [i, part] of notes.entries()) {
+      pieces.push(`${i > 0 ? ',' : ''}${JSON.stringify(part)}`);
+      await pause();
+    }
+    pieces.push('],"terms":{');
+    for (const [i, key] of (['fields', 'documents', 'terms', 'postings'] as const).entries()) {
+      pieces.push(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(terms[key])}`);
+      await pause();
+    }
+    pieces.push('}}');
+    return pieces.join('');
   }
 
   /**
