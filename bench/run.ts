@@ -1,7 +1,8 @@
 /**
  * npm run bench [-- --quick] [-- --long] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn,tokens,edits] [-- --no-profile]
  * By default the long parts are left out (about 3 minutes on a quiet 2-core machine); --long adds the
- * 10,000-note search vault and the uncached whole turns (FsVault: the disk every time).
+ * 10,000-note search vault, the search index at 10,000 and 25,000 notes (2,000 by default) and the
+ * uncached whole turns (FsVault: the disk every time).
  * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step,
  * artifact planning over more than the window, whole turns through the controller, in one run: a markdown report on stdout, the same figures as JSON in bench-results/. Progress goes to stderr.
  * With --only, latest.json keeps the other sections' figures from the run before (named in `carriedOver`).
@@ -164,7 +165,7 @@ async function main(): Promise<void> {
   if (args.only.has('search')) {
     sectionStart = performance.now();
     progress('vault search: the evaluation set over the shared corpus…');
-    search = await measureSearch(root, args.long ? 10_000 : 2_000, progress);
+    search = await measureSearch(root, args.long ? 10_000 : 2_000, progress, args.long ? [10_000, 25_000] : [2_000]);
     ended('search');
   }
 

@@ -4,6 +4,7 @@ import { EVAL_TARGETS } from '../../src/core/search/evalTargets';
 import type { EvalFigures } from '../../src/core/search/evaluate';
 import { FsVault } from '../../src/node/fsVault';
 import { loadEvalSet, runSearchEval } from '../../src/node/searchEval';
+import type { ScaleRun } from './scale';
 import type { GeneratedRun } from './worker';
 import type { RelatedRun } from './related';
 
@@ -24,6 +25,8 @@ export interface SearchBench {
   readonly heldOut?: { readonly questions: number; readonly quality: readonly SearchQuality[] };
   /** Related notes: the time of a note switch on a generated vault (related.ts). */
   readonly related?: RelatedRun;
+  /** The vault index as the plugin runs it (slices, saved index, catch-up, edits), per vault size. Absent in older results. */
+  readonly scale?: readonly ScaleRun[];
 }
 
 /**
@@ -31,7 +34,7 @@ export interface SearchBench {
  * the shared corpus (recall, MRR, build time per vault), then a generated vault of `notes` notes
  * per target (build time, heap, query time). Reported, not asserted.
  */
-export async function measureSearch(root: string, notes: number, progress: (message: string) => void): Promise<SearchBench> {
+export async function measureSearch(root: string, notes: number, progress: (message: string) => void, scaleSizes: readonly number[] = [notes]): Promise<SearchBench> {
   const corpus = path.resolve(root, '..', 'shared', 'corpus');
   const questions = loadEvalSet(path.join(root, 'bench', 'search-eval', 'questions.json'));
   const runs = await runSearchEval(questions, EVAL_TARGETS, corpus);
@@ -42,8 +45,8 @@ export async function measureSearch(root: string, notes: number, progress: (mess
   const quality = qualityOf(runs, counts);
   const heldOutQuestions = loadEvalSet(path.join(root, 'bench', 'search-eval', 'heldout.json'));
   const heldOut = { questions: heldOutQuestions.length, quality: qualityOf(await runSearchEval(heldOutQuestions, EVAL_TARGETS, corpus), counts) };
-  const { generated, related } = await measureSearchGenerated(root, notes, progress);
-  return { questions: questions.length, quality, generated, heldOut, related };
+  const { generated, related, scale } = await measureSearchGenerated(root, notes, progress, scaleSizes);
+  return { questions: questions.length, quality, generated, heldOut, related, scale };
 }
 
 function qualityOf(runs: Awaited<ReturnType<typeof runSearchEval>>, counts: ReadonlyMap<string, number>): SearchQuality[] {
@@ -56,7 +59,7 @@ function qualityOf(runs: Awaited<ReturnType<typeof runSearchEval>>, counts: Read
   }));
 }
 
-async function measureSearchGenerated(root: string, notes: number, progress: (message: string) => void): Promise<{ generated: GeneratedRun[]; related: RelatedRun }> {
+async function measureSearchGenerated(root: string, notes: number, progress: (message: string) => void, scaleSizes: readonly number[]): Promise<{ generated: GeneratedRun[]; related: RelatedRun; scale: ScaleRun[] }> {
   const generated: GeneratedRun[] = [];
   for (const target of EVAL_TARGETS) {
     progress(`search: ${target.name} indexing a generated ${notes.toLocaleString('en-US')}-note vault, in a child process…`);
@@ -66,9 +69,17 @@ async function measureSearchGenerated(root: string, notes: number, progress: (me
     generated.push(JSON.parse(result.stdout) as GeneratedRun);
   }
   // Related notes at the issue's scale on a long run (25,000 notes), else on the run's vault size.
-  const relatedCount = notes >= 10_000 ? 25_000 : notes;
+  const relatedCount = Math.max(notes, ...scaleSizes) >= 10_000 ? 25_000 : notes;
   progress(`search: related notes on a generated ${relatedCount.toLocaleString('en-US')}-note vault, in a child process…`);
   const related = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'search', 'related.ts'), String(relatedCount), '200'], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   if (related.status !== 0) throw new Error(`related-notes bench failed (${related.status}): ${related.stderr.trim()}`);
-  return { generated, related: JSON.parse(related.stdout) as RelatedRun };
+  const scale: ScaleRun[] = [];
+  for (const size of scaleSizes) {
+    progress(`search: the plugin's index at scale, a generated ${size.toLocaleString('en-US')}-note vault, in a child process…`);
+    const script = path.join(root, 'bench', 'search', 'scale.ts');
+    const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, String(size)], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    if (result.status !== 0) throw new Error(`search scale run at ${size} notes failed (${result.status}): ${result.stderr.trim()}`);
+    scale.push(JSON.parse(result.stdout) as ScaleRun);
+  }
+  return { generated, related: JSON.parse(related.stdout) as RelatedRun, scale };
 }

@@ -51,8 +51,10 @@ export type SemanticState =
   | { readonly state: 'off' }
   | { readonly state: 'problem'; readonly problem: string }
   | ({ readonly state: 'on'; readonly embedding: boolean } & SemanticStatus);
-/** Notes indexed between two pauses of the build. */
+/** The build pauses after every this many notes (and whenever a slice has run SLICE_MS); progress shows at these. */
 const BATCH = 50;
+/** Work between two pauses: well under the 50 ms that users feel as a stall. */
+const SLICE_MS = 12;
 
 /**
  * The vault search inside Obsidian: restored from the plugin folder, brought up to date in the
@@ -294,7 +296,7 @@ export class ObsidianVaultSearch implements VaultSearch {
         return;
       }
       if (text === null) return;
-      this.index.upsert(file.path, text, { mtime: file.stat.mtime, size: file.stat.size });
+      await this.index.update(file.path, text, { mtime: file.stat.mtime, size: file.stat.size }, SLICES);
     });
   }
 
@@ -317,7 +319,7 @@ export class ObsidianVaultSearch implements VaultSearch {
 
   private async restoreAndBuild(): Promise<void> {
     const saved = await this.readSaved();
-    const report = saved === null ? null : this.index.restoreReport(saved);
+    const report = saved === null ? null : await this.index.restoreReportAsync(saved, uiPause);
     const restored = report === 'restored';
     // Damaged or another version's: rebuilt from the notes, said once (other settings are the user's change: no notice).
     if (report === 'damaged' || report === 'other-version') {
@@ -331,9 +333,10 @@ export class ObsidianVaultSearch implements VaultSearch {
     const bar: { el: HTMLElement | null } = { el: null };
     try {
       this.lastBuild = await this.index.build({
+        ...SLICES,
         yieldEvery: BATCH,
         onProgress: (done, total) => {
-          if (total < this.progressFrom || done >= total) return;
+          if (total < this.progressFrom || done >= total || done % BATCH !== 0) return;
           bar.el ??= this.plugin.addStatusBarItem();
           bar.el.setText(`Indexing notes for search: ${done} of ${total}`);
         },
@@ -380,7 +383,7 @@ export class ObsidianVaultSearch implements VaultSearch {
 
   private async save(): Promise<void> {
     try {
-      await this.plugin.app.vault.adapter.write(this.pluginFile(INDEX_FILE), await this.index.serialize());
+      await this.plugin.app.vault.adapter.write(this.pluginFile(INDEX_FILE), await this.index.serialize(uiPause));
     } catch (error) {
       console.error('Strata search index: could not save', error);
     }
@@ -398,6 +401,25 @@ export class ObsidianVaultSearch implements VaultSearch {
 
 const timers = DEFAULT_TIMERS;
 const macrotask = (): Promise<void> => new Promise((resolve) => timers.setTimeout(resolve, 0));
+
+/**
+ * A pause between slices: a message to ourselves is a macrotask (input and rendering run first)
+ * without the 4 ms that nested timeouts are clamped to, which would add a third to a big build.
+ */
+function uiPause(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return macrotask();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/** How the index's work is sliced in the app: timed by the monotonic clock, paused with uiPause. */
+const SLICES = { sliceMs: SLICE_MS, now: () => performance.now(), pause: uiPause };
 
 /** `run` once calls have stopped for `ms` (Obsidian's debounce with resetTimer, which the Node shim lacks). */
 function quietFor(ms: number, run: () => void): { (): void; cancel(): void; flush(): void } {

@@ -21,19 +21,34 @@ const FENCE_CLOSE = /^ {0,3}(`+|~+)[ \t]*$/;
 
 /** Every link of a note, in order, outside code. */
 export function linksIn(text: string): NoteLink[] {
+  const steps = linksInSteps(text.split(/\r\n?|\n/), Infinity);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * linksIn() over a note's lines, yielding every `linesPerStep` lines so a huge note (the search
+ * index's 5 MB case) is read in slices between which the host can run.
+ */
+export function* linksInSteps(lines: readonly string[], linesPerStep = 20_000): Generator<void, NoteLink[]> {
   const links: NoteLink[] = [];
   let fence: string | null = null;
-  text.split(/\r\n?|\n/).forEach((raw, i) => {
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && i % linesPerStep === 0) yield;
+    const raw = lines[i];
     if (fence !== null) {
       const close = FENCE_CLOSE.exec(raw);
       if (close && close[1][0] === fence[0] && close[1].length >= fence.length) fence = null;
-      return;
+      continue;
     }
     const open = FENCE_OPEN.exec(raw);
     if (open) {
       fence = open[1];
-      return;
+      continue;
     }
+    if (!raw.includes('[')) continue; // No link on this line: the common case, without the regexes.
     const line = raw.includes('`') ? raw.replace(/(`+)[^`]*?\1/g, (m) => ' '.repeat(m.length)) : raw;
     for (const m of line.matchAll(WIKI)) {
       const target = wikiTarget(m[1]);
@@ -43,7 +58,7 @@ export function linksIn(text: string): NoteLink[] {
       const target = markdownTarget(m[1]);
       if (target !== null) links.push({ target, line: i + 1, markdown: true });
     }
-  });
+  }
   return links;
 }
 

@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { splitFrontmatter } from '../markdown/frontmatter';
 import { extractTags } from '../context/tags';
+import { runSteps } from './slices';
 
 /**
  * A note cut into search chunks: one per heading section, long sections cut further with an
@@ -62,13 +63,24 @@ export function noteTitle(path: string): string {
 }
 
 export function chunkNote(path: string, text: string, options: ChunkOptions = {}): ChunkedNote {
+  return runSteps(chunkNoteSteps(path, text, options));
+}
+
+/** Lines, or sections, between two steps of chunkNoteSteps. */
+const LINES_PER_STEP = 5000;
+const SECTIONS_PER_STEP = 100;
+
+/** chunkNote in steps (a 5 MB note takes ~200 ms to cut): yields every so many lines and sections. */
+export function* chunkNoteSteps(path: string, text: string, options: ChunkOptions = {}): Generator<void, ChunkedNote> {
   const { maxChars, overlapChars } = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   const { yaml, body } = splitFrontmatter(text);
   const properties = yaml === null ? null : parseProperties(yaml);
   const firstBodyLine = countLines(text.slice(0, text.length - body.length)) + 1;
-  const sections = splitSections(body, firstBodyLine);
+  yield;
+  const sections = yield* splitSections(body, firstBodyLine);
   const chunks: Chunk[] = [];
-  for (const section of sections) {
+  for (const [n, section] of sections.entries()) {
+    if (n > 0 && n % SECTIONS_PER_STEP === 0) yield;
     const content = section.lines.filter((l) => l.text.trim() !== '');
     if (content.length === 0) continue; // A heading with nothing under it: its children carry it in their heading path.
     cutSection(section.lines, maxChars, overlapChars).forEach((piece, i) => {
@@ -81,6 +93,7 @@ export function chunkNote(path: string, text: string, options: ChunkOptions = {}
     const lines = body.split(/\r\n?|\n/);
     chunks.push({ headings: [], startLine: firstBodyLine, endLine: firstBodyLine + lines.length - 1, body });
   }
+  yield;
   return {
     title: noteTitle(path),
     tags: noteTags(properties, body),
@@ -156,24 +169,28 @@ function stringList(value: unknown): string[] {
 }
 
 /** Sections by ATX heading; a '#' line inside a code fence is code, not a heading. */
-function splitSections(body: string, firstLine: number): Section[] {
+function* splitSections(body: string, firstLine: number): Generator<void, Section[]> {
   const sections: Section[] = [];
   let current: Section = { headings: [], heading: null, lines: [] };
   const stack: Array<{ level: number; text: string }> = [];
   let fence: string | null = null;
-  body.split(/\r\n?|\n/).forEach((text, i) => {
+  const all = body.split(/\r\n?|\n/);
+  yield;
+  for (let i = 0; i < all.length; i++) {
+    if (i > 0 && i % LINES_PER_STEP === 0) yield;
+    const text = all[i];
     const number = firstLine + i;
     const fenceMatch = FENCE.exec(text);
     if (fence !== null) {
       const close = /^ {0,3}(`+|~+)[ \t]*$/.exec(text);
       if (close && close[1][0] === fence[0] && close[1].length >= fence.length) fence = null;
       current.lines.push({ text, number, code: true });
-      return;
+      continue;
     }
     if (fenceMatch) {
       fence = fenceMatch[1];
       current.lines.push({ text, number, code: true });
-      return;
+      continue;
     }
     const heading = HEADING.exec(text);
     if (heading) {
@@ -182,11 +199,12 @@ function splitSections(body: string, firstLine: number): Section[] {
       while (stack.length > 0 && stack[stack.length - 1].level >= level) stack.pop();
       stack.push({ level, text: (heading[2] ?? '').trim() });
       current = { headings: stack.map((h) => h.text), heading: { text, number, code: false }, lines: [] };
-      return;
+      continue;
     }
     current.lines.push({ text, number, code: false });
-  });
+  }
   sections.push(current);
+  yield;
   // Trailing blank lines belong to no chunk (the line range ends at the last written line).
   for (const section of sections) while (section.lines.length > 0 && section.lines[section.lines.length - 1].text.trim() === '') section.lines.pop();
   return sections;

@@ -8,11 +8,20 @@ import { noteTitle, type ChunkedNote } from './chunk';
  */
 export function embeddingTexts(path: string, text: string, note: ChunkedNote): string[] {
   const lines = text.split(/\r\n?|\n/);
-  const about = [note.aliases.join(', '), note.tags.map((t) => `#${t}`).join(' '), note.properties].filter((part) => part !== '').join('\n');
-  return note.chunks.map((chunk, i) => {
-    const body = lines.slice(chunk.startLine - 1, chunk.endLine).join('\n');
-    return chunkEmbeddingText(path, chunk.headings, i === 0 && about !== '' ? `${about}\n\n${body}` : body);
-  });
+  const about = noteAbout(note);
+  return note.chunks.map((_, i) => embeddingTextOf(path, lines, note, about, i));
+}
+
+/** What the first chunk's embedding text starts with: aliases, tags and properties ('' for none). */
+export function noteAbout(note: ChunkedNote): string {
+  return [note.aliases.join(', '), note.tags.map((t) => `#${t}`).join(' '), note.properties].filter((part) => part !== '').join('\n');
+}
+
+/** embeddingTexts' text for chunk `i` alone (the index computes them one at a time, a huge note in slices). */
+export function embeddingTextOf(path: string, lines: readonly string[], note: ChunkedNote, about: string, i: number): string {
+  const chunk = note.chunks[i];
+  const body = lines.slice(chunk.startLine - 1, chunk.endLine).join('\n');
+  return chunkEmbeddingText(path, chunk.headings, i === 0 && about !== '' ? `${about}\n\n${body}` : body);
 }
 
 /**

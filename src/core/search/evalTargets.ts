@@ -20,5 +20,5 @@ export const STRATA_TARGET = 'strata';
 
 export const EVAL_TARGETS: readonly EvalTarget[] = [
   { name: 'bm25-baseline', description: 'plain BM25 over whole notes (one hit per note)', create: (vault) => BaselineBm25.build(vault) },
-  { name: STRATA_TARGET, description: 'chunked MiniSearch index (VaultIndex)', create: (vault) => VaultIndex.create(vault) },
+  { name: STRATA_TARGET, description: 'chunked term index (VaultIndex)', create: (vault) => VaultIndex.create(vault) },
 ];

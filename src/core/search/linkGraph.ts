@@ -1,4 +1,4 @@
-import { LinkResolver, linksIn } from '../agent/links';
+import { LinkResolver, linksIn, linksInSteps, type NoteLink } from '../agent/links';
 
 /**
  * The vault's link graph as the search index sees it: each note's links as written, kept note by
@@ -21,9 +21,18 @@ export class LinkGraph {
 
   /** A note's links, from its text (replaces what it had). */
   set(path: string, text: string): void {
+    this.setFound(path, linksIn(text));
+  }
+
+  /** set() over a note's lines, in steps (linksInSteps) so a huge note does not hold the thread. */
+  *setSteps(path: string, lines: readonly string[]): Generator<void, void> {
+    this.setFound(path, yield* linksInSteps(lines));
+  }
+
+  private setFound(path: string, found: readonly NoteLink[]): void {
     const seen = new Set<string>();
     const links: Link[] = [];
-    for (const link of linksIn(text)) {
+    for (const link of found) {
       const key = `${link.markdown ? 'm' : 'w'}${link.target}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -13,12 +13,19 @@ const ACCENTED = /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{M}+/
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const UNSPACED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const LATIN_WORD = /^[a-z]+$/;
+// WORD over ASCII: letters and digits.
+const ASCII_WORD = /[a-z0-9]+/g;
 
 // Thai and Lao are left as written: NFKD splits SARA AM (ำ) into two code points that NFC does not join again.
 const NOT_THAI_LAO = /[^\p{Script=Thai}\p{Script=Lao}]+/gu;
 
+// ASCII text has nothing to fold or segment: the common case skips both (same output, much faster).
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at U+0000 by definition
+const NOT_ASCII = /[^\x00-\x7f]/;
+
 /** Lowercase, fold Latin/Greek/Cyrillic diacritics (NFKD, strip marks), recompose the rest (NFC). */
 export function foldText(text: string): string {
+  if (!NOT_ASCII.test(text)) return text.toLowerCase();
   return text.toLowerCase().replace(NOT_THAI_LAO, (run) => run.normalize('NFKD').replace(ACCENTED, '$1').normalize('NFC'));
 }
 
@@ -33,6 +40,7 @@ function segmentWords(run: string): string[] {
 
 /** Folded words of a text, in order. Runs in unspaced scripts are segmented into words. */
 export function tokenize(text: string): string[] {
+  if (!NOT_ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
   const out: string[] = [];
   for (const match of foldText(text).matchAll(WORD)) {
     const word = match[0];

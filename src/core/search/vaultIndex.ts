@@ -1,24 +1,31 @@
-import MiniSearch from 'minisearch';
-import { DEFAULT_TIMERS } from '../timers';
 import { sha256Hex } from '../hash';
 import type { NoteStat, VaultReader } from '../ports/vault';
 import { trimSlashes } from '../trim';
-import { chunkNote, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
+import { chunkNote, chunkNoteSteps, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
 import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
-import { embeddingTexts } from './embeddingText';
+import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { LinkGraph } from './linkGraph';
 import { makeSnippet } from './snippet';
-import { processTerm, tokenize } from './text';
+import { TermIndex } from './termIndex';
+import { decodeTermIndex, encodeTermIndex, runSteps, runStepsAsync, type StoredTermIndex } from './termIndexCodec';
+import { abortError, driveSteps, hashInSlices, macrotask, SliceClock } from './slices';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
 
 /**
- * The vault's lexical search index: chunks (chunk.ts) in MiniSearch (BM25 per field, prefix and
- * fuzzy matching), kept current note by note, saved and restored so a restart re-reads only the
- * notes that changed. The index keeps no note text: hits read their note when they are returned.
+ * The vault's lexical search index: chunks (chunk.ts) in a term index (termIndex.ts: BM25 per
+ * field, prefix and fuzzy matching, MiniSearch's scoring), kept current note by note, saved and
+ * restored so a restart re-reads only the notes that changed. The index keeps no note text: hits
+ * read their note when they are returned. Building runs in slices of a few milliseconds (a huge
+ * note too: it is hashed and indexed a piece at a time), so the host's UI never waits long.
  */
 
-/** Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt. */
-export const INDEX_FORMAT_VERSION = 3;
+/**
+ * Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt.
+ * 3: the term index's own compact format (MiniSearch's JSON before). Per-note fields added later
+ * (a note-level index beside the chunks) go in a new key of Stored with a new version.
+ * 4: the notes' links (linkGraph.ts) beside the chunks.
+ */
+export const INDEX_FORMAT_VERSION = 4;
 
 /**
  * A second ranking of the index's chunks by meaning (semantic.ts: embeddings), fused with the
@@ -45,10 +52,14 @@ export interface IndexSettings {
 }
 
 export interface BuildOptions {
-  /** Called after each batch and at the end with notes handled so far and the total. */
+  /** Called at each pause (every `yieldEvery` notes, and when a slice is due) and at the end, with notes handled so far and the total. */
   readonly onProgress?: (done: number, total: number) => void;
-  /** Notes handled between two pauses (default 50). */
+  /** At most this many notes between two pauses (default 50). */
   readonly yieldEvery?: number;
+  /** Pause once a slice of work has taken this long, even inside one big note (default 12 ms). */
+  readonly sliceMs?: number;
+  /** A monotonic clock in ms (performance.now in the app) to time slices; without it the build pauses only every `yieldEvery` notes. */
+  readonly now?: () => number;
   /** What a pause is; by default a macrotask, so the host's UI can run between batches. */
   readonly pause?: () => Promise<void>;
   readonly signal?: AbortSignal;
@@ -84,43 +95,35 @@ interface NoteEntry {
   readonly ids: readonly number[];
 }
 
-interface ChunkDoc {
-  id: number;
-  title: string;
-  aliases: string;
-  headings: string;
-  tags: string;
-  properties: string;
-  path: string;
-  body: string;
-}
-
 function isStat(value: unknown): value is NoteStat {
   const stat = value as Partial<NoteStat> | null;
   return typeof stat === 'object' && stat !== null && typeof stat.mtime === 'number' && typeof stat.size === 'number';
 }
 
+type StoredNote = [string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }];
+
 interface Stored {
   version: number;
   fingerprint: string;
   nextId: number;
-  notes: Array<[string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }]>;
-  mini: unknown;
-  /** The notes' links (linkGraph.ts), since format 3. */
+  /** Each part: the JSON of up to NOTES_PER_STEP notes, read one part per step (one parse of all of them held the thread ~100 ms at 25,000 notes). */
+  notes: string[];
+  terms: StoredTermIndex;
+  /** The notes' links (linkGraph.ts), since format 4. */
   links: unknown;
 }
 
-const miniOptions = {
-  fields: [...FIELDS],
-  tokenize: (text: string) => tokenize(text),
-  processTerm: (term: string) => processTerm(term),
-  autoVacuum: false as const,
-};
 
-const macrotask = (): Promise<void> => new Promise((resolve) => DEFAULT_TIMERS.setTimeout(resolve, 0));
+/** Notes saved or restored between two pauses. */
+const NOTES_PER_STEP = 1000;
+
+/** Notes at least this long are hashed a piece at a time. */
+const HASH_IN_SLICES_FROM = 256 * 1024;
+
+export type RestoreReport = 'restored' | 'damaged' | 'other-version' | 'other-settings';
 
 export class VaultIndex implements VaultSearch {
-  private mini = new MiniSearch<ChunkDoc>(miniOptions);
+  private terms = new TermIndex(FIELDS);
   private readonly notes = new Map<string, NoteEntry>();
   private readonly chunks = new Map<number, ChunkMeta>();
   /** The notes' links (linkGraph.ts): links weighed into ranking and related notes. */
@@ -231,7 +234,8 @@ export class VaultIndex implements VaultSearch {
    * read and re-indexed only when its content hash differs.
    */
   async build(options: BuildOptions = {}): Promise<BuildReport> {
-    const { onProgress, yieldEvery = 50, pause = macrotask, signal } = options;
+    const { onProgress, yieldEvery = 50, sliceMs = 12, pause = macrotask, signal, now } = options;
+    const clock = new SliceClock(sliceMs, now);
     const paths = (await this.vault.listMarkdown()).filter((p) => !this.isExcluded(p));
     const listed = new Set(paths);
     let removed = 0;
@@ -247,9 +251,11 @@ export class VaultIndex implements VaultSearch {
     let skipped = 0;
     for (let i = 0; i < paths.length; i++) {
       if (signal?.aborted) throw abortError();
-      if (i > 0 && i % yieldEvery === 0) {
+      if (i > 0 && (i % yieldEvery === 0 || clock.due)) {
         onProgress?.(i, paths.length);
         await pause();
+        clock.restart();
+        if (signal?.aborted) throw abortError();
       }
       const path = paths[i];
       const known = this.notes.get(path);
@@ -271,14 +277,14 @@ export class VaultIndex implements VaultSearch {
         removed++;
         continue;
       }
-      const hash = sha256Hex(text);
+      const hash = text.length >= HASH_IN_SLICES_FROM ? await driveSteps(hashInSlices(text), clock, pause, signal) : sha256Hex(text);
       if (known && known.hash === hash) {
         known.stat = stat;
         unchanged++;
         readToCompare++;
         continue;
       }
-      this.index(path, text, hash, stat);
+      await driveSteps(this.indexSteps(path, text, hash, stat), clock, pause, signal);
       indexed++;
     }
     onProgress?.(paths.length, paths.length);
@@ -297,14 +303,34 @@ export class VaultIndex implements VaultSearch {
       known.stat = stat ?? known.stat;
       return;
     }
-    this.index(path, text, hash, stat);
+    runSteps(this.indexSteps(path, text, hash, stat));
+  }
+
+  /**
+   * upsert() in slices: pauses whenever `sliceMs` of work has run (a 5 MB note is hashed and
+   * indexed over many slices). Searches between two slices see the note partly indexed.
+   */
+  async update(path: string, text: string, stat: NoteStat | null = null, options: Pick<BuildOptions, 'pause' | 'sliceMs' | 'now'> = {}): Promise<void> {
+    if (this.isExcluded(path)) {
+      this.remove(path);
+      return;
+    }
+    const clock = new SliceClock(options.sliceMs ?? 12, options.now);
+    const pause = options.pause ?? macrotask;
+    const hash = text.length >= HASH_IN_SLICES_FROM ? await driveSteps(hashInSlices(text), clock, pause) : sha256Hex(text);
+    const known = this.notes.get(path);
+    if (known && known.hash === hash) {
+      known.stat = stat ?? known.stat;
+      return;
+    }
+    await driveSteps(this.indexSteps(path, text, hash, stat), clock, pause);
   }
 
   remove(path: string): void {
     const known = this.notes.get(path);
     if (!known) return;
     for (const id of known.ids) {
-      this.mini.discard(id);
+      this.terms.remove(id);
       this.chunks.delete(id);
     }
     this.linkGraph.delete(path);
@@ -318,7 +344,7 @@ export class VaultIndex implements VaultSearch {
     const text = await this.vault.read(to);
     if (text === null) return;
     const stat = this.vault.stat ? await this.vault.stat(to) : null;
-    this.upsert(to, text, stat);
+    await this.update(to, text, stat);
   }
 
   /**
@@ -331,8 +357,8 @@ export class VaultIndex implements VaultSearch {
     if (query.trim() === '' || n <= 0) return [];
     const { boost, bm25 } = this.ranking;
     const best = new Map<string, number>();
-    for (const result of this.mini.search(query, { boost: { ...boost }, bm25: { ...bm25 }, combineWith: 'OR' })) {
-      const path = this.chunks.get(result.id as number)?.path;
+    for (const result of this.terms.search(query, { boost: { ...boost }, bm25: { ...bm25 } })) {
+      const path = this.chunks.get(result.id)?.path;
       if (path === undefined || path === exclude) continue;
       if (result.score > (best.get(path) ?? 0)) best.set(path, result.score);
     }
@@ -344,19 +370,12 @@ export class VaultIndex implements VaultSearch {
 
   /**
    * In how many chunks an index term (a processed word) occurs, for picking a note's telling words
-   * (relatedNotes.ts). Read from MiniSearch's term tree (a protected field: no public call gives a
-   * term's document count); null if that shape ever changes, and the caller goes without.
+   * (relatedNotes.ts): the most chunks it occurs in within one field, as MiniSearch counted it.
    */
   chunkFrequency(term: string): number | null {
-    const tree = (this.mini as unknown as { _index?: { get?: (t: string) => unknown } })._index;
-    if (typeof tree?.get !== 'function') return null;
-    const fields = tree.get(term);
-    if (fields === undefined) return 0;
-    if (!(fields instanceof Map)) return null;
-    let most = 0;
-    for (const docs of fields.values()) if (docs instanceof Map) most = Math.max(most, docs.size);
-    return most;
+    return this.terms.documentFrequency(term);
   }
+
 
   /** The semantic ranker fused into searches, if any (related notes use it too). */
   get semanticRanker(): ChunkRanker | null {
@@ -372,26 +391,19 @@ export class VaultIndex implements VaultSearch {
     const k = options.k ?? 10;
     if (query.trim() === '' || k <= 0) return [];
     const { boost, prefixMin, fuzzyMin, looseWeight, bm25 } = this.ranking;
-    const results = this.mini.search(query, {
+    const results = this.terms.search(query, {
       boost: { ...boost },
       bm25: { ...bm25 },
-      combineWith: 'OR',
       // Longer stems also match longer words and words one typo away; short ones would match too much.
       prefix: (term) => prefixMin > 0 && term.length >= prefixMin,
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
     });
+    // Every match ranked: coverage and the note graph weigh whole notes, so a ranking pruned by a
+    // chunk's own score and its note's best (tried at 25,000 notes) would not give the same order.
     const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size, this.linkGraph);
     const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
-    const picked: RankedChunk<ChunkMeta>[] = [];
-    const perNote = new Map<string, number>();
-    for (const hit of ranked) {
-      if (picked.length >= k) break;
-      const count = perNote.get(hit.meta.path) ?? 0;
-      if (options.perNote !== undefined && count >= options.perNote) continue;
-      perNote.set(hit.meta.path, count + 1);
-      picked.push(hit);
-    }
+    const picked = pickHits(ranked, k, options.perNote, Infinity) ?? [];
     const texts = new Map<string, string[] | null>();
     const hits: SearchHit[] = [];
     for (const hit of picked) {
@@ -417,30 +429,51 @@ export class VaultIndex implements VaultSearch {
 
   /** The lexical ranking fused with the semantic ranker's (fuseRankings); the lexical one alone when it has none. */
   private async fuse(query: string, lexical: RankedChunk<ChunkMeta>[], k: number, signal: AbortSignal | undefined): Promise<RankedChunk<ChunkMeta>[]> {
-    const candidates = Math.max(3 * k, 30);
+    const candidates = Math.max(3 * k, 30); // As in search(): the lexical entries that must be certain.
     const ids = await (this.semantic as ChunkRanker).rank(query, candidates, (id) => this.chunks.has(id), signal);
     if (ids.length === 0) return lexical;
     return fuseRankings(lexical, ids, this.chunks, candidates, this.ranking.semanticWeight);
   }
 
-  /** The index as JSON, for the plugin folder (or a file): format version, settings fingerprint, per-note hashes and stats. */
-  async serialize(): Promise<string> {
-    if (this.mini.dirtCount > 0) await this.mini.vacuum();
-    const notes: Stored['notes'] = [...this.notes.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([path, entry]) => [
-        path,
-        {
-          hash: entry.hash,
-          stat: entry.stat,
-          chunks: entry.ids.map((id) => {
-            const meta = this.chunks.get(id) as ChunkMeta;
-            return [id, [...meta.headings], meta.startLine, meta.endLine, meta.hash] as [number, string[], number, number, string];
-          }),
-        },
-      ]);
-    const stored: Stored = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId, notes, mini: this.mini.toJSON(), links: this.linkGraph.toJSON() };
-    return JSON.stringify(stored);
+  /**
+   * The index as JSON, for the plugin folder (or a file): format version, settings fingerprint,
+   * per-note hashes and stats, and the term index (termIndexCodec.ts). Encoded in steps with
+   * `pause` between them (none by default); removed notes' postings are compacted away first.
+   */
+  async serialize(pause: () => Promise<void> = () => Promise.resolve()): Promise<string> {
+    if (this.terms.dirtShare > 0.2) await this.terms.compact(pause);
+    const notes: string[] = [];
+    let part: StoredNote[] = [];
+    for (const path of this.paths()) {
+      const entry = this.notes.get(path) as NoteEntry;
+      const chunks = entry.ids.map((id) => {
+        const meta = this.chunks.get(id) as ChunkMeta;
+        return [id, [...meta.headings], meta.startLine, meta.endLine, meta.hash] as [number, string[], number, number, string];
+      });
+      part.push([path, { hash: entry.hash, stat: entry.stat, chunks }]);
+      if (part.length === NOTES_PER_STEP) {
+        notes.push(JSON.stringify(part));
+        part = [];
+        await pause();
+      }
+    }
+    if (part.length > 0) notes.push(JSON.stringify(part));
+    await pause();
+    const terms = await runStepsAsync(encodeTermIndex(this.terms), pause);
+    // JSON.stringify(stored) written a piece per step (the same text): one call took ~100 ms at 25,000 notes.
+    const head: Omit<Stored, 'notes' | 'terms' | 'links'> = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId };
+    const pieces = [JSON.stringify(head).slice(0, -1), ',"notes":['];
+    for (const [i, part] of notes.entries()) {
+      pieces.push(`${i > 0 ? ',' : ''}${JSON.stringify(part)}`);
+      await pause();
+    }
+    pieces.push('],"terms":{');
+    for (const [i, key] of (['fields', 'documents', 'terms', 'postings'] as const).entries()) {
+      pieces.push(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(terms[key])}`);
+      await pause();
+    }
+    pieces.push(`},"links":${JSON.stringify(this.linkGraph.toJSON())}}`);
+    return pieces.join('');
   }
 
   /**
@@ -456,7 +489,16 @@ export class VaultIndex implements VaultSearch {
    * cut short, edited or overwritten), 'other-version', 'other-settings'. Never throws; anything
    * but 'restored' leaves this index empty.
    */
-  restoreReport(json: string): 'restored' | 'damaged' | 'other-version' | 'other-settings' {
+  restoreReport(json: string): RestoreReport {
+    return runSteps(this.restoreSteps(json));
+  }
+
+  /** restoreReport() in steps with `pause` between them (the term index is decoded a part at a time). */
+  restoreReportAsync(json: string, pause: () => Promise<void> = macrotask): Promise<RestoreReport> {
+    return runStepsAsync(this.restoreSteps(json), pause);
+  }
+
+  private *restoreSteps(json: string): Generator<void, RestoreReport> {
     let stored: Stored;
     try {
       stored = JSON.parse(json) as Stored;
@@ -467,28 +509,38 @@ export class VaultIndex implements VaultSearch {
     if (stored.version !== INDEX_FORMAT_VERSION) return 'other-version';
     if (stored.fingerprint !== this.fingerprint) return 'other-settings';
     if (!Array.isArray(stored.notes) || !Number.isSafeInteger(stored.nextId)) return 'damaged';
-    let mini: MiniSearch<ChunkDoc>;
     const links = LinkGraph.fromJSON(stored.links);
     if (links === null) return 'damaged';
+    yield;
+    let terms: TermIndex;
     const notes = new Map<string, NoteEntry>();
     const chunks = new Map<number, ChunkMeta>();
     try {
-      mini = MiniSearch.loadJS<ChunkDoc>(stored.mini as Parameters<typeof MiniSearch.loadJS>[0], miniOptions);
       // Every entry checked before any is taken: a damaged one leaves this index as it was (empty).
-      for (const [path, entry] of stored.notes) {
-        if (typeof path !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.chunks)) return 'damaged';
-        const ids: number[] = [];
-        for (const [id, headings, startLine, endLine, hash] of entry.chunks) {
-          if (!Number.isSafeInteger(id) || !Array.isArray(headings) || !Number.isSafeInteger(startLine) || !Number.isSafeInteger(endLine) || typeof hash !== 'string') return 'damaged';
-          ids.push(id);
-          chunks.set(id, { path, headings, startLine, endLine, hash });
+      for (const text of stored.notes) {
+        yield;
+        const part = JSON.parse(text) as StoredNote[];
+        if (!Array.isArray(part)) return 'damaged';
+        for (const [path, entry] of part) {
+          if (typeof path !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.chunks)) return 'damaged';
+          const ids: number[] = [];
+          for (const [id, headings, startLine, endLine, hash] of entry.chunks) {
+            if (!Number.isSafeInteger(id) || !Array.isArray(headings) || !Number.isSafeInteger(startLine) || !Number.isSafeInteger(endLine) || typeof hash !== 'string') return 'damaged';
+            ids.push(id);
+            chunks.set(id, { path, headings, startLine, endLine, hash });
+          }
+          notes.set(path, { hash: entry.hash, stat: isStat(entry.stat) ? entry.stat : null, ids });
         }
-        notes.set(path, { hash: entry.hash, stat: isStat(entry.stat) ? entry.stat : null, ids });
       }
+      yield;
+      terms = yield* decodeTermIndex(stored.terms, FIELDS);
     } catch {
       return 'damaged';
     }
-    this.mini = mini;
+    // The term index and the chunks must name the same documents.
+    if (terms.documentCount !== chunks.size) return 'damaged';
+    for (const id of chunks.keys()) if (!terms.has(id) || id >= stored.nextId) return 'damaged';
+    this.terms = terms;
     this.linkGraph = links;
     this.notes.clear();
     this.chunks.clear();
@@ -498,29 +550,30 @@ export class VaultIndex implements VaultSearch {
     return 'restored';
   }
 
-  private index(path: string, text: string, hash: string, stat: NoteStat | null): void {
+  /** A note's chunks into the index, one step per chunk. Until the last, the note's hash is '' (an interrupted note is read again). */
+  private *indexSteps(path: string, text: string, hash: string, stat: NoteStat | null): Generator<void, void> {
     this.remove(path);
-    const note = chunkNote(path, text, this.chunkOptions);
+    const note = yield* chunkNoteSteps(path, text, this.chunkOptions);
+    yield;
     const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     const ids: number[] = [];
-    const embedded = embeddingTexts(path, text, note);
-    for (const [i, chunk] of note.chunks.entries()) {
+    const entry: NoteEntry = { hash: '', stat: null, ids };
+    this.notes.set(path, entry);
+    const lines = text.split(/\r\n?|\n/);
+    const about = noteAbout(note);
+    const aliases = note.aliases.join('\n');
+    const tags = note.tags.join('\n');
+    for (let i = 0; i < note.chunks.length; i++) {
+      const chunk = note.chunks[i];
       const id = this.nextId++;
       ids.push(id);
-      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embedded[i]) });
-      this.mini.add({
-        id,
-        title: note.title,
-        aliases: note.aliases.join('\n'),
-        headings: chunk.headings.join('\n'),
-        tags: note.tags.join('\n'),
-        properties: note.properties,
-        path: folder,
-        body: chunk.body,
-      });
+      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embeddingTextOf(path, lines, note, about, i)) });
+      this.terms.add(id, [note.title, aliases, chunk.headings.join('\n'), tags, note.properties, folder, chunk.body]);
+      yield;
     }
-    this.linkGraph.set(path, text);
-    this.notes.set(path, { hash, stat, ids });
+    yield* this.linkGraph.setSteps(path, lines);
+    entry.hash = hash;
+    entry.stat = stat;
   }
 
   private async readLines(path: string): Promise<string[] | null> {
@@ -533,16 +586,31 @@ export class VaultIndex implements VaultSearch {
   }
 }
 
+/**
+ * The first k hits, at most perNote from one note; null when that would read past the first
+ * `certain` entries (or off the end of a list that left chunks out): the caller ranks them all.
+ */
+function pickHits<M extends ChunkMeta>(ranked: readonly RankedChunk<M>[], k: number, perNoteLimit: number | undefined, certain: number): RankedChunk<M>[] | null {
+  const picked: RankedChunk<M>[] = [];
+  const perNote = new Map<string, number>();
+  let i = 0;
+  for (; i < ranked.length && picked.length < k; i++) {
+    if (i >= certain) return null;
+    const hit = ranked[i];
+    const count = perNote.get(hit.meta.path) ?? 0;
+    if (perNoteLimit !== undefined && count >= perNoteLimit) continue;
+    perNote.set(hit.meta.path, count + 1);
+    picked.push(hit);
+  }
+  if (picked.length < k && certain !== Infinity) return null;
+  return picked;
+}
+
 function withoutHeadingLine(text: string, hasHeading: boolean): string {
   if (!hasHeading) return text;
   const first = text.split(/\r\n?|\n/, 1)[0];
   return /^ {0,3}#{1,6}(?:\s|$)/.test(first) ? text.slice(first.length).replace(/^\r?\n/, '') : text;
 }
 
-function abortError(): Error {
-  const error = new Error('The search was stopped.');
-  error.name = 'AbortError';
-  return error;
-}
 
 export { noteTitle };

@@ -1,0 +1,91 @@
+/** Base64 of byte buffers (the saved search index and vectors): no Buffer or btoa on mobile. */
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const ENCODE = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+const DECODE = new Uint8Array(128).fill(255);
+for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
+const EQUALS = 61;
+
+/**
+ * Base64 by table into a byte buffer, then one TextDecoder call: tens of MB (10k chunks × 1536
+ * dims is 61 MB of floats) in well under a second, where btoa over a binary string takes seconds.
+ */
+export function bytesToBase64(bytes: Uint8Array): string {
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
+  let o = 0;
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out[o++] = ENCODE[n >>> 18];
+    out[o++] = ENCODE[(n >>> 12) & 63];
+    out[o++] = ENCODE[(n >>> 6) & 63];
+    out[o++] = ENCODE[n & 63];
+  }
+  if (i < bytes.length) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8);
+    out[o++] = ENCODE[n >>> 18];
+    out[o++] = ENCODE[(n >>> 12) & 63];
+    out[o++] = i + 1 < bytes.length ? ENCODE[(n >>> 6) & 63] : EQUALS;
+    out[o++] = EQUALS;
+  }
+  return new TextDecoder().decode(out);
+}
+
+export function base64ToBytes(text: string): Uint8Array {
+  const chars = new TextEncoder().encode(text);
+  if (chars.length % 4 !== 0) throw new Error('not base64: the length is not a multiple of 4');
+  let length = chars.length;
+  while (length > chars.length - 2 && length > 0 && chars[length - 1] === EQUALS) length--;
+  const out = new Uint8Array(Math.floor((length * 3) / 4));
+  const at = (i: number): number => {
+    const value = i < length && chars[i] < 128 ? DECODE[chars[i]] : i < length ? 255 : 0;
+    if (value === 255) throw new Error('not base64: unexpected character');
+    return value;
+  };
+  let o = 0;
+  for (let i = 0; i < length; i += 4) {
+    const n = (at(i) << 18) | (at(i + 1) << 12) | (at(i + 2) << 6) | at(i + 3);
+    out[o++] = n >>> 16;
+    if (o < out.length) out[o++] = (n >>> 8) & 0xff;
+    if (o < out.length) out[o++] = n & 0xff;
+  }
+  return out;
+}
+
+
+/** Bytes per piece for the stepped forms (a multiple of 3, so the pieces' base64 joins up). */
+const PIECE_BYTES = 3 << 20;
+
+/** bytesToBase64 a piece at a time, yielding between pieces (the same text). */
+export function* bytesToBase64Steps(bytes: Uint8Array): Generator<void, string> {
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+    parts.push(bytesToBase64(bytes.subarray(at, at + PIECE_BYTES)));
+    yield;
+  }
+  return parts.join('');
+}
+
+/** base64ToBytes a piece at a time, yielding between pieces (the same bytes; throws the same way). */
+export function* base64ToBytesSteps(text: string): Generator<void, Uint8Array> {
+  if (text.length <= (PIECE_BYTES / 3) * 4) return base64ToBytes(text);
+  if (text.length % 4 !== 0) throw new Error('not base64: the length is not a multiple of 4');
+  const pieceChars = (PIECE_BYTES / 3) * 4;
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (let at = 0; at < text.length; at += pieceChars) {
+    const part = base64ToBytes(text.slice(at, at + pieceChars));
+    // Padding may only end the last piece: a full piece decodes to exactly PIECE_BYTES.
+    if (at + pieceChars < text.length && part.length !== PIECE_BYTES) throw new Error('not base64: padding inside the text');
+    parts.push(part);
+    total += part.length;
+    yield;
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,541 @@
+import { similarTerms } from './similarTerms';
+import { processTerm, tokenize } from './text';
+
+/**
+ * The inverted index under the vault search: terms to postings in typed arrays, scored with
+ * BM25+ per field exactly as MiniSearch 7 scores (same formula, prefix and fuzzy weights, the
+ * "quality" factor, the same result shape), so the ranking on top of it is unchanged. Built for
+ * 25,000-note vaults: one growable Uint32Array of (document, field, frequency) per term instead
+ * of a Map of Maps per term and field, a cache of each word's term (stemming once per distinct
+ * word), and removal by tombstone (a removed document's postings are skipped, and dropped when
+ * the index is compacted or saved), so an edit costs only its own note.
+ */
+
+export interface Bm25Params {
+  readonly k: number;
+  readonly b: number;
+  readonly d: number;
+}
+
+export interface TermQuery {
+  /** Weight per field name (missing: 1). */
+  readonly boost?: Readonly<Record<string, number>>;
+  readonly bm25: Bm25Params;
+  /** Whether a query term also matches longer words it begins. */
+  readonly prefix?: (term: string) => boolean;
+  /** A query term's edit distance for fuzzy matching (false: none; below 1: a share of its length, as MiniSearch). */
+  readonly fuzzy?: (term: string) => number | false;
+  readonly weights?: { readonly prefix?: number; readonly fuzzy?: number };
+}
+
+/** One matching document, shaped like MiniSearch's SearchResult (what chunkRanking.ts reads). */
+export type TermResult = {
+  id: number;
+  score: number;
+  /** Index terms matched (prefix and fuzzy expansions included). */
+  terms: string[];
+  /** Query terms that matched. */
+  queryTerms: string[];
+  /** Index term → fields it matched in. */
+  match: Record<string, string[]>;
+};
+
+/** MiniSearch's defaults for what a query does not say. */
+const DEFAULT_WEIGHTS = { prefix: 0.375, fuzzy: 0.45 };
+const MAX_FUZZY = 6;
+/** Frequencies above this are counted as this (a posting keeps 16 bits for it). */
+const MAX_TF = 0xffff;
+/** Distinct words whose terms are remembered; past this the cache starts over. */
+const WORD_CACHE_LIMIT = 400_000;
+
+/** The index's state as the codec (termIndexCodec.ts) reads and writes it. */
+export interface TermIndexState {
+  readonly fields: readonly string[];
+  readonly termText: string[];
+  readonly postings: Uint32Array[];
+  readonly postingLength: number[];
+  /** By document id: 1 while indexed. */
+  readonly alive: Uint8Array;
+  /** By document id × field: unique words in the field. */
+  readonly fieldLength: Uint32Array;
+}
+
+export class TermIndex {
+  readonly fields: readonly string[];
+  private readonly fieldCount: number;
+  private readonly termIds = new Map<string, number>();
+  private termText: string[] = [];
+  /** Per term: pairs of (document id, field << 16 | frequency), documents ascending. */
+  private postings: Uint32Array[] = [];
+  private postingLength: number[] = [];
+  private alive: Uint8Array = new Uint8Array(1024);
+  private fieldLength: Uint32Array;
+  private readonly fieldLengthSum: Float64Array;
+  private documents = 0;
+  /** Postings of removed documents still in the arrays. */
+  private deadPostings = 0;
+  private livePostings = 0;
+  /** Terms by their first and last three letters, for prefix and fuzzy lookups (similarTerms.ts). */
+  private readonly heads = new Map<string, number[]>();
+  private readonly tails = new Map<string, number[]>();
+  /** Word (as tokenize gives it) → word number; by word number, its term id (-1: a stop word). */
+  private readonly words = new Map<string, number>();
+  private wordTerm = new Int32Array(1024);
+  /** By word number: the last field (a running count) it was seen in, to count distinct words. */
+  private wordSeen = new Int32Array(1024);
+  private fieldStamp = 0;
+  // Scratch for add(): per term, its frequency in the field being added.
+  private tfScratch = new Int32Array(1024);
+  private readonly touched: number[] = [];
+
+  constructor(fields: readonly string[]) {
+    this.fields = [...fields];
+    this.fieldCount = fields.length;
+    this.fieldLengthSum = new Float64Array(fields.length);
+    this.fieldLength = new Uint32Array(this.alive.length * fields.length);
+  }
+
+  get documentCount(): number {
+    return this.documents;
+  }
+
+  get termCount(): number {
+    return this.termText.length;
+  }
+
+  /** Share of the postings that belong to removed documents (compact() drops them). */
+  get dirtShare(): number {
+    const all = this.deadPostings + this.livePostings;
+    return all === 0 ? 0 : this.deadPostings / all;
+  }
+
+  has(id: number): boolean {
+    return id < this.alive.length && this.alive[id] === 1;
+  }
+
+  /** Index a document: `values` in the order of `fields` (null or '' for an empty field). */
+  add(id: number, values: readonly (string | null)[]): void {
+    if (!Number.isSafeInteger(id) || id < 0 || id >= 0x100000000) throw new Error(`TermIndex: bad document id ${id}`);
+    if (this.has(id)) throw new Error(`TermIndex: duplicate document id ${id}`);
+    if (this.words.size >= WORD_CACHE_LIMIT) {
+      // Start over (between documents, so a field's distinct words are counted right).
+      this.words.clear();
+      this.wordSeen.fill(0);
+    }
+    this.ensureDocument(id);
+    this.alive[id] = 1;
+    this.documents++;
+    const base = id * this.fieldCount;
+    for (let field = 0; field < this.fieldCount; field++) {
+      const value = values[field];
+      const words = value ? tokenize(value) : [];
+      // BM25's field length is MiniSearch's: distinct words (stop words included).
+      const stamp = ++this.fieldStamp;
+      let length = 0;
+      const touched = this.touched;
+      for (const word of words) {
+        const number = this.wordNumber(word);
+        if (this.wordSeen[number] !== stamp) {
+          this.wordSeen[number] = stamp;
+          length++;
+        }
+        const term = this.wordTerm[number];
+        if (term < 0) continue;
+        if (this.tfScratch[term]++ === 0) touched.push(term);
+      }
+      this.fieldLength[base + field] = length;
+      this.fieldLengthSum[field] += length;
+      for (const term of touched) {
+        this.append(term, id, (field << 16) | Math.min(this.tfScratch[term], MAX_TF));
+        this.tfScratch[term] = 0;
+      }
+      touched.length = 0;
+    }
+  }
+
+  /** Forget a document. Its postings stay until compact() (or a save) and are skipped meanwhile. */
+  remove(id: number): void {
+    if (!this.has(id)) return;
+    this.alive[id] = 0;
+    this.documents--;
+    const base = id * this.fieldCount;
+    for (let field = 0; field < this.fieldCount; field++) this.fieldLengthSum[field] -= this.fieldLength[base + field];
+    // Counted here so the dirt share is known without a scan; exact postings are dropped by compact().
+    let count = 0;
+    for (let field = 0; field < this.fieldCount; field++) count += this.fieldLength[base + field] > 0 ? 1 : 0;
+    this.deadPostings += count;
+    this.livePostings -= count;
+  }
+
+  /** Drop the postings of removed documents, `terms` terms at a time between `pause`s. */
+  async compact(pause: () => Promise<void> = () => Promise.resolve(), terms = 20_000): Promise<void> {
+    for (let term = 0; term < this.postings.length; term++) {
+      if (term > 0 && term % terms === 0) await pause();
+      const list = this.postings[term];
+      const length = this.postingLength[term];
+      let out = 0;
+      for (let i = 0; i < length; i += 2) {
+        if (this.alive[list[i]] !== 1) continue;
+        list[out] = list[i];
+        list[out + 1] = list[i + 1];
+        out += 2;
+      }
+      this.postingLength[term] = out;
+    }
+    this.deadPostings = 0;
+  }
+
+  search(query: string, options: TermQuery): TermResult[] {
+    const queryTerms: string[] = [];
+    for (const word of tokenize(query)) {
+      const term = processTerm(word);
+      if (term) queryTerms.push(term);
+    }
+    const run = new QueryRun(this, options);
+    for (const term of queryTerms) run.spec(term);
+    return run.results();
+  }
+
+  /**
+   * In how many live documents a term occurs, the most over its fields (MiniSearch's per-field
+   * document count): one pass over the term's postings.
+   */
+  documentFrequency(term: string): number {
+    const id = this.termIds.get(term);
+    if (id === undefined) return 0;
+    const list = this.postings[id];
+    const length = this.postingLength[id];
+    const perField = new Array<number>(this.fieldCount).fill(0);
+    for (let i = 0; i < length; i += 2) if (this.alive[list[i]] === 1) perField[list[i + 1] >>> 16]++;
+    return Math.max(0, ...perField);
+  }
+
+  /** The state for the codec; the arrays are the index's own (read, do not change). */
+  state(): TermIndexState {
+    return { fields: this.fields, termText: this.termText, postings: this.postings, postingLength: this.postingLength, alive: this.alive, fieldLength: this.fieldLength };
+  }
+
+  /** Load a state written by the codec into this empty index. */
+  load(state: Omit<TermIndexState, 'fields'>): void {
+    if (this.termText.length > 0 || this.documents > 0) throw new Error('TermIndex.load: the index is not empty');
+    this.alive = state.alive;
+    this.fieldLength = state.fieldLength;
+    for (let id = 0; id < this.alive.length; id++) {
+      if (this.alive[id] !== 1) continue;
+      this.documents++;
+      for (let field = 0; field < this.fieldCount; field++) this.fieldLengthSum[field] += this.fieldLength[id * this.fieldCount + field];
+    }
+    this.postings = state.postings;
+    this.postingLength = state.postingLength;
+    this.termText = state.termText;
+    for (let term = 0; term < this.termText.length; term++) {
+      this.termIds.set(this.termText[term], term);
+      this.bucket(this.termText[term], term);
+      this.livePostings += this.postingLength[term] / 2;
+    }
+    if (this.tfScratch.length < this.termText.length) this.tfScratch = new Int32Array(grow(this.tfScratch.length, this.termText.length));
+  }
+
+  // ---- what QueryRun reads ----
+
+  /** @internal */ termId(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+  /** @internal */ termAt(id: number): string {
+    return this.termText[id];
+  }
+  /** @internal */ postingsOf(term: number): Uint32Array {
+    return this.postings[term];
+  }
+  /** @internal */ postingCount(term: number): number {
+    return this.postingLength[term];
+  }
+  /** @internal */ isAlive(doc: number): boolean {
+    return this.alive[doc] === 1;
+  }
+  /** @internal */ lengthOf(doc: number, field: number): number {
+    return this.fieldLength[doc * this.fieldCount + field];
+  }
+  /** @internal */ averageLength(field: number): number {
+    return this.documents === 0 ? 0 : this.fieldLengthSum[field] / this.documents;
+  }
+  /** @internal */ similar(term: string, prefix: boolean, distance: number): Array<[number, number]> {
+    return similarTerms(term, prefix, distance, this.heads, this.tails, this.termText);
+  }
+  /** @internal */ get documentLimit(): number {
+    return this.alive.length;
+  }
+
+  /** The word's number, its term found (stemmed) once per distinct word. */
+  private wordNumber(word: string): number {
+    let number = this.words.get(word);
+    if (number !== undefined) return number;
+    number = this.words.size;
+    this.words.set(word, number);
+    if (number >= this.wordTerm.length) {
+      const size = grow(this.wordTerm.length, number + 1);
+      const terms = new Int32Array(size);
+      terms.set(this.wordTerm);
+      this.wordTerm = terms;
+      const seen = new Int32Array(size);
+      seen.set(this.wordSeen);
+      this.wordSeen = seen;
+    }
+    const term = processTerm(word);
+    this.wordTerm[number] = term ? (this.termIds.get(term) ?? this.newTerm(term)) : -1;
+    return number;
+  }
+
+  private newTerm(term: string): number {
+    const id = this.termText.length;
+    this.termText.push(term);
+    this.termIds.set(term, id);
+    this.postings.push(new Uint32Array(4));
+    this.postingLength.push(0);
+    if (id >= this.tfScratch.length) {
+      const next = new Int32Array(grow(this.tfScratch.length, id + 1));
+      next.set(this.tfScratch);
+      this.tfScratch = next;
+    }
+    this.bucket(term, id);
+    return id;
+  }
+
+  private bucket(term: string, id: number): void {
+    if (term.length < 3) return;
+    push(this.heads, term.slice(0, 3), id);
+    push(this.tails, term.slice(-3), id);
+  }
+
+  private append(term: number, doc: number, packed: number): void {
+    let list = this.postings[term];
+    const length = this.postingLength[term];
+    if (length + 2 > list.length) {
+      const next = new Uint32Array(list.length * 2);
+      next.set(list);
+      this.postings[term] = list = next;
+    }
+    list[length] = doc;
+    list[length + 1] = packed;
+    this.postingLength[term] = length + 2;
+    this.livePostings++;
+  }
+
+  private ensureDocument(id: number): void {
+    if (id < this.alive.length) return;
+    const size = grow(this.alive.length, id + 1);
+    const alive = new Uint8Array(size);
+    alive.set(this.alive);
+    this.alive = alive;
+    const lengths = new Uint32Array(size * this.fieldCount);
+    lengths.set(this.fieldLength);
+    this.fieldLength = lengths;
+  }
+}
+
+function grow(size: number, need: number): number {
+  let next = Math.max(size, 16);
+  while (next < need) next *= 2;
+  return next;
+}
+
+function push(map: Map<string, number[]>, key: string, id: number): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}
+
+/**
+ * One search: each query term scored on its own (exact, then prefix, then fuzzy expansions, as
+ * MiniSearch's executeQuerySpec), then summed into the totals (its OR combination). Scores per
+ * document live in a dense array; result objects are made once, at the end.
+ */
+class QueryRun {
+  private readonly total: Float64Array;
+  private readonly spent: Float64Array;
+  private readonly order: number[] = [];
+  private readonly seen: Uint8Array;
+  /** By document: 1 + the last spec that matched it. */
+  private readonly inSpec: Int32Array;
+  private specDocs: number[] = [];
+  /** Every match, in order: document, spec, index term, field. */
+  private readonly log: number[] = [];
+  private readonly specTerms: string[] = [];
+  private readonly derived: string[] = [];
+  private readonly derivedIds = new Map<string, number>();
+  private readonly boosts: Float64Array;
+  private readonly prefixWeight: number;
+  private readonly fuzzyWeight: number;
+
+  constructor(
+    private readonly index: TermIndex,
+    private readonly options: TermQuery,
+  ) {
+    const size = index.documentLimit;
+    this.total = new Float64Array(size);
+    this.spent = new Float64Array(size);
+    this.seen = new Uint8Array(size);
+    this.inSpec = new Int32Array(size);
+    this.boosts = Float64Array.from(index.fields, (f) => options.boost?.[f] || 1);
+    this.prefixWeight = options.weights?.prefix ?? DEFAULT_WEIGHTS.prefix;
+    this.fuzzyWeight = options.weights?.fuzzy ?? DEFAULT_WEIGHTS.fuzzy;
+  }
+
+  spec(term: string): void {
+    const spec = this.specTerms.length;
+    this.specTerms.push(term);
+    const exact = this.index.termId(term);
+    if (exact !== undefined) this.score(spec, exact, 1);
+    const prefix = this.options.prefix?.(term) ?? false;
+    const fuzzy = this.options.fuzzy?.(term) ?? false;
+    const distance = fuzzy === false ? 0 : fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy)) : fuzzy;
+    if (prefix || distance > 0) {
+      // Prefix expansions first (a term both a prefix and a fuzzy match counts as a prefix match).
+      for (const [id, edits] of this.index.similar(term, prefix, distance)) {
+        const found = this.index.termAt(id);
+        const weight = edits < 0 ? (this.prefixWeight * found.length) / (found.length + 0.3 * (found.length - term.length)) : (this.fuzzyWeight * found.length) / (found.length + edits);
+        this.score(spec, id, weight);
+      }
+    }
+    for (const doc of this.specDocs) {
+      if (this.seen[doc] === 0) {
+        this.seen[doc] = 1;
+        this.order.push(doc);
+      }
+      this.total[doc] += this.spent[doc];
+      this.spent[doc] = 0;
+    }
+    this.specDocs = [];
+  }
+
+  private score(spec: number, term: number, weight: number): void {
+    const index = this.index;
+    const list = index.postingsOf(term);
+    const length = index.postingCount(term);
+    const fieldCount = index.fields.length;
+    // Documents per field, live only (MiniSearch's "matchingFields" once its removals are vacuumed).
+    const df = new Float64Array(fieldCount);
+    for (let i = 0; i < length; i += 2) if (index.isAlive(list[i])) df[list[i + 1] >>> 16]++;
+    const { k, b, d } = this.options.bm25;
+    const n = index.documentCount;
+    const derived = this.derivedId(index.termAt(term));
+    for (let i = 0; i < length; i += 2) {
+      const doc = list[i];
+      if (!index.isAlive(doc)) continue;
+      const field = list[i + 1] >>> 16;
+      const tf = list[i + 1] & 0xffff;
+      const matching = df[field];
+      const idf = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
+      const raw = idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * index.lengthOf(doc, field)) / index.averageLength(field))));
+      const weighted = weight * 1 * this.boosts[field] * 1 * raw;
+      if (this.inSpec[doc] !== spec + 1) {
+        this.inSpec[doc] = spec + 1;
+        this.specDocs.push(doc);
+      }
+      this.spent[doc] += weighted;
+      this.log.push(doc, spec, derived, field);
+    }
+  }
+
+  private derivedId(term: string): number {
+    let id = this.derivedIds.get(term);
+    if (id === undefined) {
+      id = this.derived.length;
+      this.derived.push(term);
+      this.derivedIds.set(term, id);
+    }
+    return id;
+  }
+
+  results(): TermResult[] {
+    // Group the log by document, keeping its order (a counting sort over the documents' positions).
+    const position = new Int32Array(this.total.length);
+    this.order.forEach((doc, i) => (position[doc] = i));
+    const counts = new Int32Array(this.order.length + 1);
+    const log = this.log;
+    for (let i = 0; i < log.length; i += 4) counts[position[log[i]] + 1]++;
+    for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
+    const start = counts.slice();
+    const sorted = new Int32Array(log.length / 4);
+    for (let i = 0; i < log.length; i += 4) sorted[start[position[log[i]]]++] = i;
+    // MiniSearch multiplies by the distinct query terms matched: counted here, the rest is made when read.
+    const distinctOf = new Map<string, number>();
+    const unique = Int32Array.from(this.specTerms, (term) => distinctOf.get(term) ?? (distinctOf.set(term, distinctOf.size), distinctOf.size - 1));
+    const seen = new Int32Array(distinctOf.size).fill(-1);
+    const groups: MatchGroups = { log, sorted, counts, specTerms: this.specTerms, derived: this.derived, fields: this.index.fields };
+    const out: TermResult[] = [];
+    this.order.forEach((doc, p) => {
+      let distinct = 0;
+      for (let s = counts[p]; s < counts[p + 1]; s++) {
+        const u = unique[log[sorted[s] + 1]];
+        if (seen[u] !== p) {
+          seen[u] = p;
+          distinct++;
+        }
+      }
+      out.push(new LazyResult(doc, this.total[doc] * (distinct || 1), groups, p));
+    });
+    return out.sort((a, b) => b.score - a.score);
+  }
+}
+
+/** The matches of one search grouped by document (QueryRun.results). */
+interface MatchGroups {
+  readonly log: readonly number[];
+  readonly sorted: Int32Array;
+  readonly counts: Int32Array;
+  readonly specTerms: readonly string[];
+  readonly derived: readonly string[];
+  readonly fields: readonly string[];
+}
+
+/**
+ * A result whose matched terms are worked out when first read: a common word matches most of a
+ * big vault, and the ranking reads them only for the chunks that can reach the top.
+ */
+class LazyResult {
+  private made: { terms: string[]; queryTerms: string[]; match: Record<string, string[]> } | null = null;
+
+  constructor(
+    readonly id: number,
+    readonly score: number,
+    private readonly groups: MatchGroups,
+    private readonly group: number,
+  ) {}
+
+  get terms(): string[] {
+    return this.make().terms;
+  }
+
+  get queryTerms(): string[] {
+    return this.make().queryTerms;
+  }
+
+  get match(): Record<string, string[]> {
+    return this.make().match;
+  }
+
+  private make(): { terms: string[]; queryTerms: string[]; match: Record<string, string[]> } {
+    if (this.made) return this.made;
+    const { log, sorted, counts, specTerms, derived, fields } = this.groups;
+    const match: Record<string, string[]> = {};
+    const matchSpec: Record<string, number> = {};
+    const queryTerms: string[] = [];
+    for (let s = counts[this.group]; s < counts[this.group + 1]; s++) {
+      const at = sorted[s];
+      const spec = log[at + 1];
+      const term = derived[log[at + 2]];
+      const field = fields[log[at + 3]];
+      const source = specTerms[spec];
+      if (!queryTerms.includes(source)) queryTerms.push(source);
+      // A later query term's match of the same index term replaces the earlier one's fields (MiniSearch's Object.assign).
+      if (Object.prototype.hasOwnProperty.call(match, term) && matchSpec[term] === spec) match[term].push(field);
+      else {
+        match[term] = [field];
+        matchSpec[term] = spec;
+      }
+    }
+    this.made = { terms: Object.keys(match), queryTerms, match };
+    return this.made;
+  }
+}
