@@ -19,6 +19,7 @@ export const KIND_LABELS: Record<ProviderKind, string> = {
   anthropic: 'Anthropic',
   'openai-responses': 'OpenAI Responses (stateful)',
   'claude-code': 'Claude Code CLI (desktop)',
+  gemini: 'Google Gemini',
 };
 
 /** The kind in the one-line summary. */
@@ -28,6 +29,7 @@ const SHORT_KIND: Record<ProviderKind, string> = {
   anthropic: 'Anthropic',
   'openai-responses': 'OpenAI Responses',
   'claude-code': 'Claude Code',
+  gemini: 'Gemini',
 };
 
 const KEY_TEXT: Record<KeyStatus, string> = { set: 'Key set', missing: 'No key', 'not-needed': 'No key needed' };

@@ -1,6 +1,10 @@
 import type { ModelWindow } from '../core/tokens/modelWindows';
 import type { ClaudeCodeDeps } from './claudeCode/index';
 import { capabilitiesFor } from './capabilities';
+import { explicitCachePays, geminiCacheMinTokens } from './gemini/cachePolicy';
+import { GeminiExplicitCache } from './gemini/explicitCache';
+import { priceOf } from './pricing';
+import { tokenCounterFor } from '../core/tokens/tokenCounter';
 import { buildError, type FailureContext } from './classify';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { DEFAULT_TIMERS, makeSleep, type Sleep, type Timers } from '../core/timers';
@@ -46,7 +50,7 @@ export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_NON_STREAMING_TIMEOUT_MS = 600_000;
 
 /** Kinds that cannot work without a key (compatible endpoints often run keyless on localhost). */
-export const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic']);
+export const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic', 'gemini']);
 
 /**
  * Builds the ChatProvider for a configured provider. The API key is looked up at each call (so a
@@ -99,7 +103,24 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
     stallTimeoutMs: deps.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     nonStreamingTimeoutMs: deps.nonStreamingTimeoutMs ?? DEFAULT_NON_STREAMING_TIMEOUT_MS,
     maxOutputTokens: config.maxOutputTokens ?? Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
+    ...(config.kind === 'gemini' ? geminiExplicitCache(config, deps.fetch ?? platformFetch() ?? fetch, now) : {}),
   });
+}
+
+/** Gemini's explicit cache entries, where they pay over implicit caching at the model's price (./gemini/cachePolicy.ts). */
+function geminiExplicitCache(config: ProviderConfig, fetchFn: typeof fetch, now: () => number): { explicitCache?: GeminiExplicitCache } {
+  if (!explicitCachePays(priceOf(config.model))) return {};
+  const counter = tokenCounterFor(config.model);
+  return {
+    explicitCache: new GeminiExplicitCache({
+      model: config.model,
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      fetch: fetchFn,
+      now,
+      countTokens: (text) => counter.count(text),
+      minTokens: geminiCacheMinTokens(config.model),
+    }),
+  };
 }
 
 /** The app's fetch (Obsidian is a browser window); under Node the SDKs find the global one themselves. */

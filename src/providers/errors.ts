@@ -90,6 +90,7 @@ const KIND_LABELS: Readonly<Record<ProviderKind, string>> = {
   anthropic: 'Anthropic',
   'openai-responses': 'OpenAI (Responses API)',
   'claude-code': 'Claude Code',
+  gemini: 'Google Gemini',
 };
 
 /**
