@@ -43,7 +43,7 @@ const GEMINI_STATUS: Record<number, string> = {
 
 const GEMINI_MESSAGES: Record<number, string> = {
   401: 'API key not valid. Please pass a valid API key.',
-  429: 'Resource has been exhausted (e.g. check quota).',
+  429: 'Resource exhausted. Please try again later.',
   503: 'The model is overloaded. Please try again later.',
 };
 

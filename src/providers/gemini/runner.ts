@@ -43,7 +43,26 @@ export function geminiModel(options: GeminiRunnerOptions): ChatGoogleGenerativeA
   });
   const cached = options.cachedContent;
   if (cached) model.useCachedContent({ name: cached.name, model: `models/${config.model}`, contents: [] });
+  settleAggregate(model);
   return model;
+}
+
+type StreamClient = { generateContentStream: (...args: unknown[]) => Promise<{ response: Promise<unknown> }> };
+
+/**
+ * The SDK's generateContentStream also returns `response`, the whole reply aggregated from a copy of
+ * the stream. LangChain reads only the stream, so when a stream breaks (a cut connection, a stop)
+ * that promise rejects with no one listening: an unhandled rejection, fatal under Node. The stream
+ * itself reports the failure; the aggregate is marked handled.
+ */
+function settleAggregate(model: ChatGoogleGenerativeAI): void {
+  const client = (model as unknown as { client: StreamClient }).client;
+  const original = client.generateContentStream.bind(client);
+  client.generateContentStream = async (...args: unknown[]) => {
+    const result = await original(...args);
+    result.response.catch(() => undefined);
+    return result;
+  };
 }
 
 /**
