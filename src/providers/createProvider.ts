@@ -103,13 +103,17 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
     stallTimeoutMs: deps.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     nonStreamingTimeoutMs: deps.nonStreamingTimeoutMs ?? DEFAULT_NON_STREAMING_TIMEOUT_MS,
     maxOutputTokens: config.maxOutputTokens ?? Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
-    ...(config.kind === 'gemini' ? geminiExplicitCache(config, deps.fetch ?? platformFetch() ?? fetch, now) : {}),
+    ...(config.kind === 'gemini' ? geminiExplicitCache(config, deps.fallbackFetch ?? deps.fetch ?? platformFetch(), now) : {}),
   });
 }
 
-/** Gemini's explicit cache entries, where they pay over implicit caching at the model's price (./gemini/cachePolicy.ts). */
-function geminiExplicitCache(config: ProviderConfig, fetchFn: typeof fetch, now: () => number): { explicitCache?: GeminiExplicitCache } {
-  if (!explicitCachePays(priceOf(config.model))) return {};
+/**
+ * Gemini's explicit cache entries, where they pay over implicit caching at the model's price
+ * (./gemini/cachePolicy.ts). Their calls go through the CORS-free fetch where the host has one
+ * (Obsidian's requestUrl): they are plain JSON requests.
+ */
+function geminiExplicitCache(config: ProviderConfig, fetchFn: typeof fetch | undefined, now: () => number): { explicitCache?: GeminiExplicitCache } {
+  if (!fetchFn || !explicitCachePays(priceOf(config.model))) return {};
   const counter = tokenCounterFor(config.model);
   return {
     explicitCache: new GeminiExplicitCache({

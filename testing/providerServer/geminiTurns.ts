@@ -58,11 +58,11 @@ export function contentBlocks(body: Json, required: boolean): PromptBlock[] {
     throw new RequestError(400, { message: '* GenerateContentRequest.contents: contents is not specified' });
   }
   return list(contents).map((content, i) => {
-    const role = content.role ?? 'user';
+    const role = typeof content.role === 'string' ? content.role : 'user';
     if (role !== 'user' && role !== 'model' && role !== 'function') {
-      throw new RequestError(400, { message: `Please use a valid role: user, model. (contents[${i}].role: ${String(role)})` });
+      throw new RequestError(400, { message: `Please use a valid role: user, model. (contents[${i}].role: ${role})` });
     }
-    return contentBlock(content, String(role));
+    return contentBlock(content, role);
   });
 }
 
