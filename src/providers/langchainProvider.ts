@@ -13,6 +13,8 @@ import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfi
 import { structuredOutputFor, toolAnswer } from './structuredOutput';
 import { mergeStreamUsage, usageFromMessage } from './usage';
 import type { GeminiExplicitCache } from './gemini/explicitCache';
+import { deterministicCallIds } from './gemini/callIds';
+import type { ToolCall } from '../core/conversation/records/agent';
 
 export interface LangChainProviderOptions {
   readonly getApiKey: () => Promise<string | undefined>;
@@ -366,8 +368,13 @@ export class LangChainProvider implements ChatProvider {
       usageReported: outcome.usage !== undefined,
       ...(this.config.kind === 'openai-responses' && responseId ? { sessionId: responseId } : {}),
       ...(typeof model === 'string' && model !== this.config.model ? { model } : {}),
-      ...(withTools && outcome.message ? { toolCalls: toolCallsOf(outcome.message, responseId ?? 'call') } : {}),
+      ...(withTools && outcome.message ? { toolCalls: this.toolCalls(outcome.message, responseId) } : {}),
     };
+  }
+
+  private toolCalls(message: unknown, responseId: string | undefined): ToolCall[] {
+    const calls = toolCallsOf(message, responseId ?? 'call');
+    return this.config.kind === 'gemini' ? deterministicCallIds(calls) : calls;
   }
 
   /** An abort controller tied to the caller's signal and to an inactivity timer. */
