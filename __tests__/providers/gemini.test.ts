@@ -3,7 +3,7 @@ import type { ProviderServer } from '../../testing/providerServer';
 import { costOf } from '../../src/providers/pricing';
 import { listModels, chatModelsOnly } from '../../src/providers/modelList';
 import type { ChatMessage } from '../../src/core/engine/messages';
-import { API_KEY, NOTE_PATH, NOTE_TEXT, firstTurn, noteBlock, providerFor, secondTurn } from './helpers';
+import { API_KEY, NOTE_PATH, NOTE_TEXT, firstTurn, noteBlock, providerFor, recordingSleep, secondTurn } from './helpers';
 import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
 
 // Gemini through LangChain's ChatGoogleGenerativeAI over real HTTP to the local server's v1beta API.
@@ -126,6 +126,14 @@ test('faults: a 429 is retried, a cut stream is an incomplete reply', async () =
   expect(ok.text).toBe(EXPECTED);
   server.injectFault({ kind: 'cut-stream', afterChunks: 2 });
   await expect(provider.send({ messages: firstTurn(QUESTION), onToken: () => undefined })).rejects.toMatchObject({ kind: expect.any(String) });
+});
+
+test('a 429 with Google\'s RetryInfo waits what it names', async () => {
+  const { sleep, waits } = recordingSleep();
+  const provider = providerFor(server, 'gemini', { sleep }, { model: 'gemini-2.5-flash-lite' });
+  server.injectFault({ kind: 'status', status: 429, retryAfterSeconds: 3 });
+  expect((await provider.send({ messages: firstTurn(QUESTION) })).text).toBe(EXPECTED);
+  expect(waits).toEqual([3000]);
 });
 
 test('the model list comes from GET /v1beta/models, chat models only', async () => {
