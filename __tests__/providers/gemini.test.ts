@@ -2,6 +2,10 @@ import { z } from 'zod';
 import type { ProviderServer } from '../../testing/providerServer';
 import { costOf } from '../../src/providers/pricing';
 import { listModels, chatModelsOnly } from '../../src/providers/modelList';
+import { testConnection } from '../../src/providers/connectionTest';
+import { providerConfigOf } from '../../src/providers/providerConfig';
+import { createProvider } from '../../src/providers/createProvider';
+import type { ProviderSettings } from '../../src/core/settings/settings';
 import type { ChatMessage } from '../../src/core/engine/messages';
 import { API_KEY, NOTE_PATH, NOTE_TEXT, firstTurn, noteBlock, providerFor, recordingSleep, secondTurn } from './helpers';
 import { FIXED_CLOCK, useProviderServer } from '../helpers/providerServer';
@@ -147,4 +151,34 @@ test('second turn of a chat without a library block: implicit cache hit on the f
   const a = await provider.send({ messages: first });
   const b = await provider.send({ messages: secondTurn(first, a.text, 'What next?') });
   expect(b.usage.cachedReadTokens).toBeGreaterThan(1024);
+});
+
+test('stop: aborting mid-stream ends the call as aborted, the text so far delivered', async () => {
+  const provider = providerFor(server, 'gemini', {}, { model: 'gemini-2.5-flash-lite' });
+  server.injectFault({ kind: 'stall-stream', afterChunks: 2 });
+  const controller = new AbortController();
+  const deltas: string[] = [];
+  const sent = provider.send({
+    messages: firstTurn(QUESTION),
+    signal: controller.signal,
+    onToken: (d) => {
+      deltas.push(d);
+      controller.abort();
+    },
+  });
+  await expect(sent).rejects.toMatchObject({ kind: 'aborted' });
+  expect(deltas.length).toBeGreaterThan(0);
+});
+
+test('Test connection: a working key answers, a wrong one is a bad key', async () => {
+  const settings: ProviderSettings = { id: 'g', kind: 'gemini', name: 'Gemini', baseUrl: server.url, models: ['gemini-2.5-flash'], secretId: 'key' };
+  const deps = (key: string) => ({
+    build: (p: ProviderSettings, model: string) => createProvider(providerConfigOf(p, model), { getSecret: () => key, fetch, retry: { attempts: 1 } }),
+    secret: () => key,
+    now: () => 0,
+  });
+  expect(await testConnection(settings, deps(API_KEY))).toMatchObject({ ok: true });
+  expect(await testConnection(settings, deps('wrong'))).toMatchObject({ ok: false, problem: 'bad-key' });
+  // The test's reply is capped: maxOutputTokens reaches Gemini's generationConfig.
+  expect(generates()[0].body.generationConfig.maxOutputTokens).toBe(16);
 });
