@@ -182,3 +182,21 @@ test('Test connection: a working key answers, a wrong one is a bad key', async (
   // The test's reply is capped: maxOutputTokens reaches Gemini's generationConfig.
   expect(generates()[0].body.generationConfig.maxOutputTokens).toBe(16);
 });
+
+test('an entry past half its life is extended (PATCH ttl), its added storage counted; an expired one is made again', async () => {
+  let clock = 1_700_000_000_000;
+  const provider = providerFor(server, 'gemini', { now: () => clock }, { model: 'gemini-2.5-flash' });
+  const turn = libraryTurn(QUESTION);
+  const a = await provider.send({ messages: turn, cacheKey: 'long-chat' });
+  const tokens = a.usage.cacheWriteTokens;
+  clock += 6 * 60_000;
+  const b = await provider.send({ messages: turn, cacheKey: 'long-chat' });
+  const patch = server.requests.find((r) => r.path.startsWith('/v1beta/cachedContents/'));
+  expect(patch?.body).toEqual({ ttl: '600s' });
+  expect(b.usage.cacheWriteTokens).toBe(0);
+  expect(b.usage.cacheStorageTokenHours).toBeCloseTo(tokens * 0.1, 6);
+  clock += 11 * 60_000;
+  const c = await provider.send({ messages: turn, cacheKey: 'long-chat' });
+  expect(server.requests.filter((r) => r.path === '/v1beta/cachedContents')).toHaveLength(2);
+  expect(c.usage.cacheWriteTokens).toBe(tokens);
+});

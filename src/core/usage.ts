@@ -11,8 +11,8 @@ export interface Usage {
   readonly cachedReadTokens: number;
   readonly cacheWriteTokens: number;
   /**
-   * Explicit cache storage this call started (Gemini cachedContents): cached tokens × hours of the
-   * entry's lifetime, billed per token-hour on top of the tokens. Absent on every other provider.
+   * Explicit cache storage this call started or extended (Gemini cachedContents): cached tokens ×
+   * hours of lifetime, billed per token-hour on top of the tokens. Absent on every other provider.
    */
   readonly cacheStorageTokenHours?: number;
 }

@@ -172,7 +172,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       sendJson(res, reply.status, reply.body, reply.headers);
     };
 
-    const raw = method === 'POST' ? await readBody(req) : '';
+    const raw = method === 'POST' || method === 'PATCH' ? await readBody(req) : '';
     let body: unknown = raw;
     let badJson = false;
     if (raw.length > 0) {

@@ -80,7 +80,12 @@ export class GeminiExplicitCache {
     const toolsText = tools ? JSON.stringify(tools) : '';
     const key = sha256Hex(`${this.deps.model}\u0000${first.content}\u0000${toolsText}`);
     const current = this.entries.get(conversation);
-    if (current && current.key === key && current.expiresAt - this.deps.now() > EXPLICIT_CACHE_MARGIN_MS) return { name: current.name };
+    const left = current ? current.expiresAt - this.deps.now() : 0;
+    if (current && current.key === key && left > EXPLICIT_CACHE_MARGIN_MS) {
+      // Past half its life: extended (storage for the added time) rather than made again (its tokens at the input price).
+      if (left < (this.ttl * 1000) / 2) await this.extend(conversation, current, apiKey, signal);
+      return { name: current.name };
+    }
     // The prefix changed (a named break) or the entry is about to expire: the old one goes.
     if (current) this.drop(conversation, apiKey);
     if (this.refused.has(key) || this.deps.countTokens(first.content + toolsText) < this.deps.minTokens) return undefined;
@@ -111,6 +116,23 @@ export class GeminiExplicitCache {
     const owed = this.unbilled.get(conversation);
     this.unbilled.set(conversation, owed ? addUsage(owed, write) : write);
     return { name: created.name };
+  }
+
+  /** PATCH the entry's TTL back to the full lifetime; its storage for the added time is owed. A failure leaves it to expire. */
+  private async extend(conversation: string, entry: Entry, apiKey: string, signal: AbortSignal): Promise<void> {
+    let response: Response;
+    try {
+      response = await this.deps.fetch(`${this.url(entry.name)}?updateMask=ttl`, { method: 'PATCH', headers: this.headers(apiKey), body: JSON.stringify({ ttl: `${this.ttl}s` }), signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return;
+    }
+    if (!response.ok) return;
+    const expiresAt = this.deps.now() + this.ttl * 1000;
+    const added: Usage = { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheWriteTokens: 0, cacheStorageTokenHours: (entry.tokens * (expiresAt - entry.expiresAt)) / 3_600_000 };
+    this.entries.set(conversation, { ...entry, expiresAt });
+    const owed = this.unbilled.get(conversation);
+    this.unbilled.set(conversation, owed ? addUsage(owed, added) : added);
   }
 
   /** What creating this conversation's entries cost that no reply has carried yet (then forgotten). */
