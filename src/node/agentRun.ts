@@ -91,7 +91,7 @@ export async function runAgentTurns(api: AgentApi, sourceDir: string, messages: 
     const controller = new ChatController({
       vault,
       archive: new ChatArchive(new MemoryChatStore(), { now }, settings.chatFolder),
-      providers: (p, m) => createProvider({ id: p.id, kind: p.kind, model: m, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.secretId ? { secretId: p.secretId } : {}) }, { getSecret: () => 'local-key' }),
+      providers: (p, m) => createProvider({ id: p.id, kind: p.kind, model: m, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.secretId ? { secretId: p.secretId } : {}) }, { getSecret: () => 'local-key', fetch }),
       settings: () => settings,
       now,
       newId: () => 'agent-run',

@@ -110,7 +110,8 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
 /**
  * Gemini's explicit cache entries, where they pay over implicit caching at the model's price
  * (./gemini/cachePolicy.ts). Their calls go through the CORS-free fetch where the host has one
- * (Obsidian's requestUrl): they are plain JSON requests.
+ * (Obsidian's requestUrl): they are plain JSON requests. A Node host that passes no fetch gets
+ * implicit caching only.
  */
 function geminiExplicitCache(config: ProviderConfig, fetchFn: typeof fetch | undefined, now: () => number): { explicitCache?: GeminiExplicitCache } {
   if (!fetchFn || !explicitCachePays(priceOf(config.model))) return {};

@@ -10,7 +10,9 @@ import { VaultIndex } from '../../../src/core/search/vaultIndex';
 import { FsVault } from '../../../src/node/fsVault';
 import { fsToolHost } from '../../../src/node/toolHost';
 import type { ProviderServer } from '../../../testing/providerServer';
-import { makeController, PLAN, VAULT, VENT } from './controllerHarness';
+import { KEY, makeController, PLAN, VAULT, VENT } from './controllerHarness';
+import { createProvider } from '../../../src/providers/createProvider';
+import { providerConfigOf } from '../../../src/providers/providerConfig';
 import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
 
 let server: ProviderServer;
@@ -42,7 +44,8 @@ const long = (i: number) => `Question ${i}: ${Array.from({ length: 160 }, (_, k)
 const SCRIPT = ['[[tool localSearch {"query":"vent openers wax cylinder"}]]', `[[tool readNote {"path":"${VENT}"}]]`, 'Which vent openers work without electricity?'].join('\n');
 
 test('a Gemini chat with attached notes, an agent turn and a compaction runs offline with cached tokens reported', async () => {
-  const h = makeController(geminiSettings());
+  // Node passes its fetch, as the plugin passes requestUrl: the explicit cache's own calls go through it.
+  const h = makeController(geminiSettings(), { providers: (p, model) => createProvider(providerConfigOf(p, model), { getSecret: () => KEY, fetch, retry: { baseDelayMs: 1, maxDelayMs: 2 } }) });
   const controller = new ChatController({ ...h.deps, toolHost: () => fsToolHost({ vault: new FsVault(VAULT), search: index, hidden: ['Strata'] }) });
   await controller.send('What is the plan for the greenhouse?', [{ kind: 'note', path: PLAN }]);
   await controller.send(SCRIPT);
