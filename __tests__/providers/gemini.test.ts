@@ -200,3 +200,24 @@ test('an entry past half its life is extended (PATCH ttl), its added storage cou
   expect(server.requests.filter((r) => r.path === '/v1beta/cachedContents')).toHaveLength(2);
   expect(c.usage.cacheWriteTokens).toBe(tokens);
 });
+
+test('an entry gone on the server (expired early, deleted elsewhere) is made again within the same turn, once', async () => {
+  const turn = libraryTurn(QUESTION);
+  await providerFor(server, 'gemini', {}, { model: 'gemini-2.5-flash' }).send({ messages: turn, cacheKey: 'gone' });
+  server.reset();
+  // A new provider object (the chat makes one per turn) still knows the entry: the server answers 403 for it.
+  const again = await providerFor(server, 'gemini', {}, { model: 'gemini-2.5-flash' }).send({ messages: turn, cacheKey: 'gone' });
+  expect(again.text).toBe(`Seen context: ${NOTE_PATH}. Question: ${QUESTION}.`);
+  expect(again.usage.cacheWriteTokens).toBeGreaterThan(0);
+  expect(server.requests.filter((r) => r.path === '/v1beta/cachedContents')).toHaveLength(1);
+  expect(generates()).toHaveLength(2);
+});
+
+test('a new provider object per turn reuses the entry (the book outlives it)', async () => {
+  const turn = libraryTurn(QUESTION);
+  await providerFor(server, 'gemini', {}, { model: 'gemini-2.5-flash' }).send({ messages: turn, cacheKey: 'per-turn' });
+  const b = await providerFor(server, 'gemini', {}, { model: 'gemini-2.5-flash' }).send({ messages: turn, cacheKey: 'per-turn' });
+  expect(server.requests.filter((r) => r.path === '/v1beta/cachedContents')).toHaveLength(1);
+  expect(b.usage.cacheWriteTokens).toBe(0);
+  expect(b.usage.cachedReadTokens).toBeGreaterThan(1024);
+});

@@ -92,6 +92,8 @@ interface Outcome {
  */
 export class LangChainProvider implements ChatProvider {
   private useFallback = false;
+  /** Requests whose explicit cache entry was found gone and made again (once each). */
+  private readonly remade = new WeakSet<ChatRequest>();
 
   constructor(
     readonly config: ProviderConfig,
@@ -266,7 +268,11 @@ export class LangChainProvider implements ChatProvider {
     } catch (caught) {
       // Gone before its TTL (deleted elsewhere, expired early): the next attempt makes a new one.
       const status = (caught as { status?: unknown } | null)?.status;
-      if (status === 403 || status === 404) cache?.forget(request);
+      if ((status === 403 || status === 404) && !this.remade.has(request) && cache?.forget(request) && !request.signal?.aborted) {
+        this.remade.add(request);
+        // The entry was gone (expired early, deleted elsewhere): once more, making a new one; not a retry.
+        return this.attempt(request, messages, apiKey, deliver, context);
+      }
       const ours = guard.signal.aborted;
       guard.abort();
       const stalled = guard.timedOut() && receivedChars > 0;

@@ -54,14 +54,41 @@ export function geminiTools(tools: readonly ToolSpec[]): Record<string, unknown>
   return [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: geminiSchema(t.parameters) })) }];
 }
 
-export class GeminiExplicitCache {
-  private readonly entries = new Map<string, Entry>();
+/** What is known about the entries of one endpoint and model, whichever provider object asks. */
+interface Book {
+  readonly entries: Map<string, Entry>;
   /** Prefix keys the API refused (too small by Google's own count): not tried again. */
-  private readonly refused = new Set<string>();
-  /** Per conversation: creations not yet added to a reply's usage. */
-  private readonly unbilled = new Map<string, Usage>();
+  readonly refused: Set<string>;
+  /** Per conversation: creations and extensions not yet added to a reply's usage. */
+  readonly unbilled: Map<string, Usage>;
+}
 
-  constructor(private readonly deps: ExplicitCacheDeps) {}
+/**
+ * The chat makes a provider object per turn; the entries outlive it (they live on Google's side for
+ * their TTL), so their book is kept per endpoint and model for the plugin's lifetime.
+ */
+const BOOKS = new Map<string, Book>();
+
+function bookFor(endpoint: string): Book {
+  let book = BOOKS.get(endpoint);
+  if (!book) {
+    book = { entries: new Map(), refused: new Set(), unbilled: new Map() };
+    BOOKS.set(endpoint, book);
+  }
+  return book;
+}
+
+export class GeminiExplicitCache {
+  private readonly entries: Map<string, Entry>;
+  private readonly refused: Set<string>;
+  private readonly unbilled: Map<string, Usage>;
+
+  constructor(private readonly deps: ExplicitCacheDeps) {
+    const book = bookFor(`${geminiBaseUrl(deps.baseUrl)}\u0000${deps.model}`);
+    this.entries = book.entries;
+    this.refused = book.refused;
+    this.unbilled = book.unbilled;
+  }
 
   private get ttl(): number {
     return this.deps.ttlSeconds ?? EXPLICIT_CACHE_TTL_SECONDS;
@@ -78,7 +105,8 @@ export class GeminiExplicitCache {
     const conversation = request.cacheKey ?? '';
     const tools = request.tools && request.tools.length > 0 ? geminiTools(request.tools) : undefined;
     const toolsText = tools ? JSON.stringify(tools) : '';
-    const key = sha256Hex(`${this.deps.model}\u0000${first.content}\u0000${toolsText}`);
+    // The key's hash too: another key (another Google project) has entries of its own.
+    const key = sha256Hex(`${this.deps.model}\u0000${first.content}\u0000${toolsText}\u0000${sha256Hex(apiKey)}`);
     const current = this.entries.get(conversation);
     const left = current ? current.expiresAt - this.deps.now() : 0;
     if (current && current.key === key && left > EXPLICIT_CACHE_MARGIN_MS) {
@@ -143,9 +171,9 @@ export class GeminiExplicitCache {
     return owed;
   }
 
-  /** A request against the entry failed (it may have expired early): the next attempt makes a new one. */
-  forget(request: ChatRequest): void {
-    this.entries.delete(request.cacheKey ?? '');
+  /** A request against the entry failed (it may have expired early): the next attempt makes a new one. True when there was one. */
+  forget(request: ChatRequest): boolean {
+    return this.entries.delete(request.cacheKey ?? '');
   }
 
   /** Deletes this conversation's entry on the server (best effort: it expires by its TTL anyway). */
