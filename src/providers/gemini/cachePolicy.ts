@@ -19,6 +19,15 @@ import type { ModelPrice } from '../pricing';
  */
 export const EXPLICIT_CACHE_TTL_SECONDS = 600;
 
+/**
+ * A request that names an entry is served the entry's tokens from cache, and (as far as Google
+ * documents) nothing more, while an implicit hit can cover the whole shared prefix, history
+ * included. So the entry is used only while the stable prefix is at least this share of the
+ * request (by characters, cheap to measure): below it, the chance of an implicit hit on the longer
+ * prefix is worth more than the guarantee on the shorter one.
+ */
+export const EXPLICIT_MIN_SHARE = 0.5;
+
 /** An entry this close to its expiry is not used again (a request in flight must not outlive it). */
 export const EXPLICIT_CACHE_MARGIN_MS = 30_000;
 

@@ -3,7 +3,7 @@ import type { ToolSpec } from '../../core/agent/types';
 import type { ChatRequest } from '../../core/ports/chatModel';
 import { addUsage, type Usage } from '../../core/usage';
 import { geminiBaseUrl } from '../baseUrls';
-import { EXPLICIT_CACHE_MARGIN_MS, EXPLICIT_CACHE_TTL_SECONDS, storageTokenHours } from './cachePolicy';
+import { EXPLICIT_CACHE_MARGIN_MS, EXPLICIT_CACHE_TTL_SECONDS, EXPLICIT_MIN_SHARE, storageTokenHours } from './cachePolicy';
 
 /**
  * Gemini explicit context caching (cachedContents): one entry per conversation holding its stable
@@ -107,6 +107,14 @@ export class GeminiExplicitCache {
     const toolsText = tools ? JSON.stringify(tools) : '';
     // The key's hash too: another key (another Google project) has entries of its own.
     const key = sha256Hex(`${this.deps.model}\u0000${first.content}\u0000${toolsText}\u0000${sha256Hex(apiKey)}`);
+    let chars = 0;
+    for (const m of request.messages) chars += m.content.length;
+    for (const step of request.steps ?? []) for (const r of step.results) chars += r.content.length;
+    if (first.content.length + toolsText.length < EXPLICIT_MIN_SHARE * (chars + toolsText.length)) {
+      // The history outweighs the stable prefix: implicit caching (see EXPLICIT_MIN_SHARE); an entry kept for it goes.
+      if (this.entries.has(conversation)) this.drop(conversation, apiKey);
+      return undefined;
+    }
     const current = this.entries.get(conversation);
     const left = current ? current.expiresAt - this.deps.now() : 0;
     if (current && current.key === key && left > EXPLICIT_CACHE_MARGIN_MS) {
