@@ -4,6 +4,7 @@ import { AnthropicPromptCache, anthropicMinCacheableTokens } from '../../testing
 import { OpenAIPromptCache } from '../../testing/providerServer/openaiCacheRule';
 import { GeminiPromptCache, GEMINI_FLASH_MIN_TOKENS } from '../../testing/providerServer/geminiCacheRule';
 import type { RequestEncoder } from './encode';
+import { EXPLICIT_MIN_SHARE } from '../../src/providers/gemini/cachePolicy';
 
 /** What the provider caches make of one request of a conversation. */
 export interface TurnCacheUse {
@@ -17,8 +18,8 @@ export interface TurnCacheUse {
   readonly anthropicWrite: number;
   /**
    * Gemini as Strata drives it: the explicit entry of the system message (L1 and the library block)
-   * once one exists for the same bytes, else the implicit shared-prefix hit (Flash's 1024-token
-   * minimum); the larger of the two.
+   * once one exists for the same bytes (and while it is at least half the request), else the
+   * implicit shared-prefix hit (Flash's 1024-token minimum); the larger of the two.
    */
   readonly geminiCached: number;
   /** Gemini: the entry's tokens on the turn it is made (billed at the input price: uncached). */
@@ -48,7 +49,9 @@ export function simulateCaches(requests: readonly (readonly ChatMessage[])[], mo
     const implicit = gemini.account('gemini-2.5-flash', encoded.tokens);
     const system = messages[0]?.role === 'system' ? messages[0] : undefined;
     const systemTokens = system ? encoder.encode([system], new Set()).tokens.length : 0;
-    const cacheable = system !== undefined && systemTokens >= GEMINI_FLASH_MIN_TOKENS && messages.length > 1;
+    const chars = messages.reduce((n, m) => n + m.content.length, 0);
+    // Strata's rule (src/providers/gemini/cachePolicy.ts): an entry only while the prefix is at least half the request.
+    const cacheable = system !== undefined && systemTokens >= GEMINI_FLASH_MIN_TOKENS && messages.length > 1 && system.content.length >= EXPLICIT_MIN_SHARE * chars;
     const reused = cacheable && entry === system.content;
     const made = cacheable && !reused;
     entry = cacheable ? system.content : null;
