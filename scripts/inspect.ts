@@ -10,7 +10,7 @@
  * scenario model's (--window N overrides it), the reserve and max context the settings' defaults
  * (--reserve N, --max-context N); --no-summary omits condensed turns with a marker instead;
  * --no-budget replays unbounded, as before budgets existed.
- * --agent openai|openai-responses|anthropic replays the scenario's messages (with their context) as
+ * --agent openai|openai-responses|anthropic|gemini replays the scenario's messages (with their context) as
  * Agent-mode turns through the real controller, LangChain clients and an in-process local provider
  * server (tool calls scripted by `[[tool NAME {...}]]` lines in the messages, run by the real tools
  * over the scenario's vault), and prints each turn's loop steps: tools called, tokens Strata counted,
@@ -51,7 +51,7 @@ import { AGENT_APIS, runAgentTurns, type AgentApi, type AgentRun } from '../src/
 
 const USAGE =
   'usage: inspect <scenario.json> [--vault DIR] [--format jsonl|table] [--rendering transcript|seed] [--freshness fresh|fresh-attached|stable] [--reload-every-turn] [--save-note FILE]\n' +
-  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget] [--agent openai|openai-responses|anthropic [--edits accept|reject]]\n' +
+  '               [--window N] [--reserve N] [--max-context N] [--no-summary] [--no-budget] [--agent openai|openai-responses|anthropic|gemini [--edits accept|reject]]\n' +
   '               [--planner heuristic|llm|off] [--no-sticky] [--dataview]';
 
 const BUDGET_OPTIONS = ['window', 'reserve', 'max-context'] as const;

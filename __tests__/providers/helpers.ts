@@ -19,11 +19,12 @@ export const MODELS: Readonly<Record<Exclude<ProviderKind, 'claude-code' | 'code
   'openai-compatible': 'llama3.1:8b',
   'openai-responses': 'gpt-4.1-mini',
   anthropic: 'claude-sonnet-4-20250514',
+  gemini: 'gemini-2.5-flash',
 };
 
 /** The base URL a user would enter for each kind (OpenAI-style ".../v1"; Anthropic the host). */
 export function baseUrlFor(server: ProviderServer, kind: ProviderKind): string {
-  return kind === 'anthropic' ? server.url : `${server.url}/v1`;
+  return kind === 'anthropic' || kind === 'gemini' ? server.url : `${server.url}/v1`;
 }
 
 export function configFor(server: ProviderServer, kind: Exclude<ProviderKind, 'claude-code' | 'codex'>, extra: Partial<ProviderConfig> = {}): ProviderConfig {

@@ -20,11 +20,11 @@ export const LAYOUT_LABELS: Record<LayoutName, string> = {
   'append-only': 'append-only transcript',
 };
 
-export const RULES = ['openai', 'anthropic'] as const;
+export const RULES = ['openai', 'anthropic', 'gemini'] as const;
 export type Rule = (typeof RULES)[number];
 
 export function uncached(t: CacheTotals | TurnCacheUse, rule: Rule): number {
-  return t.promptTokens - (rule === 'openai' ? t.openaiCached : t.anthropicRead);
+  return t.promptTokens - (rule === 'openai' ? t.openaiCached : rule === 'anthropic' ? t.anthropicRead : t.geminiCached);
 }
 
 export interface LayoutResult {

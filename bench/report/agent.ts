@@ -5,6 +5,7 @@ const API_NAMES: Record<AgentRun['api'], string> = {
   openai: 'OpenAI Chat Completions',
   'openai-responses': 'OpenAI Responses (session: later steps send only the results)',
   anthropic: 'Anthropic Messages (cache_control on the newest tool result)',
+  gemini: 'Gemini generateContent (implicit prefix hits; an explicit entry once the system message reaches the minimum)',
 };
 
 /** Per API, per turn and loop step: what Strata counted, what the provider read, the cached share. */

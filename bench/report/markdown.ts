@@ -66,6 +66,7 @@ const BUNDLE_TARGET_BYTES = 2_500_000;
 const RULE_NAMES: Record<Rule, string> = {
   openai: 'OpenAI rule (longest shared prefix ≥ 1024 tokens, 128-token steps)',
   anthropic: 'Anthropic rule (prefixes at the compiler\'s cache_control breakpoints, ≥ 1024 tokens, 5-minute lifetime)',
+  gemini: 'Gemini rule (explicit entry of the system message once made, else the implicit shared prefix ≥ 1024 tokens; the entry\'s creation turn counts it uncached)',
 };
 
 function cacheSection(results: readonly ScenarioEfficiency[]): string {

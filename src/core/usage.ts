@@ -10,6 +10,11 @@ export interface Usage {
   readonly outputTokens: number;
   readonly cachedReadTokens: number;
   readonly cacheWriteTokens: number;
+  /**
+   * Explicit cache storage this call started or extended (Gemini cachedContents): cached tokens ×
+   * hours of lifetime, billed per token-hour on top of the tokens. Absent on every other provider.
+   */
+  readonly cacheStorageTokenHours?: number;
 }
 
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheWriteTokens: 0 };
@@ -20,6 +25,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     cachedReadTokens: a.cachedReadTokens + b.cachedReadTokens,
     cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    ...(a.cacheStorageTokenHours || b.cacheStorageTokenHours ? { cacheStorageTokenHours: (a.cacheStorageTokenHours ?? 0) + (b.cacheStorageTokenHours ?? 0) } : {}),
   };
 }
 

@@ -23,7 +23,7 @@ import { FsNoteWriter } from './fsNoteWriter';
 import { diffText } from '../core/edits/diffText';
 import type { ProposalReviewer } from '../core/edits/proposal';
 
-export const AGENT_APIS = ['openai', 'openai-responses', 'anthropic'] as const;
+export const AGENT_APIS = ['openai', 'openai-responses', 'anthropic', 'gemini'] as const;
 export type AgentApi = (typeof AGENT_APIS)[number];
 
 /** One model call of an agent turn. */
@@ -56,7 +56,7 @@ export interface AgentRun {
 /** How an offline run answers the agent's edit proposals: accept every hunk, or reject them all. */
 export type EditAnswer = 'accept' | 'reject';
 
-const MODELS: Record<AgentApi, string> = { openai: 'gpt-4o', 'openai-responses': 'gpt-4o', anthropic: 'claude-sonnet-4-5' };
+const MODELS: Record<AgentApi, string> = { openai: 'gpt-4o', 'openai-responses': 'gpt-4o', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
 
 /** One message of the chat, with what it attaches. */
 export interface AgentMessage {
@@ -91,7 +91,7 @@ export async function runAgentTurns(api: AgentApi, sourceDir: string, messages: 
     const controller = new ChatController({
       vault,
       archive: new ChatArchive(new MemoryChatStore(), { now }, settings.chatFolder),
-      providers: (p, m) => createProvider({ id: p.id, kind: p.kind, model: m, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.secretId ? { secretId: p.secretId } : {}) }, { getSecret: () => 'local-key' }),
+      providers: (p, m) => createProvider({ id: p.id, kind: p.kind, model: m, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.secretId ? { secretId: p.secretId } : {}) }, { getSecret: () => 'local-key', fetch }),
       settings: () => settings,
       now,
       newId: () => 'agent-run',
@@ -127,7 +127,7 @@ export async function runAgentTurns(api: AgentApi, sourceDir: string, messages: 
 
 function agentSettings(api: AgentApi, url: string, model: string): StrataSettings {
   const { settings } = loadSettings({
-    providers: [{ id: 'local', kind: api, name: 'Local', baseUrl: api === 'anthropic' ? url : `${url}/v1`, models: [model], secretId: 'local' }],
+    providers: [{ id: 'local', kind: api, name: 'Local', baseUrl: api === 'anthropic' || api === 'gemini' ? url : `${url}/v1`, models: [model], secretId: 'local' }],
     defaultProviderId: 'local',
     defaultModel: model,
     defaultMode: 'agent',

@@ -26,7 +26,7 @@ export async function startLocalModels(model: string, overrides: Partial<StrataS
   return {
     server,
     settings: { ...settings, ...overrides },
-    providers: (p, m) => createProvider({ id: p.id, kind: p.kind, model: m, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.secretId ? { secretId: p.secretId } : {}) }, { getSecret: () => 'local-key' }),
+    providers: (p, m) => createProvider({ id: p.id, kind: p.kind, model: m, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.secretId ? { secretId: p.secretId } : {}) }, { getSecret: () => 'local-key', fetch }),
     costOf: (m, usage) => costOf(m, usage)?.usd ?? null,
     close: () => server.close(),
   };

@@ -21,6 +21,7 @@ export const KIND_LABELS: Record<ProviderKind, string> = {
   'openai-responses': 'OpenAI Responses (stateful)',
   'claude-code': 'Claude Code CLI (desktop)',
   codex: 'Codex CLI (desktop)',
+  gemini: 'Google Gemini',
 };
 
 /** The kind in the one-line summary. */
@@ -31,6 +32,7 @@ const SHORT_KIND: Record<ProviderKind, string> = {
   'openai-responses': 'OpenAI Responses',
   'claude-code': 'Claude Code',
   codex: 'Codex',
+  gemini: 'Gemini',
 };
 
 const KEY_TEXT: Record<KeyStatus, string> = { set: 'Key set', missing: 'No key', 'not-needed': 'No key needed' };

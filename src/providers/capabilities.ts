@@ -55,6 +55,10 @@ export function capabilitiesFor(
     case 'anthropic':
       caps = { ...base, sessionResumption: false, caching: 'explicit-breakpoints', toolCalling: true, images: true };
       break;
+    case 'gemini':
+      // Implicit prefix caching on 2.5 and later, plus explicit cachedContents (./gemini/explicitCache.ts).
+      caps = { ...base, sessionResumption: false, caching: 'automatic-prefix', toolCalling: true, images: true };
+      break;
     case 'claude-code':
       // The CLI places its own cache breakpoints and runs its own tools; Strata only sees text.
       caps = { ...base, sessionResumption: true, caching: 'automatic-prefix', toolCalling: false, images: false };

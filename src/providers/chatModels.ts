@@ -5,6 +5,7 @@ import { trimTrailingSlashes } from '../core/trim';
 import { anthropicBaseUrl, OPENAI_BASE_URL } from './baseUrls';
 import type { FunctionTool } from './toolMessages';
 import type { ProviderConfig } from '../core/ports/chatModel';
+import { geminiRunner, geminiStructuredRunner } from './gemini/runner';
 
 /** One LangChain chat model bound to a call's options, reduced to the two calls Strata makes. */
 export interface ModelRunner {
@@ -28,6 +29,8 @@ export interface RunnerOptions {
   readonly tools?: readonly FunctionTool[];
   /** OpenAI predicted output (Chat Completions only): sent as `prediction: { type: 'content' }`. */
   readonly prediction?: string;
+  /** Gemini: an explicit cache entry the request reads its system instruction and tools from (./gemini/explicitCache.ts). */
+  readonly cachedContent?: { readonly name: string };
 }
 
 /**
@@ -49,6 +52,7 @@ const SDK_TIMEOUT_MS = 15 * 60_000;
 export function buildRunner(options: RunnerOptions): ModelRunner {
   const { config } = options;
   if (config.kind === 'anthropic') return anthropicRunner(options);
+  if (config.kind === 'gemini') return geminiRunner(options);
   if (config.kind === 'claude-code' || config.kind === 'codex') throw new Error(`${config.kind} is a CLI, not a LangChain model`);
   const responses = config.kind === 'openai-responses';
   const model = openAiModel(options);
@@ -135,6 +139,7 @@ export interface StructuredRunner {
 /** LangChain's withStructuredOutput with includeRaw, on the model a runner's options describe. */
 export function buildStructuredRunner(options: RunnerOptions, output: StructuredOutput): StructuredRunner {
   const { config } = options;
+  if (config.kind === 'gemini') return geminiStructuredRunner(options, output);
   if (config.kind === 'claude-code' || config.kind === 'codex') throw new Error(`${config.kind} is a CLI, not a LangChain model`);
   const settings = { name: output.name, method: output.method, includeRaw: true as const, ...(output.strict !== undefined ? { strict: output.strict } : {}) };
   const structured = config.kind === 'anthropic' ? anthropicModel(options).withStructuredOutput(output.schema, settings) : openAiModel(options).withStructuredOutput(output.schema, settings);

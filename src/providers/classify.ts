@@ -61,6 +61,19 @@ function headersOf(errors: readonly Obj[]): { get(name: string): string | null }
   return undefined;
 }
 
+/** Google's RetryInfo retryDelay ("30s") among the error details the Gemini SDK keeps, in ms. */
+function retryInfoMs(errors: readonly Obj[]): number | undefined {
+  for (const e of errors) {
+    if (!Array.isArray(e.errorDetails)) continue;
+    for (const detail of e.errorDetails as unknown[]) {
+      const delay = isObj(detail) && String(detail['@type']).endsWith('RetryInfo') ? detail.retryDelay : undefined;
+      const match = typeof delay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(delay) : null;
+      if (match) return Math.round(Number(match[1]) * 1000);
+    }
+  }
+  return undefined;
+}
+
 /** The provider's error type/code ("insufficient_quota", "overloaded_error", ...). */
 function codesOf(errors: readonly Obj[]): string[] {
   const codes: string[] = [];
@@ -161,6 +174,9 @@ function describe(error: unknown, ctx: FailureContext): Description {
   }
   if (status === 401 || status === 403) return { kind: 'auth', status, detail };
   if (status === 429) {
+    // Gemini names its wait in the body (RetryInfo), and its per-minute limits speak of "quota" too.
+    const retryInfo = retryInfoMs(errors);
+    if (retryInfo !== undefined) return { kind: 'rate-limited', status, detail, retryAfterMs: retryInfo };
     if (codes.includes('insufficient_quota') || /quota|billing|credit balance/i.test(detail)) {
       return { kind: 'rate-limited', status, detail, retryable: false, reason: 'quota' };
     }

@@ -2,6 +2,10 @@ import type { ModelWindow } from '../core/tokens/modelWindows';
 import type { ClaudeCodeDeps } from './claudeCode/index';
 import type { CodexDeps } from './codex/index';
 import { capabilitiesFor } from './capabilities';
+import { explicitCachePays, geminiCacheMinTokens } from './gemini/cachePolicy';
+import { GeminiExplicitCache } from './gemini/explicitCache';
+import { priceOf } from './pricing';
+import { tokenCounterFor } from '../core/tokens/tokenCounter';
 import { buildError, type FailureContext } from './classify';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { DEFAULT_TIMERS, makeSleep, type Sleep, type Timers } from '../core/timers';
@@ -49,7 +53,7 @@ export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_NON_STREAMING_TIMEOUT_MS = 600_000;
 
 /** Kinds that cannot work without a key (compatible endpoints often run keyless on localhost). */
-export const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic']);
+export const KEY_REQUIRED: ReadonlySet<ProviderKind> = new Set(['openai', 'openai-responses', 'anthropic', 'gemini']);
 
 /**
  * Builds the ChatProvider for a configured provider. The API key is looked up at each call (so a
@@ -103,7 +107,29 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps): Chat
     stallTimeoutMs: deps.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     nonStreamingTimeoutMs: deps.nonStreamingTimeoutMs ?? DEFAULT_NON_STREAMING_TIMEOUT_MS,
     maxOutputTokens: config.maxOutputTokens ?? Math.min(capabilities.maxOutput, DEFAULT_ANTHROPIC_MAX_TOKENS),
+    ...(config.kind === 'gemini' ? geminiExplicitCache(config, deps.fallbackFetch ?? deps.fetch ?? platformFetch(), now) : {}),
   });
+}
+
+/**
+ * Gemini's explicit cache entries, where they pay over implicit caching at the model's price
+ * (./gemini/cachePolicy.ts). Their calls go through the CORS-free fetch where the host has one
+ * (Obsidian's requestUrl): they are plain JSON requests. A Node host that passes no fetch gets
+ * implicit caching only.
+ */
+function geminiExplicitCache(config: ProviderConfig, fetchFn: typeof fetch | undefined, now: () => number): { explicitCache?: GeminiExplicitCache } {
+  if (!fetchFn || !explicitCachePays(priceOf(config.model))) return {};
+  const counter = tokenCounterFor(config.model);
+  return {
+    explicitCache: new GeminiExplicitCache({
+      model: config.model,
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      fetch: fetchFn,
+      now,
+      countTokens: (text) => counter.count(text),
+      minTokens: geminiCacheMinTokens(config.model),
+    }),
+  };
 }
 
 /** The app's fetch (Obsidian is a browser window); under Node the SDKs find the global one themselves. */

@@ -188,7 +188,7 @@ export function createEmbedder(config: ProviderConfig, deps: EmbedderDeps): Embe
   return {
     model: config.model,
     async embed(texts, signal) {
-      if (config.kind === 'anthropic' || config.kind === 'claude-code' || config.kind === 'codex') {
+      if (config.kind === 'anthropic' || config.kind === 'claude-code' || config.kind === 'codex' || config.kind === 'gemini') {
         throw buildError({ kind: 'unsupported', detail: 'It has no embeddings API: choose an OpenAI or OpenAI-compatible provider (Ollama works) for semantic search.' }, context(undefined), 1);
       }
       const apiKey = await apiKeyOf();

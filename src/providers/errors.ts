@@ -91,6 +91,7 @@ const KIND_LABELS: Readonly<Record<ProviderKind, string>> = {
   'openai-responses': 'OpenAI (Responses API)',
   'claude-code': 'Claude Code',
   codex: 'Codex CLI',
+  gemini: 'Google Gemini',
 };
 
 /**

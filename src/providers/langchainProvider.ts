@@ -1,6 +1,6 @@
 import { HumanMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
-import { ZERO_USAGE, type Usage } from '../core/usage';
+import { addUsage, ZERO_USAGE, type Usage } from '../core/usage';
 import { buildRunner, buildStructuredRunner, type ModelRunner, type StructuredOutput } from './chatModels';
 import { classifyError, finalizeError, IncompleteStreamError, isFetchBlocked, isProviderReported, type FailureContext } from './classify';
 import { ProviderError } from './errors';
@@ -12,6 +12,9 @@ import type { Sleep, Timers } from '../core/timers';
 import type { Capabilities, ChatProvider, ChatRequest, ChatResult, ProviderConfig, StructuredRequest, StructuredResult } from '../core/ports/chatModel';
 import { structuredOutputFor, toolAnswer } from './structuredOutput';
 import { mergeStreamUsage, usageFromMessage } from './usage';
+import type { GeminiExplicitCache } from './gemini/explicitCache';
+import { deterministicCallIds } from './gemini/callIds';
+import type { ToolCall } from '../core/conversation/records/agent';
 
 export interface LangChainProviderOptions {
   readonly getApiKey: () => Promise<string | undefined>;
@@ -34,6 +37,8 @@ export interface LangChainProviderOptions {
   readonly nonStreamingTimeoutMs: number;
   /** Anthropic's required max_tokens. */
   readonly maxOutputTokens: number;
+  /** Gemini: the explicit cache entries of the stable prefix (absent: implicit caching only). */
+  readonly explicitCache?: GeminiExplicitCache;
 }
 
 /** Anthropic caps the reply length per request; a generous chat default that every current model allows. */
@@ -87,6 +92,8 @@ interface Outcome {
  */
 export class LangChainProvider implements ChatProvider {
   private useFallback = false;
+  /** Requests whose explicit cache entry was found gone and made again (once each). */
+  private readonly remade = new WeakSet<ChatRequest>();
 
   constructor(
     readonly config: ProviderConfig,
@@ -240,8 +247,10 @@ export class LangChainProvider implements ChatProvider {
           return response;
         }
       : undefined;
+    const cache = this.options.explicitCache;
     try {
-      const runner = this.runner(apiKey, observedFetch, streaming, request);
+      const cached = cache ? await cache.prepare(request, apiKey, guard.signal) : undefined;
+      const runner = this.runner(apiKey, observedFetch, streaming, request, cached?.name);
       let outcome: Outcome;
       if (streaming) {
         outcome = await this.streamOnce(runner, messages, guard, request.tools !== undefined, (delta) => {
@@ -254,8 +263,16 @@ export class LangChainProvider implements ChatProvider {
         outcome = await this.invokeOnce(runner, messages, guard.signal);
         if (outcome.text && request.onToken) deliver(outcome.text);
       }
-      return this.result(outcome, request.tools !== undefined);
+      const made = cache?.takeUnbilled(request);
+      return this.result(made && outcome.usage ? { ...outcome, usage: addUsage(outcome.usage, made) } : outcome, request.tools !== undefined);
     } catch (caught) {
+      // Gone before its TTL (deleted elsewhere, expired early): the next attempt makes a new one.
+      const status = (caught as { status?: unknown } | null)?.status;
+      if ((status === 403 || status === 404) && !this.remade.has(request) && cache?.forget(request) && !request.signal?.aborted) {
+        this.remade.add(request);
+        // The entry was gone (expired early, deleted elsewhere): once more, making a new one; not a retry.
+        return this.attempt(request, messages, apiKey, deliver, context);
+      }
       const ours = guard.signal.aborted;
       guard.abort();
       const stalled = guard.timedOut() && receivedChars > 0;
@@ -280,8 +297,8 @@ export class LangChainProvider implements ChatProvider {
     }
   }
 
-  private runner(apiKey: string | undefined, fetchFn: typeof fetch | undefined, streaming: boolean, request: ChatRequest): ModelRunner {
-    const sendCacheKey = this.capabilities.caching === 'automatic-prefix' && this.config.kind !== 'anthropic';
+  private runner(apiKey: string | undefined, fetchFn: typeof fetch | undefined, streaming: boolean, request: ChatRequest, cachedContent?: string): ModelRunner {
+    const sendCacheKey = this.capabilities.caching === 'automatic-prefix' && this.config.kind !== 'anthropic' && this.config.kind !== 'gemini';
     return buildRunner({
       config: this.config,
       apiKey,
@@ -292,6 +309,7 @@ export class LangChainProvider implements ChatProvider {
       previousResponseId: request.sessionId,
       ...(request.tools && request.tools.length > 0 ? { tools: functionTools(request.tools) } : {}),
       ...(request.prediction !== undefined ? { prediction: request.prediction } : {}),
+      ...(cachedContent !== undefined ? { cachedContent: { name: cachedContent } } : {}),
     });
   }
 
@@ -311,7 +329,7 @@ export class LangChainProvider implements ChatProvider {
         text += delta;
         onDelta(delta);
       }
-      usage = mergeStreamUsage(usage, usageFromMessage(this.config.kind, chunk));
+      usage = mergeStreamUsage(usage, usageFromMessage(this.config.kind, chunk), this.config.kind);
       Object.assign(metadata, record(chunk.response_metadata));
       Object.assign(kwargs, record(chunk.additional_kwargs));
       id ??= chunk.id;
@@ -328,6 +346,8 @@ export class LangChainProvider implements ChatProvider {
         return kwargs.stop_reason !== undefined && kwargs.stop_reason !== null;
       case 'openai-responses':
         return metadata.status === 'completed' || metadata.status === 'incomplete';
+      case 'gemini':
+        return typeof metadata.finishReason === 'string';
       default:
         return metadata.finish_reason !== undefined && metadata.finish_reason !== null;
     }
@@ -354,8 +374,13 @@ export class LangChainProvider implements ChatProvider {
       usageReported: outcome.usage !== undefined,
       ...(this.config.kind === 'openai-responses' && responseId ? { sessionId: responseId } : {}),
       ...(typeof model === 'string' && model !== this.config.model ? { model } : {}),
-      ...(withTools && outcome.message ? { toolCalls: toolCallsOf(outcome.message, responseId ?? 'call') } : {}),
+      ...(withTools && outcome.message ? { toolCalls: this.toolCalls(outcome.message, responseId) } : {}),
     };
+  }
+
+  private toolCalls(message: unknown, responseId: string | undefined): ToolCall[] {
+    const calls = toolCallsOf(message, responseId ?? 'call');
+    return this.config.kind === 'gemini' ? deterministicCallIds(calls) : calls;
   }
 
   /** An abort controller tied to the caller's signal and to an inactivity timer. */

@@ -5,7 +5,7 @@
  */
 import type { ProviderKind } from '../core/ports/chatModel';
 import { trimTrailingSlashes } from '../core/trim';
-import { anthropicBaseUrl, OPENAI_BASE_URL } from './baseUrls';
+import { anthropicBaseUrl, geminiBaseUrl, OPENAI_BASE_URL } from './baseUrls';
 import { redactSecrets } from './errors';
 
 export interface ModelListRequest {
@@ -42,6 +42,7 @@ export async function listModels(request: ModelListRequest): Promise<string[]> {
   if (request.kind === 'claude-code') throw new ModelListError('unsupported', 'Claude Code has no model list: type the model names (for example sonnet, opus).');
   if (request.kind === 'codex') throw new ModelListError('unsupported', 'The Codex CLI has no model list: type the model names (for example gpt-5-codex, gpt-5).');
   if (request.kind === 'anthropic') return anthropicModels(request);
+  if (request.kind === 'gemini') return geminiModels(request);
   const base = trimTrailingSlashes(request.baseUrl ?? OPENAI_BASE_URL);
   const body = await getJson(request, `${base}/models`, request.apiKey ? { Authorization: `Bearer ${request.apiKey}` } : {});
   return idsOf(body);
@@ -63,6 +64,27 @@ async function anthropicModels(request: ModelListRequest): Promise<string[]> {
     const record = body as { has_more?: unknown; last_id?: unknown };
     if (record.has_more !== true || typeof record.last_id !== 'string') break;
     after = record.last_id;
+  }
+  return ids;
+}
+
+/** Gemini: `GET /v1beta/models` (paged by pageToken); only models that generate content, without the "models/" prefix. */
+async function geminiModels(request: ModelListRequest): Promise<string[]> {
+  const headers: Record<string, string> = request.apiKey ? { 'x-goog-api-key': request.apiKey } : {};
+  const ids: string[] = [];
+  let token: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const body = (await getJson(request, `${geminiBaseUrl(request.baseUrl)}/v1beta/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`, headers)) as {
+      models?: unknown;
+      nextPageToken?: unknown;
+    };
+    if (!Array.isArray(body.models)) throw new ModelListError('other', 'The endpoint answered, but not with a model list.');
+    for (const m of body.models as { name?: unknown; supportedGenerationMethods?: unknown }[]) {
+      const methods = Array.isArray(m.supportedGenerationMethods) ? m.supportedGenerationMethods : [];
+      if (typeof m.name === 'string' && methods.includes('generateContent')) ids.push(m.name.replace(/^models\//, ''));
+    }
+    if (typeof body.nextPageToken !== 'string' || body.nextPageToken === '') break;
+    token = body.nextPageToken;
   }
   return ids;
 }

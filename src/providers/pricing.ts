@@ -9,6 +9,13 @@ export interface ModelPrice {
   /** Prompt tokens written to the cache (Anthropic: 1.25 × input for the 5-minute lifetime). Defaults to input. */
   readonly cacheWrite?: number;
   readonly output: number;
+  /** Explicit cache storage (Gemini cachedContents), per million tokens per hour. */
+  readonly cacheStoragePerHour?: number;
+}
+
+/** Gemini family price: implicit and explicit cache reads at 0.1 × input, storage per million tokens per hour. */
+function gemini(input: number, output: number, storagePerHour: number): ModelPrice {
+  return { input, cachedInput: round(input * 0.1), output, cacheStoragePerHour: storagePerHour };
 }
 
 /** Anthropic family price: cache reads at 0.1 × input, 5-minute cache writes at 1.25 × input. */
@@ -50,6 +57,13 @@ const TABLE: Readonly<Record<string, ModelPrice>> = {
   'claude-haiku-4-5': anthropic(1, 5),
   'claude-3-5-haiku': anthropic(0.8, 4),
   'claude-3-haiku': anthropic(0.25, 1.25),
+  // Google AI Studio list prices, prompts up to 200k tokens (Pro doubles above); thinking is billed as output.
+  'gemini-3-pro': gemini(2, 12, 4.5),
+  'gemini-3-flash': gemini(0.5, 3, 1),
+  'gemini-2.5-pro': gemini(1.25, 10, 4.5),
+  'gemini-2.5-flash': gemini(0.3, 2.5, 1),
+  'gemini-2.5-flash-lite': gemini(0.1, 0.4, 1),
+  'gemini-2.0-flash': { input: 0.1, cachedInput: 0.025, output: 0.4, cacheStoragePerHour: 1 },
 };
 
 export type PriceOverrides = Readonly<Record<string, ModelPrice>>;
@@ -69,6 +83,8 @@ export interface Cost {
   readonly cachedReadUsd: number;
   readonly cacheWriteUsd: number;
   readonly outputUsd: number;
+  /** Explicit cache storage (Gemini), present only when the call started some. */
+  readonly cacheStorageUsd?: number;
 }
 
 /**
@@ -84,7 +100,9 @@ export function costOf(model: string, usage: Usage, overrides: PriceOverrides = 
   const cachedReadUsd = (usage.cachedReadTokens * price.cachedInput) / 1e6;
   const cacheWriteUsd = (usage.cacheWriteTokens * (price.cacheWrite ?? price.input)) / 1e6;
   const outputUsd = (usage.outputTokens * price.output) / 1e6;
-  return { usd: inputUsd + cachedReadUsd + cacheWriteUsd + outputUsd, inputUsd, cachedReadUsd, cacheWriteUsd, outputUsd };
+  const storageUsd = ((usage.cacheStorageTokenHours ?? 0) * (price.cacheStoragePerHour ?? 0)) / 1e6;
+  const storage = storageUsd > 0 ? { cacheStorageUsd: storageUsd } : {};
+  return { usd: inputUsd + cachedReadUsd + cacheWriteUsd + outputUsd + storageUsd, inputUsd, cachedReadUsd, cacheWriteUsd, outputUsd, ...storage };
 }
 
 /** Total over many calls (a chat, or a turn with planner calls). Unknown prices are counted, not guessed. */

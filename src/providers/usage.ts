@@ -77,6 +77,23 @@ export function parseUsageMetadata(metadata: unknown): Usage {
 }
 
 /**
+ * Gemini through LangChain's usage_metadata: promptTokenCount already includes the cached part
+ * (cachedContentTokenCount, implicit or explicit). candidatesTokenCount leaves out the thinking
+ * tokens, which are billed as output: total − prompt counts both. In a stream each chunk carries
+ * the growth of the counts since the previous one (LangChain subtracts), the cached part whole.
+ */
+export function parseGeminiUsageMetadata(metadata: unknown): Usage {
+  const m = obj(metadata);
+  const input = num(m.input_tokens);
+  return {
+    inputTokens: input,
+    outputTokens: Math.max(num(m.output_tokens), num(m.total_tokens) - input),
+    cachedReadTokens: num(obj(m.input_token_details).cache_read),
+    cacheWriteTokens: 0,
+  };
+}
+
+/**
  * Usage carried by one LangChain message or stream chunk, or undefined when it carries none.
  * The provider's raw `response_metadata.usage` wins when it holds the provider's own input field
  * (it is what the provider billed); otherwise LangChain's usage_metadata. Anthropic's streamed
@@ -90,6 +107,7 @@ export function usageFromMessage(
   if ((kind === 'openai' || kind === 'openai-compatible') && 'prompt_tokens' in raw) return parseOpenAIChatUsage(raw);
   if (kind === 'openai-responses' && 'input_tokens' in raw) return parseResponsesUsage(raw);
   if (kind === 'anthropic' && 'input_tokens' in raw) return parseAnthropicUsage(raw);
+  if (kind === 'gemini') return message.usage_metadata ? parseGeminiUsageMetadata(message.usage_metadata) : undefined;
   if (message.usage_metadata !== undefined && message.usage_metadata !== null) return parseUsageMetadata(message.usage_metadata);
   return undefined;
 }
@@ -99,12 +117,25 @@ export function usageFromMessage(
  * final chunk) or cumulatively (Anthropic: input in message_start, the running output count in
  * message_delta), so the field-wise maximum is the call's usage; a sum would count twice.
  */
-export function mergeStreamUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+export function mergeStreamUsage(a: Usage | undefined, b: Usage | undefined, kind?: ProviderKind): Usage | undefined {
+  if (kind === 'gemini') return mergeGrowth(a, b);
   if (!a) return b;
   if (!b) return a;
   return {
     inputTokens: Math.max(a.inputTokens, b.inputTokens),
     outputTokens: Math.max(a.outputTokens, b.outputTokens),
+    cachedReadTokens: Math.max(a.cachedReadTokens, b.cachedReadTokens),
+    cacheWriteTokens: Math.max(a.cacheWriteTokens, b.cacheWriteTokens),
+  };
+}
+
+/** Gemini's streamed usage through LangChain: prompt and output counts arrive as growth (summed), the cached part whole (the largest). */
+function mergeGrowth(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
     cachedReadTokens: Math.max(a.cachedReadTokens, b.cachedReadTokens),
     cacheWriteTokens: Math.max(a.cacheWriteTokens, b.cacheWriteTokens),
   };

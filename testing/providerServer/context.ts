@@ -1,6 +1,7 @@
 import type { AnthropicPromptCache } from './anthropicCacheRule';
 import type { Api } from './errors';
 import type { OpenAIPromptCache } from './openaiCacheRule';
+import type { GeminiState } from './gemini';
 import type { SseStream } from './sse';
 
 /** A stored Responses API response: the conversation it closes, for previous_response_id. */
@@ -17,6 +18,8 @@ export interface ServerState {
   readonly openaiCache: OpenAIPromptCache;
   readonly anthropicCache: AnthropicPromptCache;
   readonly responses: Map<string, StoredResponse>;
+  /** Gemini's implicit prefixes and cachedContents entries. */
+  readonly gemini: GeminiState;
   readonly defaultModel: string;
   nextId(prefix: string): string;
 }

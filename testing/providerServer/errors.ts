@@ -1,6 +1,6 @@
 /** Error bodies in each provider's own JSON shape. */
 
-export type Api = 'openai-chat' | 'openai-responses' | 'openai-embeddings' | 'anthropic';
+export type Api = 'openai-chat' | 'openai-responses' | 'openai-embeddings' | 'anthropic' | 'gemini';
 
 export interface ErrorReply {
   readonly status: number;
@@ -30,6 +30,23 @@ const ANTHROPIC_BY_STATUS: Record<number, { type: string; message: string }> = {
   529: { type: 'overloaded_error', message: 'Overloaded.' },
 };
 
+const GEMINI_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+const GEMINI_MESSAGES: Record<number, string> = {
+  401: 'API key not valid. Please pass a valid API key.',
+  429: 'Resource exhausted. Please try again later.',
+  503: 'The model is overloaded. Please try again later.',
+};
+
 export interface ErrorDetails {
   readonly message?: string;
   /** OpenAI `code` (e.g. previous_response_not_found). */
@@ -39,8 +56,15 @@ export interface ErrorDetails {
 }
 
 export function errorReply(api: Api, status: number, details: ErrorDetails = {}, requestId = 'req_local'): ErrorReply {
+  const status_ = status;
   const headers: Record<string, string> = {};
   if (details.retryAfterSeconds !== undefined) headers['retry-after'] = String(details.retryAfterSeconds);
+  if (api === 'gemini') {
+    // Google's shape: {error: {code, message, status}}; a 429 names its wait in RetryInfo.
+    const status = GEMINI_STATUS[status_] ?? 'INTERNAL';
+    const retry = details.retryAfterSeconds !== undefined ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${details.retryAfterSeconds}s` }] : undefined;
+    return { status: status_, headers, body: { error: { code: status_, message: details.message ?? GEMINI_MESSAGES[status_] ?? 'Internal error encountered.', status, ...(retry ? { details: retry } : {}) } } };
+  }
   if (api === 'anthropic') {
     const known = ANTHROPIC_BY_STATUS[status] ?? ANTHROPIC_BY_STATUS[500];
     headers['request-id'] = requestId;

@@ -39,7 +39,7 @@ export function recordHeaders(req: IncomingMessage): Record<string, string> {
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     const key = name.toLowerCase();
-    out[key] = key === 'authorization' || key === 'x-api-key' ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
+    out[key] = key === 'authorization' || key === 'x-api-key' || key === 'x-goog-api-key' ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }

@@ -15,6 +15,8 @@
  *   POST /v1/chat/completions, POST /v1/responses, GET|DELETE /v1/responses/{id},
  *   POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/embeddings (./embeddings.ts), GET /v1/models[/{id}] (OpenAI or Anthropic
  *   shape, from the client's headers; ./models.ts), GET /.
+ *   Gemini (./gemini.ts): POST /v1beta/models/{m}:generateContent | :streamGenerateContent?alt=sse |
+ *   :countTokens, GET /v1beta/models[/{m}], POST|GET /v1beta/cachedContents, GET|PATCH|DELETE /v1beta/cachedContents/{id}.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -31,6 +33,17 @@ import { handleChatCompletions } from './openaiChat';
 import { OpenAIPromptCache } from './openaiCacheRule';
 import { getStoredResponse, handleResponses } from './openaiResponses';
 import { SseStream } from './sse';
+import {
+  cachedContentById,
+  cachedContentList,
+  countGeminiTokens,
+  createCachedContent,
+  geminiModelEntry,
+  geminiModelList,
+  geminiTarget,
+  GeminiState,
+  handleGenerateContent,
+} from './gemini';
 
 export type { Fault } from './faults';
 
@@ -78,14 +91,32 @@ export interface ProviderServer {
 }
 
 type Route =
-  | { kind: 'generate'; api: Api; handler: (ex: Exchange) => Promise<void> }
+  | { kind: 'generate'; api: Api; handler: (ex: Exchange) => Promise<void>; stream?: boolean }
+  | { kind: 'gemini'; run: (ex: Exchange, query: URLSearchParams) => void }
   | { kind: 'count' }
   | { kind: 'response'; id: string }
   | { kind: 'models'; id?: string }
   | { kind: 'root' }
   | { kind: 'unknown' };
 
+/** Gemini's v1beta routes (./gemini.ts). */
+function geminiRoute(method: string, p: string): Route {
+  const target = geminiTarget(p);
+  if (method === 'POST' && target?.method === 'generateContent') return { kind: 'generate', api: 'gemini', handler: (ex) => handleGenerateContent(ex, target.model), stream: false };
+  if (method === 'POST' && target?.method === 'streamGenerateContent') return { kind: 'generate', api: 'gemini', handler: (ex) => handleGenerateContent(ex, target.model), stream: true };
+  if (method === 'POST' && target?.method === 'countTokens') return { kind: 'gemini', run: (ex) => countGeminiTokens(ex, target.model) };
+  if (method === 'GET' && p === '/v1beta/models') return { kind: 'gemini', run: (ex, query) => ex.json(200, geminiModelList(query)) };
+  const model = /^\/v1beta\/models\/([^/:]+)$/.exec(p);
+  if (method === 'GET' && model) return { kind: 'gemini', run: (ex) => ex.json(200, geminiModelEntry(decodeURIComponent(model[1]))) };
+  if (method === 'POST' && p === '/v1beta/cachedContents') return { kind: 'gemini', run: (ex) => createCachedContent(ex) };
+  if (method === 'GET' && p === '/v1beta/cachedContents') return { kind: 'gemini', run: (ex) => cachedContentList(ex) };
+  const entry = /^\/v1beta\/(cachedContents\/[^/]+)$/.exec(p);
+  if (entry && (method === 'GET' || method === 'PATCH' || method === 'DELETE')) return { kind: 'gemini', run: (ex) => cachedContentById(ex, method, decodeURIComponent(entry[1])) };
+  return { kind: 'unknown' };
+}
+
 function route(method: string, path: string): Route {
+  if (path.startsWith('/v1beta/')) return geminiRoute(method, trimTrailingSlashes(path));
   const p = trimTrailingSlashes(path).replace(/^\/v1(?=\/|$)/, '') || '/';
   if (method === 'POST' && p === '/chat/completions') return { kind: 'generate', api: 'openai-chat', handler: handleChatCompletions };
   if (method === 'POST' && p === '/responses') return { kind: 'generate', api: 'openai-responses', handler: handleResponses };
@@ -124,6 +155,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
     openaiCache: new OpenAIPromptCache(),
     anthropicCache: new AnthropicPromptCache(),
     responses: new Map<string, StoredResponse>(),
+    gemini: new GeminiState(),
     defaultModel: options.model ?? 'gpt-4o-mini',
     nextId: (prefix) => `${prefix}${String(++idCounter).padStart(6, '0')}`,
   };
@@ -134,13 +166,13 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
     const target = route(method, path);
     const requestId = `req_local_${String(++requestCounter).padStart(6, '0')}`;
     const anthropicClient = req.headers['anthropic-version'] !== undefined || req.headers['x-api-key'] !== undefined;
-    const api: Api = target.kind === 'generate' ? target.api : target.kind === 'count' || anthropicClient ? 'anthropic' : 'openai-chat';
+    const api: Api = target.kind === 'generate' ? target.api : target.kind === 'gemini' || path.startsWith('/v1beta/') ? 'gemini' : target.kind === 'count' || anthropicClient ? 'anthropic' : 'openai-chat';
     const fail = (status: number, details: Parameters<typeof errorReply>[2]): void => {
       const reply = errorReply(api, status, details, requestId);
       sendJson(res, reply.status, reply.body, reply.headers);
     };
 
-    const raw = method === 'POST' ? await readBody(req) : '';
+    const raw = method === 'POST' || method === 'PATCH' ? await readBody(req) : '';
     let body: unknown = raw;
     let badJson = false;
     if (raw.length > 0) {
@@ -150,13 +182,13 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
         badJson = true;
       }
     }
-    if (target.kind === 'generate' || target.kind === 'count') {
+    if (target.kind === 'generate' || target.kind === 'count' || (target.kind === 'gemini' && method !== 'GET')) {
       requests.push({ api, path, headers: recordHeaders(req), body });
     }
-    const streaming = target.kind === 'generate' && asRecord(body)?.stream === true;
+    const streaming = target.kind === 'generate' && (target.stream ?? asRecord(body)?.stream === true);
     log?.(`${method} ${path}${streaming ? ' (stream)' : ''}`);
 
-    if (badJson || ((target.kind === 'generate' || target.kind === 'count') && !asRecord(body))) {
+    if (badJson || ((target.kind === 'generate' || target.kind === 'count' || (target.kind === 'gemini' && method === 'POST')) && !asRecord(body))) {
       fail(400, { message: 'The request body is not a valid JSON object.' });
       return;
     }
@@ -194,6 +226,12 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       }
       case 'count':
         handleCountTokens({ body: asRecord(body) ?? {}, headers: recordHeaders(req), requestId, json: (status, value, headers) => sendJson(res, status, value, headers) });
+        return;
+      case 'gemini':
+        target.run(
+          { api, body: asRecord(body) ?? {}, headers: recordHeaders(req), streaming: false, state, now: clock(), requestId, json: (status, value, headers) => sendJson(res, status, value, headers), stream: () => { throw new Error('not a stream'); }, wait: () => Promise.resolve(true) },
+          new URLSearchParams(queryText),
+        );
         return;
       case 'unknown':
         fail(404, { message: `Unknown request URL: ${method} ${path}.`, code: 'unknown_url' });
@@ -243,7 +281,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
         return;
       }
       const anthropic = (req.url ?? '').includes('/messages');
-      const api: Api = anthropic ? 'anthropic' : 'openai-chat';
+      const api: Api = (req.url ?? '').startsWith('/v1beta/') ? 'gemini' : anthropic ? 'anthropic' : 'openai-chat';
       const reply =
         error instanceof RequestError
           ? errorReply(api, error.status, error.details)
@@ -280,6 +318,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       state.openaiCache.clear();
       state.anthropicCache.clear();
       state.responses.clear();
+      state.gemini.clear();
     },
     close: () => {
       closed ??= new Promise<void>((resolve) => {

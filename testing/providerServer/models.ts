@@ -62,8 +62,10 @@ export function modelList(ids: readonly string[], anthropic: boolean, query: URL
 
 /** The key a request carries (Bearer or x-api-key), or undefined. */
 export function requestKey(req: IncomingMessage): string | undefined {
-  const header = req.headers['x-api-key'];
+  const header = req.headers['x-api-key'] ?? req.headers['x-goog-api-key'];
   if (typeof header === 'string') return header;
+  const key = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('key');
+  if (key) return key;
   const auth = req.headers.authorization;
   const match = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth) : null;
   return match ? match[1].trim() : undefined;

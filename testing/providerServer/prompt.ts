@@ -43,7 +43,7 @@ export function imageTokens(bytes: number): number {
   return IMAGE_BASE_TOKENS + Math.ceil(bytes / 1000);
 }
 
-/** The media type and base64 data of an image part of any of the three APIs; null when `part` is no image part. */
+/** The media type and base64 data of an image part of any of the four APIs; null when `part` is no image part. */
 function imageSource(part: unknown): { mediaType: unknown; data: unknown } | null {
   if (!part || typeof part !== 'object') return null;
   const record = part as Record<string, unknown>;
@@ -57,6 +57,9 @@ function imageSource(part: unknown): { mediaType: unknown; data: unknown } | nul
     const inner = record.image_url;
     return dataUrl(typeof inner === 'string' ? inner : (inner as Record<string, unknown> | null)?.url);
   }
+  // Gemini: {inlineData: {mimeType, data}}.
+  const inline = record.inlineData as Record<string, unknown> | undefined;
+  if (inline && typeof inline === 'object') return { mediaType: inline.mimeType, data: inline.data };
   // Responses: {type: 'input_image', image_url}.
   if (record.type === 'input_image') return dataUrl(record.image_url);
   // Anthropic: {type: 'image', source: {type: 'base64', media_type, data}}.
@@ -89,7 +92,7 @@ export function seenImage(part: unknown): SeenImage | null {
 /** Whether a content part is an image part of one of the three APIs (not validated). */
 export function isImagePart(part: unknown): boolean {
   const type = part && typeof part === 'object' ? (part as Record<string, unknown>).type : undefined;
-  return type === 'image_url' || type === 'input_image' || type === 'image';
+  return type === 'image_url' || type === 'input_image' || type === 'image' || (!!part && typeof part === 'object' && 'inlineData' in part);
 }
 
 /** The images among a content value's parts (a string holds none), in order. */

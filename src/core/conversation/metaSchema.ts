@@ -77,7 +77,7 @@ const ImageRefRecord = z.object({
   tokens: Count,
 }) satisfies z.ZodType<ImageRef>;
 
-const UsageRecord = z.object({ inputTokens: Count, outputTokens: Count, cachedReadTokens: Count, cacheWriteTokens: Count }) satisfies z.ZodType<Usage>;
+const UsageRecord = z.object({ inputTokens: Count, outputTokens: Count, cachedReadTokens: Count, cacheWriteTokens: Count, cacheStorageTokenHours: z.number().nonnegative().optional() }) satisfies z.ZodType<Usage>;
 
 /** A layer's size (format 1 also wrote its hash: read and dropped). */
 const LayerRecordSchema = z.object({ tokens: Count }) satisfies z.ZodType<LayerRecord>;

@@ -10,7 +10,7 @@ import type { AgentStep, ToolCall } from '../conversation/records/agent';
 import type { Usage } from '../usage';
 
 /** Every provider kind, in the order the settings offer them; ProviderKind is derived from it. */
-export const PROVIDER_KINDS = ['openai', 'openai-compatible', 'anthropic', 'openai-responses', 'claude-code', 'codex'] as const;
+export const PROVIDER_KINDS = ['openai', 'openai-compatible', 'anthropic', 'openai-responses', 'claude-code', 'codex', 'gemini'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export type CachingKind = 'automatic-prefix' | 'explicit-breakpoints' | 'none';

@@ -19,7 +19,8 @@ export function embeddingTarget(settings: StrataSettings): EmbeddingTarget {
   const model = named ? wanted.slice(slash + 1).trim() : wanted;
   if (!provider) return { ok: false, problem: `No provider for the embedding model "${wanted}".` };
   if (!model) return { ok: false, problem: `No model name in "${wanted}".` };
-  if (provider.kind === 'anthropic' || provider.kind === 'claude-code' || provider.kind === 'codex') {
+  // Gemini's embedContent is not wired (yet): its OpenAI-style /embeddings route is not the native API.
+  if (provider.kind === 'anthropic' || provider.kind === 'claude-code' || provider.kind === 'codex' || provider.kind === 'gemini') {
     return { ok: false, problem: `${provider.id} has no embeddings API: choose an OpenAI or OpenAI-compatible provider (Ollama works).` };
   }
   return { ok: true, provider, model, batchSize: settings.embeddingBatchSize };

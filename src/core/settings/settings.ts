@@ -267,6 +267,7 @@ const CHEAP_MODELS: Partial<Record<ProviderKind, string>> = {
   openai: 'gpt-4o-mini',
   'openai-responses': 'gpt-4o-mini',
   anthropic: 'claude-haiku-4-5',
+  gemini: 'gemini-2.5-flash-lite',
 };
 
 /**
