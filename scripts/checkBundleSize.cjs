@@ -9,7 +9,7 @@
 const { statSync } = require('node:fs');
 const path = require('node:path');
 
-const LIMIT_BYTES = 2_950_000;
+const LIMIT_BYTES = 3_050_000;
 const TARGET_BYTES = 2_500_000;
 
 const file = path.join(__dirname, '..', 'main.js');
