@@ -137,13 +137,18 @@ describe('the search index file', () => {
       JSON.stringify({ ...stored, notes: [[1, 2]] }),
       JSON.stringify({ ...stored, notes: [['a.md', { hash: 'h', chunks: [['x', null, 1, 2, 3]] }]] }),
       JSON.stringify({ ...stored, notes: [['a.md', null]] }),
-      JSON.stringify({ ...stored, mini: null }),
-      JSON.stringify({ ...stored, mini: { documentCount: 'many' } }),
+      JSON.stringify({ ...stored, terms: null }),
+      JSON.stringify({ ...stored, terms: { documentCount: 'many' } }),
+      JSON.stringify({ ...stored, links: null }),
+      JSON.stringify({ ...stored, links: [['a.md', [[5]]]] }),
+      // An entry changed inside a part of the notes (each part is the JSON of up to 1,000 notes).
+      saved.replace(/\\"chunks\\":\[\[/, '\\"chunks\\":[[\\"x\\",'),
       JSON.stringify({ ...stored, nextId: 'next' }),
     ];
     const cuts = fc.sample(fc.integer({ min: 0, max: saved.length - 1 }), { numRuns: 40, seed: 2603 });
     for (const cut of cuts) damaged.push(saved.slice(0, cut));
     for (const text of damaged) {
+      expect(text).not.toBe(saved); // Each damage really changes the file.
       const index = new VaultIndex(new FsVault(VAULT));
       const report = index.restoreReport(text);
       expect(report).not.toBe('restored');

@@ -19,7 +19,7 @@ describe('loadSettings', () => {
       providers: [
         { id: 'ollama', kind: 'openai-compatible', name: 'Ollama', baseUrl: 'http://localhost:11434/v1', models: ['llama3.1', 7, 'llama3.1'] },
         { id: 'Bad Id', kind: 'openai', models: [] },
-        { id: 'x', kind: 'gemini' },
+        { id: 'x', kind: 'bard' }, // not a provider kind
         'nope',
         { id: 'ollama', kind: 'openai', models: [] },
         { id: 'claude', kind: 'claude-code', models: ['sonnet'], cwd: 42, executable: '/usr/bin/claude' },
