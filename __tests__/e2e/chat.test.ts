@@ -76,7 +76,7 @@ describe('chat sidebar in the browser', () => {
   test('commands exist without default hotkeys; opening the chat attaches the active note', async () => {
     const commands = (await wb.listCommands()).filter((c) => c.id.startsWith('strata:'));
     expect(commands.map((c) => c.id).sort()).toEqual(
-      ['strata:add-current-note', 'strata:add-selection', 'strata:condense-chat', 'strata:edit-selection', 'strata:import-copilot-chat', 'strata:new-chat', 'strata:new-chat-in-new-tab', 'strata:open-chat', 'strata:open-chat-history'].sort(),
+      ['strata:add-current-note', 'strata:add-selection', 'strata:condense-chat', 'strata:edit-selection', 'strata:import-copilot-chat', 'strata:new-chat', 'strata:new-chat-in-new-tab', 'strata:open-chat', 'strata:open-chat-history', 'strata:open-related-notes'].sort(),
     );
     expect(commands.every((c) => c.hotkeys.length === 0)).toBe(true);
 
