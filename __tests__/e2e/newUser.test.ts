@@ -35,6 +35,12 @@ async function sendAndWait(text: string): Promise<void> {
   await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length > n, [ANSWERED, before] as const);
 }
 
+/** Until the server has the turn's request: a stop before it would leave an injected hang queued for the next test. */
+async function requestReached(before: number): Promise<void> {
+  for (let i = 0; i < 200 && server.requests.length <= before; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(server.requests.length).toBeGreaterThan(before);
+}
+
 async function openPanel(): Promise<void> {
   if (!(await page.$('.strata-context-panel.is-open'))) await page.click('.strata-context-summary');
   await page.waitForSelector('.strata-context-panel.is-open');
@@ -46,9 +52,11 @@ async function closePanel(): Promise<void> {
 
 test('Escape in the composer stops a streaming reply; the Stop button says so', async () => {
   server.injectFault({ kind: 'hang', times: 1 });
+  const sent = server.requests.length;
   await page.fill(TEXTAREA, 'Will you wait?');
   await page.press(TEXTAREA, 'Enter');
   await page.waitForSelector('.strata-stop', { state: 'visible' });
+  await requestReached(sent);
   expect(await page.getAttribute('.strata-stop', 'aria-label')).toMatch(/Escape/);
   await page.waitForSelector('.strata-message.is-streaming');
   await page.focus(TEXTAREA);
@@ -60,9 +68,11 @@ test('Escape in the composer stops a streaming reply; the Stop button says so', 
 test('the usage panel keeps the last request with usage after a stopped turn', async () => {
   await sendAndWait('Answer this one.');
   server.injectFault({ kind: 'hang', times: 1 });
+  const sent = server.requests.length;
   await page.fill(TEXTAREA, 'And stop this one.');
   await page.press(TEXTAREA, 'Enter');
   await page.waitForSelector('.strata-message.is-streaming');
+  await requestReached(sent);
   await page.click('.strata-stop');
   await page.waitForSelector('.strata-message.is-stopped');
   await openPanel();
