@@ -3,7 +3,7 @@ import type { ProviderFactory } from '../core/ports/providerFactory';
 import type { StrataSettings } from '../core/settings/settings';
 import { createProvider, requestUrlFetch, type ProviderDeps } from '../providers';
 import { providerConfigOf } from '../providers/providerConfig';
-import type { SpawnFn } from '../providers/claudeCode/index';
+import type { SpawnFn } from '../providers/cli/process';
 import { desktopCodex } from './codexDesktop';
 import { embedderForTarget } from '../providers/embeddings';
 import { embeddingTarget } from '../core/search/semanticSettings';

@@ -11,7 +11,7 @@ import { WRAPPER_TAGS } from '../../../src/core/engine/wrappers';
 import { escapeAttr, escapeContent } from '../../../src/core/engine/escape';
 import { COMPACTION_KINDS, renderCompaction } from '../../../src/core/engine/compaction';
 import { DEFAULT_MASKING } from '../../../src/core/engine/masking';
-import { cliPrompt } from '../../../src/providers/claudeCode/prompt';
+import { cliPrompt } from '../../../src/providers/cli/prompt';
 
 // Every wrapper a renderer emits, listed here independently of the code's registry: the oracle.
 const TAGS = [

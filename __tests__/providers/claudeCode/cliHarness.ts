@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProviderConfig } from '../../../src/core/ports/chatModel';
-import type { SpawnFn } from '../../../src/providers/claudeCode';
+import type { SpawnFn } from '../../../src/providers/cli/process';
 import { isProviderError, type ProviderError } from '../../../src/providers/errors';
 
 /**

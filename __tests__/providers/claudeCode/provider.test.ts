@@ -2,7 +2,8 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliArgs, cliPrompt, createClaudeCodeProvider, StreamJsonReader } from '../../../src/providers/claudeCode';
+import { cliArgs, createClaudeCodeProvider, StreamJsonReader } from '../../../src/providers/claudeCode';
+import { cliPrompt } from '../../../src/providers/cli/prompt';
 import { runFailure } from '../../../src/providers/claudeCode/errors';
 import { claudeUnavailable, CONFIG, failure, offlineCli } from './cliHarness';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ProviderFactory } from '../../../src/core/ports/providerFactory';
 import { loadSettings } from '../../../src/core/settings/settings';
 import { createProvider } from '../../../src/providers';
-import type { CodexSpawnFn } from '../../../src/providers/codex';
+import type { SpawnFn } from '../../../src/providers/cli/process';
 import { providerConfigOf } from '../../../src/providers/providerConfig';
 
 /** The Codex CLI as npm installs it with the dev dependencies (its wrapper execs the platform binary). */
@@ -34,7 +34,7 @@ export function offlineCodex(serverUrl: string) {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: userHome };
   const runs: Array<{ args: string[]; pid?: number; env: Record<string, string>; prompt: string }> = [];
   // The real spawn, recording each run's arguments, environment, pid and the prompt sent on stdin.
-  const recordingSpawn: CodexSpawnFn = (command, args, options) => {
+  const recordingSpawn: SpawnFn = (command, args, options) => {
     const child = spawn(command, args, options);
     const run = { args: [...args], ...(child.pid !== undefined ? { pid: child.pid } : {}), env: { ...(options.env ?? {}) }, prompt: '' };
     runs.push(run);

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { ProviderConfig } from '../../../src/core/ports/chatModel';
-import { codexArgs, CodexEventReader, createCodexProvider, findRollout, lastTurnUsage, tomlString, type CodexSpawnFn } from '../../../src/providers/codex';
+import { codexArgs, CodexEventReader, createCodexProvider, findRollout, lastTurnUsage, tomlString } from '../../../src/providers/codex';
+import type { SpawnFn } from '../../../src/providers/cli/process';
 import { codexEnvironment } from '../../../src/providers/codex/environment';
 import { runFailure, statusIn } from '../../../src/providers/codex/errors';
 import { markRollout, rollBack } from '../../../src/providers/codex/rollout';
@@ -180,9 +181,9 @@ describe('environment and redaction', () => {
 });
 
 /** A child process that prints the given lines and exits with `code`, recording what it was sent. */
-function scriptedSpawn(lines: readonly unknown[], code = 0): { spawn: CodexSpawnFn; calls: Array<{ args: string[]; env: Record<string, string>; stdin: string }> } {
+function scriptedSpawn(lines: readonly unknown[], code = 0): { spawn: SpawnFn; calls: Array<{ args: string[]; env: Record<string, string>; stdin: string }> } {
   const calls: Array<{ args: string[]; env: Record<string, string>; stdin: string }> = [];
-  const spawn: CodexSpawnFn = (_command, args, options) => {
+  const spawn: SpawnFn = (_command, args, options) => {
     const call = { args, env: options.env ?? {}, stdin: '' };
     calls.push(call);
     const emitter = new EventEmitter();

@@ -1,5 +1,5 @@
 import type { ProviderConfig } from '../../core/ports/chatModel';
-import type { CliPrompt } from './prompt';
+import type { CliPrompt } from '../cli/prompt';
 
 /**
  * Arguments for one headless run (checked against claude 2.1.330 `--help` and real runs):

@@ -1,21 +1,7 @@
-import { ProviderError, providerLabel, type ProviderErrorKind } from '../errors';
-import { redactCliText } from './environment';
+import { providerLabel, type ProviderError, type ProviderErrorKind } from '../errors';
+import { cliErrorBuilder, summarise } from '../cli/cliError';
 import type { ProviderConfig } from '../../core/ports/chatModel';
 import type { CliResult } from './streamJson';
-
-const MAX_DETAIL = 400;
-
-/** The last meaningful lines of the CLI's reports (each redacted on its own), bounded. */
-export function summarise(texts: readonly string[], secrets: readonly string[]): string {
-  const lines = texts
-    .map((text) => redactCliText(text, secrets))
-    .join('\n')
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const tail = lines.slice(-3).join(' | ');
-  return tail.length > MAX_DETAIL ? `…${tail.slice(-MAX_DETAIL)}` : tail;
-}
 
 function kindForStatus(status: number | undefined): ProviderErrorKind {
   if (status === undefined) return 'server';
@@ -36,22 +22,7 @@ const ADVICE: Readonly<Record<ProviderErrorKind, string>> = {
   unsupported: 'Install Claude Code (npm install -g @anthropic-ai/claude-code) or set the path to the claude executable in settings.',
 };
 
-export function cliError(
-  config: ProviderConfig,
-  kind: ProviderErrorKind,
-  what: string,
-  extra: { status?: number; sessionInvalid?: boolean } = {},
-): ProviderError {
-  const advice = ADVICE[kind];
-  return new ProviderError({
-    kind,
-    providerId: config.id,
-    message: `${providerLabel('claude-code', config.id, config.name)}: ${what}. ${advice}`,
-    advice,
-    ...(extra.status !== undefined ? { status: extra.status } : {}),
-    ...(extra.sessionInvalid ? { sessionInvalid: true } : {}),
-  });
-}
+export const claudeCodeError = cliErrorBuilder((config) => providerLabel('claude-code', config.id, config.name), ADVICE);
 
 /** A run that ended without a successful result: exit code, the CLI's errors and stderr, summarised. */
 export function runFailure(
@@ -69,5 +40,5 @@ export function runFailure(
   const what = sessionInvalid
     ? `the session ${run.resumed ?? ''} no longer exists (${detail})`
     : `the CLI ${how}${status !== undefined ? ` after HTTP ${status}` : ''}${detail ? `: ${detail}` : ''}`;
-  return cliError(config, kind, what, { ...(status !== undefined ? { status } : {}), sessionInvalid });
+  return claudeCodeError(config, kind, what, { ...(status !== undefined ? { status } : {}), sessionInvalid });
 }

@@ -1,11 +1,7 @@
 import type { Usage } from '../../core/usage';
 import { parseAnthropicUsage } from '../usage';
 
-type Json = Readonly<Record<string, unknown>>;
-
-function obj(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
+import { JsonLines, obj, type Json } from '../cli/jsonLines';
 
 /** The CLI's closing `result` event, reduced to what Strata uses. */
 export interface CliResult {
@@ -29,13 +25,16 @@ export interface CliResult {
  * streamed is passed on whole. Lines that are not JSON are kept for the error summary.
  */
 export class StreamJsonReader {
-  private buffer = '';
+  private readonly lines = new JsonLines((event) => this.event(event));
   private streamedMessages = new Set<string>();
   private assistantText: string[] = [];
   private model: string | undefined;
   private session: string | undefined;
   result: CliResult | null = null;
-  readonly stray: string[] = [];
+  /** Lines that were not JSON, for the error summary. */
+  get stray(): readonly string[] {
+    return this.lines.stray;
+  }
 
   constructor(private readonly onToken?: (delta: string) => void) {}
 
@@ -45,32 +44,11 @@ export class StreamJsonReader {
   }
 
   push(chunk: string): void {
-    this.buffer += chunk;
-    let newline = this.buffer.indexOf('\n');
-    while (newline >= 0) {
-      this.line(this.buffer.slice(0, newline));
-      this.buffer = this.buffer.slice(newline + 1);
-      newline = this.buffer.indexOf('\n');
-    }
+    this.lines.push(chunk);
   }
 
   end(): void {
-    if (this.buffer.trim()) this.line(this.buffer);
-    this.buffer = '';
-  }
-
-  private line(raw: string): void {
-    const text = raw.trim();
-    if (!text) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      this.stray.push(text);
-      return;
-    }
-    const event = obj(parsed);
-    if (event) this.event(event);
+    this.lines.end();
   }
 
   private event(event: Json): void {

@@ -1,4 +1,4 @@
-import { PROCESS_NAMES } from '../claudeCode/environment';
+import { PROCESS_NAMES } from '../cli/environment';
 import { CODEX_KEY_VARIABLE } from './args';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -1,5 +1,5 @@
-import { ProviderError, providerLabel, type ProviderErrorKind } from '../errors';
-import { summarise } from '../claudeCode/errors';
+import { providerLabel, type ProviderError, type ProviderErrorKind } from '../errors';
+import { cliErrorBuilder, summarise } from '../cli/cliError';
 import type { ProviderConfig } from '../../core/ports/chatModel';
 import type { CodexOutcome } from './events';
 
@@ -14,22 +14,7 @@ const ADVICE: Readonly<Record<ProviderErrorKind, string>> = {
   unsupported: 'Install the Codex CLI (npm install -g @openai/codex) or set the path to the codex executable in settings.',
 };
 
-export function codexError(
-  config: ProviderConfig,
-  kind: ProviderErrorKind,
-  what: string,
-  extra: { status?: number; sessionInvalid?: boolean } = {},
-): ProviderError {
-  const advice = ADVICE[kind];
-  return new ProviderError({
-    kind,
-    providerId: config.id,
-    message: `${providerLabel(config.kind, config.id, config.name)}: ${what}. ${advice}`,
-    advice,
-    ...(extra.status !== undefined ? { status: extra.status } : {}),
-    ...(extra.sessionInvalid ? { sessionInvalid: true } : {}),
-  });
-}
+export const codexError = cliErrorBuilder((config) => providerLabel(config.kind, config.id, config.name), ADVICE);
 
 /** The HTTP status in Codex's error text ("unexpected status 401 Unauthorized: …"), when it names one. */
 export function statusIn(text: string): number | undefined {

@@ -1,10 +1,6 @@
 import type { Usage } from '../../core/usage';
 
-type Json = Readonly<Record<string, unknown>>;
-
-function obj(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
+import { JsonLines, obj, type Json } from '../cli/jsonLines';
 
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0);
 
@@ -48,7 +44,7 @@ export interface CodexOutcome {
  * Lines that are not JSON are kept for the error summary.
  */
 export class CodexEventReader {
-  private buffer = '';
+  private readonly lines = new JsonLines((event) => this.event(event));
   private readonly messages = new Map<string, string>();
   private readonly order: string[] = [];
   /** Text already passed to onToken, per message. */
@@ -61,23 +57,19 @@ export class CodexEventReader {
   threadId: string | undefined;
   /** True once the CLI said the turn started (the prompt is then part of the thread). */
   turnStarted = false;
-  readonly stray: string[] = [];
+  /** Lines that were not JSON, for the error summary. */
+  get stray(): readonly string[] {
+    return this.lines.stray;
+  }
 
   constructor(private readonly onToken?: (delta: string) => void) {}
 
   push(chunk: string): void {
-    this.buffer += chunk;
-    let newline = this.buffer.indexOf('\n');
-    while (newline >= 0) {
-      this.line(this.buffer.slice(0, newline));
-      this.buffer = this.buffer.slice(newline + 1);
-      newline = this.buffer.indexOf('\n');
-    }
+    this.lines.push(chunk);
   }
 
   end(): void {
-    if (this.buffer.trim()) this.line(this.buffer);
-    this.buffer = '';
+    this.lines.end();
   }
 
   get outcome(): CodexOutcome {
@@ -89,20 +81,6 @@ export class CodexEventReader {
       errors: this.errors,
       notices: this.notices,
     };
-  }
-
-  private line(raw: string): void {
-    const text = raw.trim();
-    if (!text) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      this.stray.push(text);
-      return;
-    }
-    const event = obj(parsed);
-    if (event) this.event(event);
   }
 
   private event(event: Json): void {

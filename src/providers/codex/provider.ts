@@ -1,10 +1,9 @@
 import { capabilitiesFor } from '../capabilities';
-import type { ProviderError } from '../errors';
 import { DEFAULT_TIMERS, type Timers } from '../../core/timers';
 import type { ChatProvider, ChatRequest, ChatResult, ProviderConfig } from '../../core/ports/chatModel';
-import { cliPrompt } from '../claudeCode/prompt';
-import { redactCliText, secretValues } from '../claudeCode/environment';
-import type { CliChild, CliSpawnOptions } from '../claudeCode/provider';
+import { cliPrompt } from '../cli/prompt';
+import { redactCliText, secretValues } from '../cli/environment';
+import { runCliProcess, type CliChild, type SpawnFn } from '../cli/process';
 import { codexArgs } from './args';
 import { codexEnvironment } from './environment';
 import { codexError, runFailure } from './errors';
@@ -12,17 +11,9 @@ import { CodexEventReader } from './events';
 import { markRollout, rollBack, runUsage, THREAD_ID, type CodexFiles } from './rollout';
 import { killTree, type ProcessKill } from './stop';
 
-export interface CodexChild extends CliChild {
-  readonly pid?: number;
-}
-
-/** POSIX: the run gets its own process group, so stopping it stops whatever Codex started too. */
-export type CodexSpawnOptions = CliSpawnOptions & { detached?: boolean };
-export type CodexSpawnFn = (command: string, args: string[], options: CodexSpawnOptions) => CodexChild;
-
 export interface CodexDeps {
   /** child_process.spawn: desktop only (the plugin passes it when Platform.isDesktopApp). */
-  spawn?: CodexSpawnFn;
+  spawn?: SpawnFn;
   /** fs/promises, for the plugin-owned folders and the thread's usage (rollout.ts). */
   files?: CodexFiles;
   /** CODEX_HOME: a folder of the plugin's (the user's ~/.codex is never used). */
@@ -83,7 +74,7 @@ async function runCodex(config: ProviderConfig, deps: CodexDeps, request: ChatRe
     prompt = cliPrompt(request.messages, resumed !== undefined);
     args = codexArgs(config, { ...(prompt.systemPrompt !== undefined ? { instructions: prompt.systemPrompt } : {}), ...(resumed ? { threadId: resumed } : {}), keyed: apiKey !== undefined });
   } catch (error) {
-    throw codexError(config, 'bad-request', (error as Error).message.replace(/^Claude Code: /, ''));
+    throw codexError(config, 'bad-request', (error as Error).message);
   }
   try {
     await deps.files?.mkdir(home, { recursive: true });
@@ -95,82 +86,44 @@ async function runCodex(config: ProviderConfig, deps: CodexDeps, request: ChatRe
   // A resumed thread's rollout before the run: a stopped or failed run is cut back to it.
   const mark = resumed && deps.files ? await markRollout(deps.files, home, resumed) : null;
   let exited: Promise<void> = Promise.resolve();
-  const run = await new Promise<{ result: ChatResult; threadId: string } | { error: ProviderError }>((resolve) => {
-    const reader = new CodexEventReader(request.onToken);
-    const timers = deps.timers ?? DEFAULT_TIMERS;
-    const inactivityMs = deps.inactivityMs ?? CODEX_INACTIVITY_MS;
-    // eslint-disable-next-line no-undef -- desktop only: the platform decides how a process tree is stopped
-    const platform = deps.platform ?? (typeof process !== 'undefined' ? process.platform : 'linux');
-    let stderr = '';
-    let settled = false;
-    let child: CodexChild;
-    let timer: unknown = null;
-    const finish = (outcome: { result: ChatResult; threadId: string } | { error: ProviderError }) => {
-      if (settled) return;
-      settled = true;
-      if (timer !== null) timers.clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
-    };
-    const stop = () => killTree(child, { platform, spawn, ...(deps.processKill ? { processKill: deps.processKill } : {}) });
-    const onAbort = () => {
-      stop();
-      finish({ error: codexError(config, 'aborted', 'the request was stopped') });
-    };
-    const armTimer = () => {
-      if (timer !== null) timers.clearTimeout(timer);
-      timer = timers.setTimeout(() => {
-        stop();
-        finish({ error: codexError(config, 'timeout', `no output from ${executable} for ${Math.round(inactivityMs / 1000)} s`) });
-      }, inactivityMs);
-    };
-
-    try {
-      child = spawn(executable, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, ...(platform === 'win32' ? {} : { detached: true }) });
-    } catch (error) {
-      finish({ error: codexError(config, 'unsupported', `cannot start ${executable}: ${redactCliText((error as Error).message, secrets)}`) });
-      return;
-    }
-    exited = new Promise<void>((done) => {
-      child.on('close', () => done());
-      child.on('error', () => done());
-    });
-    request.signal?.addEventListener('abort', onAbort, { once: true });
-    armTimer();
-    child.on('error', (error) => {
-      const what = error.code === 'ENOENT' ? `${executable} was not found` : `cannot run ${executable}: ${redactCliText(error.message, secrets)}`;
-      finish({ error: codexError(config, error.code === 'ENOENT' ? 'unsupported' : 'server', what) });
-    });
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      if (settled) return;
-      armTimer();
-      reader.push(chunk);
-    });
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      // Bounded: only the tail is ever reported.
-      stderr = (stderr + chunk).slice(-8192);
-    });
-    child.on('close', (code, signal) => {
+  const reader = new CodexEventReader(request.onToken);
+  const timers = deps.timers ?? DEFAULT_TIMERS;
+  // eslint-disable-next-line no-undef -- desktop only: the platform decides how a process tree is stopped
+  const platform = deps.platform ?? (typeof process !== 'undefined' ? process.platform : 'linux');
+  const run = await runCliProcess<{ result: ChatResult; threadId: string }>({
+    config,
+    spawn,
+    executable,
+    args,
+    options: { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, ...(platform === 'win32' ? {} : { detached: true }) },
+    input: prompt.prompt,
+    ...(request.signal ? { signal: request.signal } : {}),
+    timers,
+    inactivityMs: deps.inactivityMs ?? CODEX_INACTIVITY_MS,
+    secrets,
+    error: codexError,
+    stop: (child: CliChild) => killTree(child, { platform, spawn, ...(deps.processKill ? { processKill: deps.processKill } : {}) }),
+    started: (child) => {
+      exited = new Promise<void>((done) => {
+        child.on('close', () => done());
+        child.on('error', () => done());
+      });
+    },
+    stdout: (chunk) => reader.push(chunk),
+    closed: (code, signal, stderr) => {
       reader.end();
       const outcome = reader.outcome;
       const threadId = reader.threadId ?? resumed;
       // Error events before turn.completed were retries Codex recovered from ("Reconnecting… 2/5"): the turn counts.
       if (code === 0 && outcome.completed && threadId) {
-        finish({ result: { text: outcome.text, usage: outcome.totalUsage ?? { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheWriteTokens: 0 }, sessionId: threadId }, threadId });
-        return;
+        return { value: { result: { text: outcome.text, usage: outcome.totalUsage ?? { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheWriteTokens: 0 }, sessionId: threadId }, threadId } };
       }
-      finish({ error: runFailure(config, { code, signal, stderr, outcome, stray: reader.stray, ...(resumed ? { resumed } : {}) }, secrets) });
-    });
-    // Codex may exit before reading stdin (bad flags, a missing thread): its exit code says why.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(prompt.prompt, 'utf8');
+      return { error: runFailure(config, { code, signal, stderr, outcome, stray: reader.stray, ...(resumed ? { resumed } : {}) }, secrets) };
+    },
   });
   if ('error' in run) {
     if (mark && deps.files) {
       // Only once Codex has exited (SIGTERM: promptly; bounded anyway) can its rollout be cut back.
-      const timers = deps.timers ?? DEFAULT_TIMERS;
       let timer: unknown = null;
       await Promise.race([exited, new Promise<void>((done) => (timer = timers.setTimeout(done, ROLLBACK_WAIT_MS)))]);
       if (timer !== null) timers.clearTimeout(timer);
@@ -179,6 +132,6 @@ async function runCodex(config: ProviderConfig, deps: CodexDeps, request: ChatRe
     throw run.error;
   }
   // turn.completed reports the thread's running total; this run's own is in the thread's rollout.
-  const own = deps.files ? await runUsage(deps.files, home, run.threadId) : null;
-  return own ? { ...run.result, usage: own } : run.result;
+  const own = deps.files ? await runUsage(deps.files, home, run.value.threadId) : null;
+  return own ? { ...run.value.result, usage: own } : run.value.result;
 }

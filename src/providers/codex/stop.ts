@@ -1,4 +1,4 @@
-import type { CliSpawnOptions } from '../claudeCode/provider';
+import type { CliSpawnOptions } from '../cli/process';
 
 /** process.kill: a negative pid signals the whole process group. */
 export type ProcessKill = (pid: number, signal: 'SIGTERM') => unknown;

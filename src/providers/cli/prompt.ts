@@ -27,7 +27,7 @@ function historyMessage(m: ChatMessage): string {
 }
 
 /**
- * Turn a compiled request into one CLI prompt. `claude -p` takes a single user turn, so:
+ * Turn a compiled request into one CLI prompt. A CLI run (`claude -p`, `codex exec`) takes a single user turn, so:
  * - a new session gets the leading system message as --system-prompt;
  * - the last message is the user's turn, sent as it is;
  * - anything between (earlier turns the session has not seen: a full request after the session was
@@ -38,9 +38,9 @@ function historyMessage(m: ChatMessage): string {
 export function cliPrompt(request: readonly ChatMessage[], resuming: boolean): CliPrompt {
   // The CLI takes text: an earlier agent turn's tool results go as blocks of its user message.
   const messages = foldSteps(request);
-  if (messages.length === 0) throw new Error('Claude Code: the request has no messages');
+  if (messages.length === 0) throw new Error('the request has no messages');
   const last = messages[messages.length - 1];
-  if (last.role !== 'user') throw new Error(`Claude Code: the last message must be the user's, not ${last.role}`);
+  if (last.role !== 'user') throw new Error(`the last message must be the user's, not ${last.role}`);
   let rest = messages.slice(0, -1);
   let systemPrompt: string | undefined;
   if (!resuming && rest[0]?.role === 'system') {
