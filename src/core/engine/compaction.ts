@@ -37,3 +37,11 @@ export function renderCompaction(c: Compaction): string {
 export function isKept(turn: number, c: Compaction | null): boolean {
   return c === null || turn > c.through;
 }
+
+/** A compaction without the tool forms of turns past `keep` (turns a truncation dropped). */
+export function withoutFormsPast(c: Compaction, keep: number): Compaction {
+  if (!c.toolForms || c.toolForms.every((f) => f.turn <= keep)) return c;
+  const forms = c.toolForms.filter((f) => f.turn <= keep);
+  const { toolForms: _dropped, ...rest } = c;
+  return forms.length > 0 ? { ...rest, toolForms: forms } : rest;
+}

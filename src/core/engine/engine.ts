@@ -1,5 +1,6 @@
 import type { ContextItem, ItemKind } from '../context/items';
-import { renderCompaction, type Compaction } from './compaction';
+import { renderCompaction, withoutFormsPast, type Compaction } from './compaction';
+import { addSegment, historyRecordOf, imagesNotInHistory } from './historyRecords';
 import { maskTurn } from './masking';
 import { applyToolForms, formsByTurn, formsKey, type ToolForm } from './toolForms';
 import type { ResolutionProblem } from '../context/resolver';
@@ -24,7 +25,6 @@ import type {
   LibraryCondensing,
   Envelope,
   FragmentSegment,
-  HistoryTurn,
   ImagePart,
   ItemSegment,
   LibraryItem,
@@ -527,63 +527,14 @@ export class PromptContextEngine {
 
 export type { FragmentSegment };
 
-function addSegment(run: HistoryRun, s: SummarySegment | MessageSegment): void {
-  run.segments.push(s);
-  run.segmentHashes.push(s.hash);
-  run.segmentTokens += s.tokens;
-}
-
 /** libraryNotes() per latest() array (the same until the library changes). */
 const libraryNotesOf = new WeakMap<readonly LibraryItem[], readonly LibrarySource[]>();
 /** Library items read again from the vault before each turn (canvases like notes; a Dataview block's result may change with any note). */
 const RE_READ_KINDS: ReadonlySet<ItemKind> = new Set(['note', 'pdf', 'canvas', 'dataview']);
 type LibrarySource = { readonly id: string; readonly source: string; readonly kind: ItemKind };
 
-// A kept turn's record in the envelope, one object per turn (turns are immutable): an assembly at
-// turn 1,000 does not build 1,000 of them again.
-const historyRecords = new WeakMap<CompletedTurn, HistoryTurn>();
-
-function historyRecordOf(t: CompletedTurn): HistoryTurn {
-  let record = historyRecords.get(t);
-  if (!record) {
-    const { turn, dynamic, tools, referenced, problems, images, lostImages, agent } = t;
-    record = {
-      turn,
-      dynamic,
-      tools,
-      referenced,
-      problems,
-      ...(images && images.length > 0 ? { images } : {}),
-      ...(lostImages && lostImages.length > 0 ? { lostImages } : {}),
-      ...(agent ? { agent } : {}),
-    };
-    historyRecords.set(t, record);
-  }
-  return record;
-}
-
-/**
- * This turn's images less those an earlier turn still in history carries (same bytes): the model
- * sees them there already, so a question after question about the open note does not pay for its
- * images every turn. After a compaction drops that turn, the image is sent again.
- */
-function imagesNotInHistory(images: readonly ImagePart[], kept: readonly HistoryTurn[]): readonly ImagePart[] {
-  if (images.length === 0) return images;
-  const seen = new Set<string>();
-  for (const t of kept) for (const i of t.images ?? []) seen.add(i.hash);
-  return seen.size === 0 ? images : images.filter((i) => !seen.has(i.hash));
-}
-
 /** L5's segment: the user's text, its images' tokens counted with it (what "your message" costs). */
 function userSegment(turn: number, text: string, images: readonly ImagePart[], counter: ReturnType<typeof tokenCounterFor>): MessageSegment {
   const s = segment<MessageSegment>({ type: 'message', role: 'user', turn }, text, counter);
   return images.length > 0 ? { ...s, tokens: s.tokens + imageTokens(images) } : s;
-}
-
-/** A compaction without the tool forms of turns past `keep` (turns a truncation dropped). */
-function withoutFormsPast(c: Compaction, keep: number): Compaction {
-  if (!c.toolForms || c.toolForms.every((f) => f.turn <= keep)) return c;
-  const forms = c.toolForms.filter((f) => f.turn <= keep);
-  const { toolForms: _dropped, ...rest } = c;
-  return forms.length > 0 ? { ...rest, toolForms: forms } : rest;
 }
