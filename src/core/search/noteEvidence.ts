@@ -45,14 +45,14 @@ export interface NoteLengths {
  * Mean of ln(1 + chunks) over notes, summed in whole millionths so the mean is the same whatever
  * order the notes were added in (a float sum is not, and rankings must be deterministic).
  */
-export function meanLogChunks(chunkCounts: Iterable<number>): number {
+export function meanLogChunks<T = number>(notes: Iterable<T>, chunksOf: (note: T) => number = (n) => n as number): number {
   let sum = 0;
-  let notes = 0;
-  for (const chunks of chunkCounts) {
-    sum += Math.round(Math.log(1 + chunks) * 1e6);
-    notes++;
+  let count = 0;
+  for (const note of notes) {
+    sum += Math.round(Math.log(1 + chunksOf(note)) * 1e6);
+    count++;
   }
-  return notes === 0 ? 0 : sum / 1e6 / notes;
+  return count === 0 ? 0 : sum / 1e6 / count;
 }
 
 /**

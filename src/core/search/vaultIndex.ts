@@ -405,7 +405,7 @@ export class VaultIndex implements VaultSearch {
     });
     // Every match ranked: coverage and the note graph weigh whole notes, so a ranking pruned by a
     // chunk's own score and its note's best (tried at 25,000 notes) would not give the same order.
-    this.lengths ??= { chunksOf: (path) => this.notes.get(path)?.ids.length ?? 1, meanLogChunks: meanLogChunks([...this.notes.values()].map((n) => n.ids.length)) };
+    this.lengths ??= { chunksOf: (path) => this.notes.get(path)?.ids.length ?? 1, meanLogChunks: meanLogChunks(this.notes.values(), (n) => n.ids.length) };
     const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size, this.linkGraph, this.lengths);
     const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
     const picked = pickHits(ranked, k, options.perNote, Infinity) ?? [];
