@@ -44,6 +44,8 @@ describe('evaluateSearch', () => {
     expect(report.overall.mrr).toBeCloseTo((1 + 1 / 2 + 1 / 6 + 0 + 1 / 3) / 5, 12);
     expect(report.vaults.map((v) => [v.vault, v.figures.questions, v.figures.foundAt5])).toEqual([['A', 4, 2], ['B', 1, 1]]);
     expect(report.misses.map((m) => m.id)).toEqual(['a3', 'a4']);
+    // Issue 33 compares at every k the evaluation prints: 1, 3, 5 and 10.
+    expect(report.overall).toMatchObject({ foundAt3: 3, foundAt10: 4, recallAt3: 0.6, recallAt10: 0.8 });
     expect(report.misses[0].top).toEqual(['n1.md', 'n2.md', 'n3.md', 'n4.md', 'n5.md']);
     // Every question asks for 10 notes, one hit per note.
     expect([...a.asked, ...b.asked].every((o) => o.k === 10 && o.perNote === 1)).toBe(true);
@@ -85,6 +87,30 @@ describe('evaluateSearch', () => {
       'fake    all            2  50.0 % (1)  50.0 % (1)  0.500          -  12 ms',
     ]);
     expect(text).toContain('fake: 1 of 2 not in the top 5\n  V v-lost (rank >10): "lost"\n    expected a.md\n    got      b.md | c.md\n');
+  });
+});
+
+describe('the questions found at k', () => {
+  it('prints found@1/3/5/10 per target and vault, each marked against the first target', async () => {
+    const baseline = new FixedSearch({ one: [hit('b.md'), hit('a.md')], two: [hit('c.md')] });
+    const better = new FixedSearch({ one: [hit('a.md')], two: [] });
+    const qs = [q('v-one', 'V', 'one', ['a.md']), q('v-two', 'V', 'two', ['c.md'])];
+    const runs = [
+      { target: 'base', report: await evaluateSearch(qs, new Map([['V', baseline]])), buildMs: {} },
+      { target: 'new', report: await evaluateSearch(qs, new Map([['V', better]])), buildMs: {} },
+    ];
+    const text = formatEvalTable(runs);
+    expect(text).toContain(
+      [
+        'questions found at k (+ above, = tied, - below base)',
+        'target  vault  found@1  found@3  found@5  found@10',
+        '------  -----  -------  -------  -------  --------',
+        'base    V            1        2        2         2',
+        'base    all          1        2        2         2',
+        'new     V           1=       1-       1-        1-',
+        'new     all         1=       1-       1-        1-',
+      ].join('\n'),
+    );
   });
 });
 

@@ -36,12 +36,48 @@ export function figureRows(runs: readonly TargetEvaluation[]): string[][] {
 
 export const FIGURE_HEADER = ['target', 'vault', 'questions', 'recall@1', 'recall@5', 'MRR', 'heading@5', 'build'];
 
-/** A plain-text table (columns padded), then each target's misses: the expected note and what came first instead. */
-export function formatEvalTable(runs: readonly TargetEvaluation[]): string {
-  const rows = [FIGURE_HEADER, ...figureRows(runs)];
-  const widths = FIGURE_HEADER.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+export const RECALL_KS = [1, 3, 5, 10] as const;
+export const RECALL_HEADER = ['target', 'vault', ...RECALL_KS.map((k) => `found@${k}`)];
+
+const foundAt = (f: EvalFigures, k: (typeof RECALL_KS)[number]) => (k === 1 ? f.foundAt1 : k === 3 ? f.foundAt3 : k === 5 ? f.foundAt5 : f.foundAt10);
+
+/**
+ * Questions found at each k per target and vault; after the first target (the baseline), each
+ * count is marked against the first's: + above, = tied, - below (issue 33: above at every k).
+ */
+export function recallRows(runs: readonly TargetEvaluation[]): string[][] {
+  const rows: string[][] = [];
+  const base = runs[0];
+  const baseFigures = (vault: string) => (vault === 'all' ? base.report.overall : base.report.vaults.find((v) => v.vault === vault)?.figures);
+  for (const [i, run] of runs.entries()) {
+    for (const { vault, figures } of [...run.report.vaults, { vault: 'all', figures: run.report.overall }]) {
+      const against = i === 0 ? undefined : baseFigures(vault);
+      const cells = RECALL_KS.map((k) => {
+        const n = foundAt(figures, k);
+        if (!against) return String(n);
+        const b = foundAt(against, k);
+        return `${n}${n > b ? '+' : n === b ? '=' : '-'}`;
+      });
+      rows.push([run.target, vault, ...cells]);
+    }
+  }
+  return rows;
+}
+
+function padded(header: readonly string[], body: readonly string[][]): string[] {
+  const rows = [header, ...body];
+  const widths = header.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const line = (r: readonly string[]) => r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd();
-  const out = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), ''];
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+}
+
+/**
+ * A plain-text table (columns padded), the questions found at 1, 3, 5 and 10 against the first
+ * target's, then each target's misses: the expected note and what came first instead.
+ */
+export function formatEvalTable(runs: readonly TargetEvaluation[]): string {
+  const out = [...padded(FIGURE_HEADER, figureRows(runs)), ''];
+  if (runs.length > 0) out.push(`questions found at k (+ above, = tied, - below ${runs[0].target})`, ...padded(RECALL_HEADER, recallRows(runs)), '');
   for (const run of runs) {
     out.push(`${run.target}: ${run.report.misses.length} of ${run.report.overall.questions} not in the top 5`);
     for (const miss of run.report.misses) {

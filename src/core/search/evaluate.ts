@@ -54,9 +54,14 @@ export interface QuestionOutcome {
 export interface EvalFigures {
   readonly questions: number;
   readonly foundAt1: number;
+  readonly foundAt3: number;
   readonly foundAt5: number;
+  readonly foundAt10: number;
   readonly recallAt1: number;
+  readonly recallAt3: number;
   readonly recallAt5: number;
+  /** Found among the first EVAL_DEPTH (10) notes. */
+  readonly recallAt10: number;
   /** Mean reciprocal rank over the first EVAL_DEPTH notes. */
   readonly mrr: number;
   /** Questions that name a heading, and how many of them had it in the top 5 (chunked searches only can). */
@@ -113,16 +118,20 @@ function outcomeOf(q: EvalQuestion, hits: readonly SearchHit[]): QuestionOutcome
 
 function figuresOf(outcomes: readonly QuestionOutcome[]): EvalFigures {
   const n = outcomes.length;
-  const foundAt1 = outcomes.filter((o) => o.rank === 1).length;
-  const foundAt5 = outcomes.filter((o) => o.rank !== null && o.rank <= 5).length;
+  const foundAt = (k: number) => outcomes.filter((o) => o.rank !== null && o.rank <= k).length;
+  const [foundAt1, foundAt3, foundAt5, foundAt10] = [foundAt(1), foundAt(3), foundAt(5), foundAt(10)];
   const reciprocal = outcomes.reduce((sum, o) => sum + (o.rank === null ? 0 : 1 / o.rank), 0);
   const withHeading = outcomes.filter((o) => o.headingAt5 !== null);
   return {
     questions: n,
     foundAt1,
+    foundAt3,
     foundAt5,
+    foundAt10,
     recallAt1: n > 0 ? foundAt1 / n : 0,
+    recallAt3: n > 0 ? foundAt3 / n : 0,
     recallAt5: n > 0 ? foundAt5 / n : 0,
+    recallAt10: n > 0 ? foundAt10 / n : 0,
     mrr: n > 0 ? reciprocal / n : 0,
     headingQuestions: withHeading.length,
     headingAt5: withHeading.filter((o) => o.headingAt5 === true).length,

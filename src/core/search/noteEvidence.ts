@@ -6,7 +6,9 @@
  * - decayed sum: the note's other chunk scores, the best at `share`, the next at share × decay, …,
  *   so a note that answers in several places edges out a lone mention, without a long note's many
  *   weak matches swamping the list;
- * - coverage: the share of the query's weight (idf over notes) whose terms occur anywhere in the note.
+ * - coverage: the share of the query's weight (idf over notes) whose terms occur anywhere in the note,
+ *   discounted for notes longer than usual (a long note holds more of any question's words by
+ *   chance, as a long document does in BM25).
  */
 
 export interface ChunkMatch {
@@ -32,8 +34,42 @@ export interface NoteEvidence {
   readonly coverage: number;
 }
 
-/** Per note: its chunk scores, best first, and its coverage of the query terms. */
-export function noteEvidence(matches: readonly ChunkMatch[], notesInIndex: number): Map<string, NoteEvidence> {
+/** How long the index's notes are, in chunks (for coverage's length discount). */
+export interface NoteLengths {
+  chunksOf(path: string): number;
+  /** Mean over the index's notes of ln(1 + chunks): meanLogChunks(). */
+  readonly meanLogChunks: number;
+}
+
+/**
+ * Mean of ln(1 + chunks) over notes, summed in whole millionths so the mean is the same whatever
+ * order the notes were added in (a float sum is not, and rankings must be deterministic).
+ */
+export function meanLogChunks<T = number>(notes: Iterable<T>, chunksOf: (note: T) => number = (n) => n as number): number {
+  let sum = 0;
+  let count = 0;
+  for (const note of notes) {
+    sum += Math.round(Math.log(1 + chunksOf(note)) * 1e6);
+    count++;
+  }
+  return count === 0 ? 0 : sum / 1e6 / count;
+}
+
+/**
+ * What a note's coverage is divided by: how many times longer than the mean note it is, in
+ * ln(1 + chunks), `weight` of it (0: no discount, 1: all of it), never below 1, so a short note
+ * is not raised above what it covers and coverage stays within [0, 1].
+ */
+export function lengthDivisor(chunks: number, lengths: Pick<NoteLengths, 'meanLogChunks'>, weight: number): number {
+  if (weight <= 0 || lengths.meanLogChunks <= 0) return 1;
+  return Math.max(1, 1 - weight + (weight * Math.log(1 + chunks)) / lengths.meanLogChunks);
+}
+
+/**
+ * Per note: its chunk scores, best first, and its coverage of the query terms, divided by
+ * lengthDivisor when the notes' lengths are given (lengthWeight: its weight).
+ */
+export function noteEvidence(matches: readonly ChunkMatch[], notesInIndex: number, lengths: NoteLengths | null = null, lengthWeight = 1): Map<string, NoteEvidence> {
   const scores = new Map<string, number[]>();
   const termsOf = new Map<string, Set<string>>();
   for (const m of matches) {
@@ -59,7 +95,8 @@ export function noteEvidence(matches: readonly ChunkMatch[], notesInIndex: numbe
   for (const [path, list] of scores) {
     let covered = 0;
     for (const t of termsOf.get(path) ?? []) covered += idf.get(t) ?? 0;
-    out.set(path, { scores: list.sort((a, b) => b - a), coverage: total > 0 ? covered / total : 0 });
+    const divisor = lengths ? lengthDivisor(lengths.chunksOf(path), lengths, lengthWeight) : 1;
+    out.set(path, { scores: list.sort((a, b) => b - a), coverage: total > 0 ? covered / total / divisor : 0 });
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { chunkNote, chunkNoteSteps, DEFAULT_CHUNK_OPTIONS, noteTitle, type Chunk
 import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { LinkGraph } from './linkGraph';
+import { meanLogChunks, type NoteLengths } from './noteEvidence';
 import { makeSnippet } from './snippet';
 import { TermIndex } from './termIndex';
 import { decodeTermIndex, encodeTermIndex, runSteps, runStepsAsync, type StoredTermIndex } from './termIndexCodec';
@@ -133,6 +134,8 @@ export class VaultIndex implements VaultSearch {
   private readonly chunkOptions: Required<ChunkOptions>;
   private readonly ranking: Ranking;
   private semantic: ChunkRanker | null = null;
+  /** The notes' lengths for ranking (noteEvidence.ts); null when a note changed since they were taken. */
+  private lengths: NoteLengths | null = null;
   /** Settings that shape the index: a stored index made with other settings is not reused. */
   readonly fingerprint: string;
 
@@ -335,6 +338,7 @@ export class VaultIndex implements VaultSearch {
     }
     this.linkGraph.delete(path);
     this.notes.delete(path);
+    this.lengths = null;
   }
 
   /** A renamed or moved note: its name and path are indexed fields, so it is indexed again from the vault. */
@@ -401,7 +405,8 @@ export class VaultIndex implements VaultSearch {
     });
     // Every match ranked: coverage and the note graph weigh whole notes, so a ranking pruned by a
     // chunk's own score and its note's best (tried at 25,000 notes) would not give the same order.
-    const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size, this.linkGraph);
+    this.lengths ??= { chunksOf: (path) => this.notes.get(path)?.ids.length ?? 1, meanLogChunks: meanLogChunks(this.notes.values(), (n) => n.ids.length) };
+    const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size, this.linkGraph, this.lengths);
     const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
     const picked = pickHits(ranked, k, options.perNote, Infinity) ?? [];
     const texts = new Map<string, string[] | null>();
@@ -546,6 +551,7 @@ export class VaultIndex implements VaultSearch {
     this.chunks.clear();
     for (const [path, entry] of notes) this.notes.set(path, entry);
     for (const [id, meta] of chunks) this.chunks.set(id, meta);
+    this.lengths = null;
     this.nextId = stored.nextId;
     return 'restored';
   }
@@ -572,6 +578,7 @@ export class VaultIndex implements VaultSearch {
       yield;
     }
     yield* this.linkGraph.setSteps(path, lines);
+    this.lengths = null;
     entry.hash = hash;
     entry.stat = stat;
   }
