@@ -17,7 +17,9 @@
  */
 const path = require('node:path');
 const { packedRanksPlugin } = require('./packRanks.cjs');
-const { unusedSdkModulesPlugin } = require('./unusedSdkModules.cjs');
+const { unusedModulesPlugin } = require('./unusedModules.cjs');
+const { UNUSED_SDK_MODULES } = require('./unusedSdkModules.cjs');
+const { UNUSED_LANGCHAIN_MODULES } = require('./unusedLangchainModules.cjs');
 
 function zodEnglishOnlyPlugin() {
   return {
@@ -74,7 +76,7 @@ function emptyModelProfilesPlugin() {
 }
 
 function bundlePlugins() {
-  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin(), emptyModelProfilesPlugin(), unusedSdkModulesPlugin()];
+  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin(), emptyModelProfilesPlugin(), unusedModulesPlugin([...UNUSED_SDK_MODULES, ...UNUSED_LANGCHAIN_MODULES])];
 }
 
 module.exports = { bundlePlugins, LANGSMITH_SHIM };

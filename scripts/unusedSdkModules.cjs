@@ -1,32 +1,21 @@
 /**
- * The SDK modules Strata's bundle carries in name only (issue 30). The OpenAI and Anthropic clients
- * wire every resource of their APIs in their constructors (files, batches, fine-tuning, vector
- * stores, agents, sessions...), so esbuild keeps all of them although LangChain's chat models call
- * only chat completions, responses and messages. At bundle time (scripts/bundlePlugins.cjs):
- * - an `inert` module's classes become empty resources: the client still makes them, they carry no
- *   method (calling one is "not a function");
- * - a `throws` module's exports become functions that throw if ever called or made: helpers for
- *   calls LangChain never makes (the SDKs' `.stream()` and `.runTools()` runners, OpenAI's zod
- *   helpers for zod 3 schemas, Anthropic's credential chain, reached only without an API key, and
- *   Strata always gives one).
- * Each entry lists the module's exports in full (__tests__/providers/bundledClients.test.ts checks
- * them against the installed SDK, and esbuild fails the build if an importer wants another name).
- * Plain CommonJS: the .mjs config and the TypeScript builds require it as it is.
+ * The OpenAI and Anthropic SDK modules Strata's bundle carries in name only (unusedModules.cjs).
+ * Each client wires every resource of its API in its constructor (files, batches, fine-tuning,
+ * vector stores, agents, sessions...), so esbuild keeps them all although LangChain's chat models
+ * call only chat completions, responses and messages: those resources become `inert`. Helpers for
+ * calls LangChain never makes `throw`: the SDKs' `.stream()` and `.runTools()` runners, OpenAI's
+ * zod helpers (for zod 3 schemas; Strata gives JSON Schema), Anthropic's credential chain (reached
+ * only without an API key, and Strata always gives one).
  */
-const path = require('node:path');
-
-/** @typedef {{ pkg: string, file: string, kind: 'inert' | 'throws', exports: string[], values?: Record<string, unknown> }} UnusedModule */
-
-const inert = (pkg, file, ...exports) => ({ pkg, file, kind: 'inert', exports });
-const throws = (pkg, file, exports, values) => ({ pkg, file, kind: 'throws', exports, ...(values ? { values } : {}) });
+const { inert, throws } = require('./unusedModules.cjs');
 
 const OPENAI = 'openai';
 const ANTHROPIC = '@anthropic-ai/sdk';
 
-/** @type {UnusedModule[]} */
+/** @type {import('./unusedModules.cjs').UnusedModule[]} */
 const UNUSED_SDK_MODULES = [
-  // OpenAI: LangChain calls chat.completions (create, parse), responses (create, parse), and, outside
-  // the chat models Strata makes, completions, embeddings, moderations and images; models is kept too.
+  // OpenAI: LangChain's chat models call chat.completions (create, parse), responses (create, parse)
+  // and moderations; completions, embeddings and models stay too (small). Images: only DALL-E's tool.
   inert(OPENAI, 'resources/admin/admin.mjs', 'Admin'),
   inert(OPENAI, 'resources/audio/audio.mjs', 'Audio'),
   inert(OPENAI, 'resources/batches.mjs', 'Batches'),
@@ -83,42 +72,4 @@ const UNUSED_SDK_MODULES = [
   throws(ANTHROPIC, 'lib/credentials/token-cache.mjs', ['TokenCache']),
 ];
 
-/** `node_modules/<pkg>/<file>` as a path suffix, either separator. */
-function suffixPattern(entry) {
-  return `[\\\\/]node_modules[\\\\/]${`${entry.pkg}/${entry.file}`.split('/').map(escapeRegExp).join('[\\\\/]')}`;
-}
-
-function escapeRegExp(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The stub module's source for an entry. */
-function stubSource(entry) {
-  const where = `${entry.pkg}/${entry.file}`;
-  const values = entry.values ?? {};
-  return entry.exports
-    .map((name) => {
-      if (name in values) return `export const ${name} = ${JSON.stringify(values[name])};`;
-      if (entry.kind === 'inert') return `export class ${name} { constructor(client) { this._client = client; } }`;
-      // A function, so it serves as a class to extend, to make with `new`, or to call.
-      return `export function ${name}() { throw new Error(${JSON.stringify(`${name} (${where}) is not in Strata's bundle`)}); }`;
-    })
-    .join('\n');
-}
-
-function unusedSdkModulesPlugin(entries = UNUSED_SDK_MODULES) {
-  const patterns = entries.map((entry) => ({ entry, re: new RegExp(`${suffixPattern(entry)}$`) }));
-  const filter = new RegExp(`(${patterns.map((p) => p.re.source).join('|')})`);
-  return {
-    name: 'strata-unused-sdk-modules',
-    setup(build) {
-      build.onLoad({ filter }, (args) => {
-        const hit = patterns.find((p) => p.re.test(args.path));
-        if (!hit) return undefined;
-        return { contents: stubSource(hit.entry), resolveDir: path.dirname(args.path), loader: 'js' };
-      });
-    },
-  };
-}
-
-module.exports = { UNUSED_SDK_MODULES, unusedSdkModulesPlugin, stubSource };
+module.exports = { UNUSED_SDK_MODULES };

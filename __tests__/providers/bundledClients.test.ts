@@ -117,20 +117,77 @@ describe('the provider clients as the bundle carries them', () => {
     expect(bundled).toEqual(await outcome(sourceCreateProvider));
   });
 
-  it.each(['openai', 'openai-responses', 'anthropic', 'gemini'] as const)('%s: the planner\'s structured answer (a forced tool call) comes back as an object', async (kind) => {
-    const provider = createProvider(configFor(server, kind), { getSecret: () => 'sk-test-key-abcdef', fetch });
+  describe('with LangChain tracing and verbose logging turned on in the environment (inert tracers in the bundle)', () => {
+    const saved = { tracing: process.env.LANGSMITH_TRACING, verbose: process.env.LANGCHAIN_VERBOSE, fetch: globalThis.fetch };
+    const fetched: string[] = [];
+    beforeAll(() => {
+      process.env.LANGSMITH_TRACING = 'true';
+      process.env.LANGCHAIN_VERBOSE = 'true';
+      globalThis.fetch = (input, init) => {
+        fetched.push(input instanceof Request ? input.url : String(input));
+        return saved.fetch(input, init);
+      };
+    });
+    afterAll(() => {
+      globalThis.fetch = saved.fetch;
+      for (const [name, value] of [['LANGSMITH_TRACING', saved.tracing], ['LANGCHAIN_VERBOSE', saved.verbose]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+
+    it.each(KINDS)('%s: a tool call, its result and a plain turn work as without them, and only the provider is called', async (kind) => {
+      const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+      try {
+        const make: typeof sourceCreateProvider = (config, deps) => createProvider(config, { ...deps, fetch: globalThis.fetch });
+        const { results } = await agentAndPlainTurns(make, kind);
+        expect(results[0].toolCalls).toEqual([expect.objectContaining({ name: 'search_vault' })]);
+        expect(results[2].text).toMatch(/Question: Hi\.$/);
+        // The planner's structured answer runs through withStructuredOutput's chain of runnables.
+        const provider = make(configFor(server, kind), { getSecret: () => 'sk-test-key-abcdef' });
+        if (provider.structured) expect(typeof (await planOf(provider)).value).toBe('object');
+        expect(fetched.length).toBeGreaterThanOrEqual(3);
+        expect(fetched.filter((url) => !url.startsWith(server.url))).toEqual([]);
+      } finally {
+        log.mockRestore();
+      }
+    });
+  });
+
+  function planOf(provider: ReturnType<typeof sourceCreateProvider>): ReturnType<NonNullable<typeof provider.structured>> {
     const messages = plannerMessages(plannerInput([noteArtifact(PLAN), noteArtifact(LONG)], { question: 'Vents?' }));
-    const result = await provider.structured!({ messages, schema: PlanAnswerSchema, name: PLAN_ANSWER_NAME });
-    expect(result).toMatchObject({ method: 'functionCalling' });
-    expect(typeof result.value).toBe('object');
+    return provider.structured!({ messages, schema: PlanAnswerSchema, name: PLAN_ANSWER_NAME });
+  }
+
+  it.each(['openai', 'openai-responses', 'anthropic', 'gemini'] as const)('%s: the planner\'s structured answer (a forced tool call) comes back as an object, sent as from the sources', async (kind) => {
+    const run = async (make: typeof sourceCreateProvider): Promise<{ result: unknown; wire: unknown[] }> => {
+      server.reset();
+      const result = await planOf(make(configFor(server, kind), { getSecret: () => 'sk-test-key-abcdef', fetch }));
+      return { result, wire: server.requests.map((r) => ({ path: r.path, body: r.body as unknown })) };
+    };
+    const bundled = await run(createProvider);
+    expect(bundled.result).toMatchObject({ method: 'functionCalling', value: expect.any(Object) as unknown });
+    const source = await run(sourceCreateProvider);
+    expect(JSON.stringify(bundled.wire)).toBe(JSON.stringify(source.wire));
+    expect(bundled.result).toEqual(source.result);
   });
 });
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a .cjs script, required as it is
-const { UNUSED_SDK_MODULES } = require('../../scripts/unusedSdkModules.cjs') as { UNUSED_SDK_MODULES: { pkg: string; file: string; exports: string[] }[] };
+const { UNUSED_SDK_MODULES } = require('../../scripts/unusedSdkModules.cjs') as { UNUSED_SDK_MODULES: UnusedModule[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a .cjs script, required as it is
+const { UNUSED_LANGCHAIN_MODULES } = require('../../scripts/unusedLangchainModules.cjs') as { UNUSED_LANGCHAIN_MODULES: UnusedModule[] };
 
-describe('the SDK modules the bundle stubs', () => {
-  /** The names a module of the installed SDK exports (esbuild reads them, as it does when bundling). */
+interface UnusedModule {
+  readonly pkg: string;
+  readonly file: string;
+  readonly exports: string[];
+}
+
+describe('the modules the bundle stubs (scripts/unusedModules.cjs)', () => {
+  const STUBBED = [...UNUSED_SDK_MODULES, ...UNUSED_LANGCHAIN_MODULES];
+
+  /** The names a module of the installed package exports (esbuild reads them, as it does when bundling). */
   async function exportsOf(file: string): Promise<string[]> {
     const result = await build({ entryPoints: [file], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent', outdir: 'out' });
     return Object.values(result.metafile.outputs).flatMap((o) => o.exports);
@@ -139,7 +196,7 @@ describe('the SDK modules the bundle stubs', () => {
   it('each stub exports what the installed module does', async () => {
     const root = path.join(__dirname, '..', '..', 'node_modules');
     const installed: Record<string, string[]> = {};
-    for (const entry of UNUSED_SDK_MODULES) installed[`${entry.pkg}/${entry.file}`] = (await exportsOf(path.join(root, entry.pkg, entry.file))).sort();
-    expect(Object.fromEntries(UNUSED_SDK_MODULES.map((e) => [`${e.pkg}/${e.file}`, [...e.exports].sort()]))).toEqual(installed);
+    for (const entry of STUBBED) installed[`${entry.pkg}/${entry.file}`] = (await exportsOf(path.join(root, entry.pkg, entry.file))).sort();
+    expect(Object.fromEntries(STUBBED.map((e) => [`${e.pkg}/${e.file}`, [...e.exports].sort()]))).toEqual(installed);
   });
 });
