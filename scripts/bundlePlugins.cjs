@@ -20,6 +20,7 @@ const { packedRanksPlugin } = require('./packRanks.cjs');
 const { unusedModulesPlugin } = require('./unusedModules.cjs');
 const { UNUSED_SDK_MODULES } = require('./unusedSdkModules.cjs');
 const { UNUSED_LANGCHAIN_MODULES } = require('./unusedLangchainModules.cjs');
+const { UNUSED_PACKAGE_MODULES } = require('./unusedPackageModules.cjs');
 
 function zodEnglishOnlyPlugin() {
   return {
@@ -76,7 +77,7 @@ function emptyModelProfilesPlugin() {
 }
 
 function bundlePlugins() {
-  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin(), emptyModelProfilesPlugin(), unusedModulesPlugin([...UNUSED_SDK_MODULES, ...UNUSED_LANGCHAIN_MODULES])];
+  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin(), emptyModelProfilesPlugin(), unusedModulesPlugin([...UNUSED_SDK_MODULES, ...UNUSED_LANGCHAIN_MODULES, ...UNUSED_PACKAGE_MODULES])];
 }
 
 module.exports = { bundlePlugins, LANGSMITH_SHIM };

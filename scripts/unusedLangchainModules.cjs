@@ -10,6 +10,8 @@
  * - the tracers a user's environment can turn on (LANGCHAIN_VERBOSE, LANGSMITH_TRACING): an inert
  *   handler each, as the tracing client already sends nothing (the shim), so a call works as
  *   without them;
+ * - a model's response cache (never set) and the JSON patches of streamLog and of an output
+ *   parser's `diff` mode: they throw;
  * - content block translators for chat models Strata does not make (Bedrock, Groq, xAI, DeepSeek,
  *   Ollama, OpenRouter, Vertex): the registry keeps OpenAI, Anthropic and Google GenAI, and is
  *   Strata's own: it does not claim the global registry LangChain shares between bundles (another
@@ -39,6 +41,14 @@ const UNUSED_LANGCHAIN_MODULES = [
   throws('@langchain/openai', 'dist/utils/responses_stream_events.js', ['convertOpenAIResponsesStream']),
   throws('@langchain/anthropic', 'dist/utils/stream_events.js', ['convertAnthropicStream']),
   throws('@langchain/google-genai', 'dist/utils/stream_events.js', ['convertGoogleGenAIStream']),
+  // A model's response cache (a `cache` option Strata never sets) and its SHA-256.
+  throws(CORE, 'dist/caches/index.js', ['BaseCache', 'InMemoryCache', 'defaultHashKeyEncoder', 'deserializeStoredGeneration', 'serializeGeneration', 'caches_exports'], {
+    caches_exports: {},
+  }),
+  // JSON patches: streamLog's, and an output parser's `diff` mode (Strata's parsers stream no diffs).
+  throws(CORE, 'dist/utils/json_patch.js', ['applyPatch', 'compare', 'json_patch_exports'], { json_patch_exports: {} }),
+  throws(CORE, 'dist/utils/fast-json-patch/index.js', ['_areEquals', 'applyOperation', 'applyPatch', 'applyReducer', 'compare', 'getValueByPointer', 'validate', 'validator']),
+  throws(CORE, 'dist/utils/fast-json-patch/src/duplex.js', ['compare']),
   replaced(CORE, 'dist/tracers/console.js', ['ConsoleCallbackHandler', 'console_exports'], `
 import { BaseCallbackHandler } from "../callbacks/base.js";
 export class ConsoleCallbackHandler extends BaseCallbackHandler { name = "console_callback_handler"; }

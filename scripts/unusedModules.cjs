@@ -8,7 +8,8 @@
  * `values` gives constants kept as they are, `code` an export's own source. Each entry lists the module's exports in full:
  * __tests__/providers/bundledClients.test.ts checks them against the installed packages, and esbuild
  * fails the build if an importer wants a name the stub lacks.
- * The tables: unusedSdkModules.cjs (OpenAI, Anthropic), unusedLangchainModules.cjs (LangChain).
+ * The tables: unusedSdkModules.cjs (OpenAI, Anthropic), unusedLangchainModules.cjs (LangChain),
+ * unusedPackageModules.cjs (others).
  * Plain CommonJS: the .mjs config and the TypeScript builds require it as it is.
  */
 const path = require('node:path');

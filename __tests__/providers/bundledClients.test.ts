@@ -177,6 +177,8 @@ describe('the provider clients as the bundle carries them', () => {
 const { UNUSED_SDK_MODULES } = require('../../scripts/unusedSdkModules.cjs') as { UNUSED_SDK_MODULES: UnusedModule[] };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a .cjs script, required as it is
 const { UNUSED_LANGCHAIN_MODULES } = require('../../scripts/unusedLangchainModules.cjs') as { UNUSED_LANGCHAIN_MODULES: UnusedModule[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a .cjs script, required as it is
+const { UNUSED_PACKAGE_MODULES } = require('../../scripts/unusedPackageModules.cjs') as { UNUSED_PACKAGE_MODULES: UnusedModule[] };
 
 interface UnusedModule {
   readonly pkg: string;
@@ -185,7 +187,7 @@ interface UnusedModule {
 }
 
 describe('the modules the bundle stubs (scripts/unusedModules.cjs)', () => {
-  const STUBBED = [...UNUSED_SDK_MODULES, ...UNUSED_LANGCHAIN_MODULES];
+  const STUBBED = [...UNUSED_SDK_MODULES, ...UNUSED_LANGCHAIN_MODULES, ...UNUSED_PACKAGE_MODULES];
 
   /** The names a module of the installed package exports (esbuild reads them, as it does when bundling). */
   async function exportsOf(file: string): Promise<string[]> {
