@@ -10,8 +10,9 @@
  * - the tracers a user's environment can turn on (LANGCHAIN_VERBOSE, LANGSMITH_TRACING): an inert
  *   handler each, as the tracing client already sends nothing (the shim), so a call works as
  *   without them;
- * - a model's response cache (never set) and the JSON patches of streamLog and of an output
- *   parser's `diff` mode: they throw;
+ * - a model's response cache (never set), the JSON patches of streamLog and of an output parser's
+ *   `diff` mode, and core's converter of zod 3 schemas (Strata gives JSON Schema, or zod 4 which
+ *   zod converts itself): they throw;
  * - content block translators for chat models Strata does not make (Bedrock, Groq, xAI, DeepSeek,
  *   Ollama, OpenRouter, Vertex): the registry keeps OpenAI, Anthropic and Google GenAI, and is
  *   Strata's own: it does not claim the global registry LangChain shares between bundles (another
@@ -49,6 +50,18 @@ const UNUSED_LANGCHAIN_MODULES = [
   throws(CORE, 'dist/utils/json_patch.js', ['applyPatch', 'compare', 'json_patch_exports'], { json_patch_exports: {} }),
   throws(CORE, 'dist/utils/fast-json-patch/index.js', ['_areEquals', 'applyOperation', 'applyPatch', 'applyReducer', 'compare', 'getValueByPointer', 'validate', 'validator']),
   throws(CORE, 'dist/utils/fast-json-patch/src/duplex.js', ['compare']),
+  // zod 3 schemas to JSON Schema (toJsonSchema's branch for them): Strata's schemas are JSON Schema or zod 4.
+  throws(CORE, 'dist/utils/zod-to-json-schema/zodToJsonSchema.js', ['zodToJsonSchema']),
+  throws(CORE, 'dist/utils/zod-to-json-schema/index.js', [
+    'addErrorMessage', 'defaultOptions', 'getDefaultOptions', 'getRefs', 'getRelativePath', 'ignoreOverride',
+    'parseAnyDef', 'parseArrayDef', 'parseBigintDef', 'parseBooleanDef', 'parseBrandedDef', 'parseCatchDef',
+    'parseDateDef', 'parseDef', 'parseDefaultDef', 'parseEffectsDef', 'parseEnumDef', 'parseIntersectionDef',
+    'parseLiteralDef', 'parseMapDef', 'parseNativeEnumDef', 'parseNeverDef', 'parseNullDef',
+    'parseNullableDef', 'parseNumberDef', 'parseObjectDef', 'parseOptionalDef', 'parsePipelineDef',
+    'parsePromiseDef', 'parseReadonlyDef', 'parseRecordDef', 'parseSetDef', 'parseStringDef', 'parseTupleDef',
+    'parseUndefinedDef', 'parseUnionDef', 'parseUnknownDef', 'primitiveMappings', 'selectParser',
+    'setResponseValueAndErrors', 'zodPatterns', 'zodToJsonSchema',
+  ]),
   replaced(CORE, 'dist/tracers/console.js', ['ConsoleCallbackHandler', 'console_exports'], `
 import { BaseCallbackHandler } from "../callbacks/base.js";
 export class ConsoleCallbackHandler extends BaseCallbackHandler { name = "console_callback_handler"; }
