@@ -3,9 +3,9 @@
  * Each client wires every resource of its API in its constructor (files, batches, fine-tuning,
  * vector stores, agents, sessions...), so esbuild keeps them all although LangChain's chat models
  * call only chat completions, responses and messages: those resources become `inert`. Helpers for
- * calls LangChain never makes `throw`: the SDKs' `.stream()` and `.runTools()` runners, OpenAI's
- * zod helpers (for zod 3 schemas; Strata gives JSON Schema), Anthropic's credential chain (reached
- * only without an API key, and Strata always gives one).
+ * calls LangChain never makes `throw`: the SDKs' `.stream()` and `.runTools()` runners, file uploads,
+ * OpenAI's zod helpers (for zod 3 schemas; Strata gives JSON Schema), the credentials a client finds
+ * without an API key (Anthropic's credential chain, OpenAI's workload identity): Strata always gives one.
  */
 const { inert, throws } = require('./unusedModules.cjs');
 
@@ -26,12 +26,16 @@ const UNUSED_SDK_MODULES = [
   inert(OPENAI, 'resources/files.mjs', 'Files'),
   inert(OPENAI, 'resources/fine-tuning/fine-tuning.mjs', 'FineTuning'),
   inert(OPENAI, 'resources/graders/graders.mjs', 'Graders'),
+  inert(OPENAI, 'resources/images.mjs', 'Images'),
   inert(OPENAI, 'resources/realtime/realtime.mjs', 'Realtime'),
   inert(OPENAI, 'resources/skills/skills.mjs', 'Skills'),
   inert(OPENAI, 'resources/uploads/uploads.mjs', 'Uploads'),
   inert(OPENAI, 'resources/vector-stores/vector-stores.mjs', 'VectorStores'),
   inert(OPENAI, 'resources/videos.mjs', 'Videos'),
   inert(OPENAI, 'resources/webhooks/webhooks.mjs', 'Webhooks'),
+  // File uploads (files, audio, image edits) and workload identity federation (a client without an API key).
+  throws(OPENAI, 'core/uploads.mjs', ['toFile', 'toStreamingFile']),
+  throws(OPENAI, 'auth/workload-identity-auth.mjs', ['WorkloadIdentityAuth']),
   throws(OPENAI, 'lib/AssistantStream.mjs', ['AssistantStream']),
   throws(OPENAI, 'lib/ChatCompletionStream.mjs', ['ChatCompletionStream', 'makeChatCompletionReadableStreamMessageChunk']),
   throws(OPENAI, 'lib/ChatCompletionRunner.mjs', ['ChatCompletionRunner']),
@@ -59,6 +63,7 @@ const UNUSED_SDK_MODULES = [
   inert(ANTHROPIC, 'resources/beta/user-profiles.mjs', 'UserProfiles'),
   inert(ANTHROPIC, 'resources/beta/vaults/vaults.mjs', 'Vaults'),
   inert(ANTHROPIC, 'resources/beta/webhooks.mjs', 'Webhooks'),
+  throws(ANTHROPIC, 'core/uploads.mjs', ['toFile']),
   throws(ANTHROPIC, 'lib/MessageStream.mjs', ['MessageStream']),
   throws(ANTHROPIC, 'lib/BetaMessageStream.mjs', ['BetaMessageStream']),
   throws(ANTHROPIC, 'lib/tools/BetaToolRunner.mjs', ['BetaToolRunner']),
