@@ -10,9 +10,10 @@
  *   esbuild drops them: core's output_parsers index re-exports them, and Strata never parses XML;
  * - the LangChain chat models' model profiles (tables of what each model supports, 18 KB) emptied:
  *   read only by a model's `profile` getter, which neither Strata nor @langchain/core calls;
- * - the SDKs' API resources and helpers LangChain never calls (files, batches, agents, the streaming
- *   runners...) made empty or throwing (unusedSdkModules.cjs): each client wires every resource of
- *   its API, so esbuild keeps them all.
+ * - modules Strata never runs made empty or throwing stubs with the same exports (unusedModules.cjs):
+ *   the SDKs' API resources and helpers LangChain never calls (each client wires every resource of
+ *   its API, so esbuild keeps them all), LangChain's unused streams, tracers, cache and converters,
+ *   image-size's types Strata does not send.
  * Plain CommonJS: the .mjs config and the TypeScript builds require it as it is.
  */
 const path = require('node:path');
