@@ -10,13 +10,18 @@
  *   esbuild drops them: core's output_parsers index re-exports them, and Strata never parses XML;
  * - the LangChain chat models' model profiles (tables of what each model supports, 18 KB) emptied:
  *   read only by a model's `profile` getter, which neither Strata nor @langchain/core calls;
- * - the SDKs' helpers for APIs LangChain never calls (OpenAI's Assistants streams, Anthropic's tool
- *   runners and environment worker) replaced by classes that throw if ever made: each client wires
- *   every resource of its API, so esbuild keeps them.
+ * - modules Strata never runs made empty or throwing stubs with the same exports (unusedModules.cjs):
+ *   the SDKs' API resources and helpers LangChain never calls (each client wires every resource of
+ *   its API, so esbuild keeps them all), LangChain's unused streams, tracers, cache and converters,
+ *   image-size's types Strata does not send.
  * Plain CommonJS: the .mjs config and the TypeScript builds require it as it is.
  */
 const path = require('node:path');
 const { packedRanksPlugin } = require('./packRanks.cjs');
+const { unusedModulesPlugin } = require('./unusedModules.cjs');
+const { UNUSED_SDK_MODULES } = require('./unusedSdkModules.cjs');
+const { UNUSED_LANGCHAIN_MODULES } = require('./unusedLangchainModules.cjs');
+const { UNUSED_PACKAGE_MODULES } = require('./unusedPackageModules.cjs');
 
 function zodEnglishOnlyPlugin() {
   return {
@@ -72,39 +77,8 @@ function emptyModelProfilesPlugin() {
   };
 }
 
-/** SDK helper modules LangChain's chat models never reach, by path, with what each exports. */
-const UNUSED_SDK_HELPERS = [
-  { file: /[\\/]openai[\\/]lib[\\/]AssistantStream\.mjs$/, classes: ['AssistantStream'] },
-  { file: /[\\/]@anthropic-ai[\\/]sdk[\\/]lib[\\/]tools[\\/]BetaToolRunner\.mjs$/, classes: ['BetaToolRunner'] },
-  {
-    file: /[\\/]@anthropic-ai[\\/]sdk[\\/]lib[\\/]tools[\\/]SessionToolRunner\.mjs$/,
-    classes: ['SessionToolRunner'],
-    values: { MANAGED_AGENTS_BETA: 'managed-agents-2026-04-01', DEFAULT_MAX_IDLE_MS: 60000 },
-  },
-  { file: /[\\/]@anthropic-ai[\\/]sdk[\\/]lib[\\/]environments[\\/]worker\.mjs$/, classes: ['EnvironmentWorker'], functions: ['sessionsTokenFromSecret'] },
-];
-
-function unusedSdkHelpersPlugin() {
-  return {
-    name: 'strata-unused-sdk-helpers',
-    setup(build) {
-      build.onLoad({ filter: /(AssistantStream|BetaToolRunner|SessionToolRunner|worker)\.mjs$/ }, (args) => {
-        const helper = UNUSED_SDK_HELPERS.find((h) => h.file.test(args.path));
-        if (!helper) return undefined;
-        const fail = (name) => `throw new Error(${JSON.stringify(`${name} is not in Strata's bundle`)});`;
-        const lines = [
-          ...helper.classes.map((name) => `export class ${name} { constructor() { ${fail(name)} } }`),
-          ...(helper.functions ?? []).map((name) => `export function ${name}() { ${fail(name)} }`),
-          ...Object.entries(helper.values ?? {}).map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};`),
-        ];
-        return { contents: lines.join('\n'), loader: 'js' };
-      });
-    },
-  };
-}
-
 function bundlePlugins() {
-  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin(), emptyModelProfilesPlugin(), unusedSdkHelpersPlugin()];
+  return [packedRanksPlugin(), zodEnglishOnlyPlugin(), langsmithShimPlugin(), sideEffectFreePlugin(), emptyModelProfilesPlugin(), unusedModulesPlugin([...UNUSED_SDK_MODULES, ...UNUSED_LANGCHAIN_MODULES, ...UNUSED_PACKAGE_MODULES])];
 }
 
 module.exports = { bundlePlugins, LANGSMITH_SHIM };
