@@ -19,10 +19,13 @@ let keptChars = 0;
 /** JSON.parse(line), from the lines kept when the same text was read or written before. Throws as JSON.parse does. */
 export function lineValue(line: string): unknown {
   if (line.length < MIN_CHARS) return JSON.parse(line) as unknown;
-  const known = values.get(line);
+  // Keyed by the line and a line break (which no data line holds): a string of its own, so a line cut
+  // from a note's text does not keep the whole note in memory while it is kept.
+  const key = `${line}\n`;
+  const known = values.get(key);
   if (known !== undefined) return known;
   const value = JSON.parse(line) as unknown;
-  keep(line, value);
+  keep(key, value);
   return value;
 }
 
