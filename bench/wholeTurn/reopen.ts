@@ -4,7 +4,9 @@
  * followed by one send; prints the medians of wall and CPU time (process.cpuUsage, this thread and
  * the GC's) for open() and the first send, and the next request's before reopening.
  *   node --expose-gc --import tsx bench/wholeTurn/reopen.ts [turns=1000] [reopens=9]
- * Add `--cpu-prof --cpu-prof-dir=DIR` to node for a profile (the turns played before are in it too).
+ * Add `--cpu-prof --cpu-prof-dir=DIR` to node for a profile (the turns played before are in it too);
+ * REOPEN_WINDOWS=<file> writes the open() calls' times in the profile's clock (to keep only their
+ * samples), REOPEN_KEEP=<dir> a copy of the vault and the chat note (a fresh process can open it).
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -86,8 +88,6 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${JSON.stringify({ turns, next: f(next), openWall: f(open), openCpu: f(openCpu), firstSend: f(first), ratio: ((median(open) + median(first)) / median(next)).toFixed(1), load: os.loadavg()[0].toFixed(1), open: open.map((x) => Math.round(x)) })}\n`,
     );
-    const T = (globalThis as { __T?: Record<string, number[]> }).__T;
-    if (T) for (const [k, v] of Object.entries(T)) process.stdout.write(`${k} ${median(v).toFixed(1)}\n`);
     if (process.env.REOPEN_KEEP) cpSync(dir, process.env.REOPEN_KEEP, { recursive: true });
     if (process.env.REOPEN_WINDOWS) writeFileSync(process.env.REOPEN_WINDOWS, JSON.stringify(windows));
   } finally {
