@@ -32,6 +32,18 @@ export function registerPoint(point: z.ZodType, schema: z.ZodType, whenMissing?:
 
 const FIELDS = new WeakMap<z.ZodType, Field>();
 
+/**
+ * Schemas whose reads are kept by their input object: a chat note's list records (a turn, a library
+ * item), whose parsed lines are kept by their text (conversation/keptLines.ts), so a note read again
+ * in the same session (reopened, or read back after a save) does not validate its old records again.
+ * The kept value is the one the read gave (shared: stored data is read-only once read).
+ */
+const KEPT = new WeakMap<z.ZodType, WeakMap<object, unknown>>();
+
+export function keepReads(schema: z.ZodType): void {
+  if (!KEPT.has(schema)) KEPT.set(schema, new WeakMap());
+}
+
 /** `input` read strictly by `schema`, or FAILED. */
 export function readStrict(schema: z.ZodType, input: unknown): unknown {
   return fieldOf(schema).read(input);
@@ -41,12 +53,30 @@ function fieldOf(schema: z.ZodType): Field {
   let field = FIELDS.get(schema);
   if (!field) {
     field = build(schema);
+    const kept = KEPT.get(schema);
+    if (kept) field = keptField(field, kept);
     FIELDS.set(schema, field);
   }
   return field;
 }
 
 const required = (read: Read): Field => ({ read, absent: 'fail' });
+
+/** `field`, its reads of objects kept by the object (a failed read is not kept: it is rare, and read the lenient way). */
+function keptField(field: Field, kept: WeakMap<object, unknown>): Field {
+  const read = field.read;
+  return {
+    ...field,
+    read: (input) => {
+      if (typeof input !== 'object' || input === null) return read(input);
+      const known = kept.get(input);
+      if (known !== undefined) return known;
+      const value = read(input);
+      if (value !== FAILED && value !== undefined) kept.set(input, value);
+      return value;
+    },
+  };
+}
 
 function viaZod(schema: z.ZodType): Field {
   return required((input) => {

@@ -150,7 +150,13 @@ export class ChatArchive implements ChatArchivePort {
       if (loaded && loaded.conversation.id === id) return loaded;
       this.paths.delete(id);
     }
-    return this.loadPath(await this.pathOf(id));
+    // Not known yet (a fresh archive: the first chat opened after Obsidian starts): the listing reads
+    // every note's head anyway, and keeps this chat's text, so its note (megabytes) is not read twice.
+    const listed = await this.listing(id);
+    const path = this.paths.get(id);
+    if (path === undefined) throw new Error(`No saved chat with id ${id} in ${this.folder}`);
+    if (listed.text !== undefined && listed.path === path) return this.decoded(path, listed.text);
+    return this.loadPath(path);
   }
 
   /** Read a chat note. Never throws for bad content; a missing file is an error. */
@@ -162,7 +168,10 @@ export class ChatArchive implements ChatArchivePort {
 
   private async tryLoad(path: string): Promise<LoadedChat | null> {
     const text = await this.store.read(path);
-    if (text === null) return null;
+    return text === null ? null : this.decoded(path, text);
+  }
+
+  private decoded(path: string, text: string): LoadedChat {
     const decoded = decodeChatNote(text, { id: idFromPath(path), now: this.clock.now() });
     this.lastText.set(path, text);
     this.paths.set(decoded.conversation.id, path);
@@ -172,6 +181,12 @@ export class ChatArchive implements ChatArchivePort {
 
   /** Every chat in the chat folder and the projects' chats folders, most recently updated first: read from each note's properties, never decoded. */
   async list(): Promise<ChatListRow[]> {
+    return (await this.listing()).rows;
+  }
+
+  /** list(), keeping the text of the note listed under `wanted` (the chat load() looks for). */
+  private async listing(wanted?: string): Promise<{ rows: ChatListRow[]; path?: string; text?: string }> {
+    let kept: { path: string; text: string } | undefined;
     const out: ChatListRow[] = [];
     const ids = new Map<string, string>();
     // The chat folder's notes are all listed; in a project's chats folder, only chat notes.
@@ -184,13 +199,16 @@ export class ChatArchive implements ChatArchivePort {
       const summary = chatListRowOf(path, text, chatsOnly ? '' : idFromPath(path));
       if (summary.id === '') continue;
       // A note copied with "Make a copy" shares its id: the first path (sorted) keeps it.
-      if (!ids.has(summary.id)) ids.set(summary.id, path);
+      if (!ids.has(summary.id)) {
+        ids.set(summary.id, path);
+        if (summary.id === wanted) kept = { path, text };
+      }
       if (!this.named.has(summary.id)) this.named.set(summary.id, summary.title);
       out.push(summary);
     }
     for (const [id, path] of this.paths) if (ids.get(id) !== path) this.paths.delete(id);
     for (const [id, path] of ids) this.paths.set(id, path);
-    return out.sort((a, b) => b.updated - a.updated || (a.path < b.path ? -1 : 1));
+    return { rows: out.sort((a, b) => b.updated - a.updated || (a.path < b.path ? -1 : 1)), ...kept };
   }
 
   /**

@@ -45,11 +45,28 @@ export function readBlockTokens(saved: BlockTokens): { encoding: string; counts:
   return { encoding, counts };
 }
 
+/**
+ * Saved counts read before, by their text (a chat reopened again in the session reads the same
+ * strings): the tokenizer then finds the same object taken and skips it. At most `KEPT_ENTRIES`.
+ */
+const readCounts = new Map<string, ReturnType<typeof readBlockTokens>>();
+const KEPT_ENTRIES = 20_000;
+
+function countsOf(saved: BlockTokens): ReturnType<typeof readBlockTokens> {
+  let read = readCounts.get(saved);
+  if (read === undefined) {
+    read = readBlockTokens(saved);
+    if (readCounts.size >= KEPT_ENTRIES) readCounts.delete(readCounts.keys().next().value as string);
+    readCounts.set(saved, read);
+  }
+  return read;
+}
+
 /** A reopened chat's saved counts, for the tokenizers to take (before its first request is assembled). */
 export function rememberBlockTokens(turns: readonly ChatTurn[]): void {
   for (const turn of turns) {
     if (turn.tokens === undefined) continue;
-    const { encoding, counts } = readBlockTokens(turn.tokens);
+    const { encoding, counts } = countsOf(turn.tokens);
     rememberTokenCounts(encoding, counts);
   }
 }

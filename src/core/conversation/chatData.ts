@@ -2,6 +2,8 @@ import { MappedJoin } from './prefixJoin';
 import { keptRecordOf } from './meta';
 import type { ChatTurn, CompactionRecord, ItemRef } from './model';
 import { isStructureLine, STRATA_CALLOUT } from './textBlock';
+import { keepWrittenLine, lineValue } from './keptLines';
+import { readListRecordAhead } from './metaSchema';
 
 /**
  * The chat data: the machine state a chat needs to reopen (provider session, the last request's
@@ -58,8 +60,11 @@ function listLine(kind: string, value: unknown): string {
   const memo = typeof value === 'object' && value !== null ? listLines.get(kind) : undefined;
   let line = memo?.get(value as object);
   if (line === undefined) {
-    line = `> ${dataLine({ [kind]: value })}\n`;
+    const json = dataLine({ [kind]: value });
+    line = `> ${json}\n`;
     memo?.set(value as object, line);
+    // Read now, as the note read back will read it: reopening in this session then parses and validates nothing old.
+    if (kind === 'turn' || kind === 'item') readListRecordAhead(kind, (keepWrittenLine(json) as Record<string, unknown>)[kind]);
   }
   return line;
 }
@@ -203,7 +208,7 @@ export function readChatData(inside: readonly string[], warnings: string[]): Rec
     first = false;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = lineValue(line);
     } catch {
       value = undefined;
     }

@@ -12,6 +12,7 @@ import { RENDERINGS } from '../settings/engineChoices';
 import type { CommittedRequest, PendingEvent } from '../engine/prefix';
 import { FRESHNESS_STATUSES, LAYER_IDS, PREFIX_CHANGE_REASONS, type ImageRef, type LayerId } from '../engine/types';
 import { Count, leftOut, orElse, required } from '../lenient';
+import { keepReads, readStrict } from '../strictRead';
 import { Content, jsonAtMost, listOf, Name, nonBlank, PathText, STORED_LIMITS, Text } from '../storedLimits';
 import type { Usage } from '../usage';
 import { REWRITE_STATUSES, type TurnSearch } from './records/search';
@@ -175,6 +176,7 @@ const TurnRecordSchema = z.object({
 });
 
 export type ParsedTurnRecord = z.infer<typeof TurnRecordSchema>;
+keepReads(TurnRecordSchema);
 const EMPTY_TURN: ParsedTurnRecord = { status: 'complete', at: null, referenced: [], problems: [] };
 
 const ItemRefRecord = z
@@ -250,6 +252,15 @@ const CompactionRecordSchema = z.object({
 });
 
 export type CompactionMetaRecord = z.infer<typeof CompactionRecordSchema>;
+keepReads(ItemRefRecord);
+
+/**
+ * A chat data list record read once now (a save that wrote its line), so that reading the note
+ * back finds it read (strictRead's kept reads): its value is kept by the parsed object.
+ */
+export function readListRecordAhead(kind: 'turn' | 'item', value: unknown): void {
+  readStrict(kind === 'turn' ? TurnRecordSchema : ItemRefRecord, value);
+}
 
 const CommittedRequestRecord = z.object({
   count: Count,

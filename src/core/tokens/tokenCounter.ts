@@ -131,6 +131,8 @@ class MemoTokenCounter implements TokenCounter {
   private readonly chunkMemo = new Map<string, number>();
   /** Counts saved with chats (by blockHash), for this tokenizer only: used for the text they were counted from. */
   private readonly saved = new Map<string, number>();
+  /** Counts objects taken whole since the last time `saved` dropped one (remember() skips them). */
+  private taken = new WeakSet<object>();
   constructor(readonly encoding: EncodingName) {}
 
   count(text: string): number {
@@ -201,11 +203,17 @@ class MemoTokenCounter implements TokenCounter {
 
   /** Take counts saved with a chat (blockHash → tokens, counted by this tokenizer). */
   remember(counts: Readonly<Record<string, number>>): void {
+    // The same counts taken again (a chat reopened in this session): nothing to do while none was dropped since.
+    if (this.taken.has(counts)) return;
     for (const [hash, n] of Object.entries(counts)) {
       if (hash.length !== BLOCK_HASH_HEX || !Number.isSafeInteger(n) || n < 0) continue;
-      if (this.saved.size >= SAVED_LIMIT) this.saved.delete(this.saved.keys().next().value as string);
+      if (this.saved.size >= SAVED_LIMIT) {
+        this.saved.delete(this.saved.keys().next().value as string);
+        this.taken = new WeakSet();
+      }
       this.saved.set(hash, n);
     }
+    this.taken.add(counts);
   }
 
   encode(text: string): number[] {
