@@ -2,11 +2,13 @@ import { sha256Hex } from '../hash';
 import type { NoteStat, VaultReader } from '../ports/vault';
 import { trimSlashes } from '../trim';
 import { chunkNote, chunkNoteSteps, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
-import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
+import { DEFAULT_RANKING, FIELDS, fuseRankings, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { LinkGraph } from './linkGraph';
+import { NoteNumbers } from './noteNumbers';
 import { makeSnippet } from './snippet';
-import { TermIndex } from './termIndex';
+import { TermIndex, type TermQuery } from './termIndex';
+import { componentsOf, scoreChunks, type ScoreComponent, type ScoredChunks } from './topChunks';
 import { decodeTermIndex, encodeTermIndex, runSteps, runStepsAsync, type StoredTermIndex } from './termIndexCodec';
 import { abortError, driveSteps, hashInSlices, macrotask, SliceClock } from './slices';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
@@ -126,6 +128,8 @@ export class VaultIndex implements VaultSearch {
   private terms = new TermIndex(FIELDS);
   private readonly notes = new Map<string, NoteEntry>();
   private readonly chunks = new Map<number, ChunkMeta>();
+  /** Each chunk's note as a number, so a query groups its matches by note in typed arrays (topChunks.ts). */
+  private noteNumbers = new NoteNumbers();
   /** The notes' links (linkGraph.ts): links weighed into ranking and related notes. */
   private linkGraph = new LinkGraph();
   private nextId = 1;
@@ -332,6 +336,7 @@ export class VaultIndex implements VaultSearch {
     for (const id of known.ids) {
       this.terms.remove(id);
       this.chunks.delete(id);
+      this.noteNumbers.remove(id);
     }
     this.linkGraph.delete(path);
     this.notes.delete(path);
@@ -356,11 +361,18 @@ export class VaultIndex implements VaultSearch {
   rankNotes(query: string, n: number, exclude?: string): Array<{ path: string; score: number }> {
     if (query.trim() === '' || n <= 0) return [];
     const { boost, bm25 } = this.ranking;
+    const matches = this.terms.match(query, { boost: { ...boost }, bm25: { ...bm25 } });
+    // Each note's best score by note number (typed), then by path for the few notes matched.
+    const numbers = this.noteNumbers;
+    const byNumber = new Float64Array(numbers.limit);
+    for (let m = 0; m < matches.count; m++) {
+      const number = numbers.noteOfChunk(matches.docs[m]);
+      if (number >= 0 && matches.scores[m] > byNumber[number]) byNumber[number] = matches.scores[m];
+    }
     const best = new Map<string, number>();
-    for (const result of this.terms.search(query, { boost: { ...boost }, bm25: { ...bm25 } })) {
-      const path = this.chunks.get(result.id)?.path;
-      if (path === undefined || path === exclude) continue;
-      if (result.score > (best.get(path) ?? 0)) best.set(path, result.score);
+    for (let number = 0; number < byNumber.length; number++) {
+      const path = numbers.pathOf(number);
+      if (byNumber[number] > 0 && path !== exclude) best.set(path, byNumber[number]);
     }
     return [...best]
       .sort(([pa, a], [pb, b]) => b - a || (pa < pb ? -1 : pa > pb ? 1 : 0))
@@ -390,20 +402,22 @@ export class VaultIndex implements VaultSearch {
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = options.k ?? 10;
     if (query.trim() === '' || k <= 0) return [];
-    const { boost, prefixMin, fuzzyMin, looseWeight, bm25 } = this.ranking;
-    const results = this.terms.search(query, {
-      boost: { ...boost },
-      bm25: { ...bm25 },
+    const { prefixMin, fuzzyMin, looseWeight } = this.ranking;
+    const scored = this.score(query, {
       // Longer stems also match longer words and words one typo away; short ones would match too much.
       prefix: (term) => prefixMin > 0 && term.length >= prefixMin,
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
-    });
-    // Every match ranked: coverage and the note graph weigh whole notes, so a ranking pruned by a
-    // chunk's own score and its note's best (tried at 25,000 notes) would not give the same order.
-    const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size, this.linkGraph);
-    const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
-    const picked = pickHits(ranked, k, options.perNote, Infinity) ?? [];
+    }, componentsOf(this.ranking, this.linkGraph));
+    // Every match is scored (coverage and the note graph weigh whole notes); only the entries that
+    // can reach the first k are sorted (topChunks.ts), taken now: the index may change while awaiting.
+    const lexical = scored.top(k, options.perNote);
+    let picked = lexical;
+    if (this.semantic) {
+      const candidates = Math.max(3 * k, 30); // The lexical entries the fusion reads.
+      const fused = await this.fuse(query, scored.top(candidates), candidates, options.signal);
+      if (fused) picked = pickHits(fused, k, options.perNote);
+    }
     const texts = new Map<string, string[] | null>();
     const hits: SearchHit[] = [];
     for (const hit of picked) {
@@ -427,12 +441,18 @@ export class VaultIndex implements VaultSearch {
     return hits;
   }
 
-  /** The lexical ranking fused with the semantic ranker's (fuseRankings); the lexical one alone when it has none. */
-  private async fuse(query: string, lexical: RankedChunk<ChunkMeta>[], k: number, signal: AbortSignal | undefined): Promise<RankedChunk<ChunkMeta>[]> {
-    const candidates = Math.max(3 * k, 30); // As in search(): the lexical entries that must be certain.
+  /** The lexical ranking's first entries fused with the semantic ranker's (fuseRankings); null when it found none (the lexical ranking alone). */
+  private async fuse(query: string, lexical: RankedChunk<ChunkMeta>[], candidates: number, signal: AbortSignal | undefined): Promise<RankedChunk<ChunkMeta>[] | null> {
     const ids = await (this.semantic as ChunkRanker).rank(query, candidates, (id) => this.chunks.has(id), signal);
-    if (ids.length === 0) return lexical;
+    if (ids.length === 0) return null;
     return fuseRankings(lexical, ids, this.chunks, candidates, this.ranking.semanticWeight);
+  }
+
+  /** Every chunk matching the query scored by the ranking's components (topChunks.ts). */
+  private score(query: string, loose: Omit<TermQuery, 'boost' | 'bm25'>, components: readonly ScoreComponent[]): ScoredChunks<ChunkMeta> {
+    const { boost, bm25 } = this.ranking;
+    const matches = this.terms.match(query, { ...loose, boost: { ...boost }, bm25: { ...bm25 } });
+    return scoreChunks(matches, this.noteNumbers, (id) => this.chunks.get(id), this.notes.size, components);
   }
 
   /**
@@ -544,8 +564,12 @@ export class VaultIndex implements VaultSearch {
     this.linkGraph = links;
     this.notes.clear();
     this.chunks.clear();
+    this.noteNumbers = new NoteNumbers();
     for (const [path, entry] of notes) this.notes.set(path, entry);
-    for (const [id, meta] of chunks) this.chunks.set(id, meta);
+    for (const [id, meta] of chunks) {
+      this.chunks.set(id, meta);
+      this.noteNumbers.add(id, meta.path);
+    }
     this.nextId = stored.nextId;
     return 'restored';
   }
@@ -568,6 +592,7 @@ export class VaultIndex implements VaultSearch {
       const id = this.nextId++;
       ids.push(id);
       this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embeddingTextOf(path, lines, note, about, i)) });
+      this.noteNumbers.add(id, path);
       this.terms.add(id, [note.title, aliases, chunk.headings.join('\n'), tags, note.properties, folder, chunk.body]);
       yield;
     }
@@ -586,23 +611,17 @@ export class VaultIndex implements VaultSearch {
   }
 }
 
-/**
- * The first k hits, at most perNote from one note; null when that would read past the first
- * `certain` entries (or off the end of a list that left chunks out): the caller ranks them all.
- */
-function pickHits<M extends ChunkMeta>(ranked: readonly RankedChunk<M>[], k: number, perNoteLimit: number | undefined, certain: number): RankedChunk<M>[] | null {
+/** The first k hits of a ranked list, at most perNote from one note. */
+function pickHits<M extends ChunkMeta>(ranked: readonly RankedChunk<M>[], k: number, perNoteLimit: number | undefined): RankedChunk<M>[] {
   const picked: RankedChunk<M>[] = [];
   const perNote = new Map<string, number>();
-  let i = 0;
-  for (; i < ranked.length && picked.length < k; i++) {
-    if (i >= certain) return null;
+  for (let i = 0; i < ranked.length && picked.length < k; i++) {
     const hit = ranked[i];
     const count = perNote.get(hit.meta.path) ?? 0;
     if (perNoteLimit !== undefined && count >= perNoteLimit) continue;
     perNote.set(hit.meta.path, count + 1);
     picked.push(hit);
   }
-  if (picked.length < k && certain !== Infinity) return null;
   return picked;
 }
 

@@ -1,0 +1,322 @@
+import type { ChunkPlace, RankedChunk, Ranking } from './chunkRanking';
+import type { Neighbours } from './graphExpansion';
+import type { NoteNumbers } from './noteNumbers';
+import type { QueryMatches } from './termQuery';
+
+/**
+ * The query path's ranking: rankChunks (chunkRanking.ts, the formula as written) over typed
+ * arrays, giving exactly its first k entries. Every match is scored in full (the note-level parts
+ * need all of them: the best raw score, each term's spread over notes, each note's best chunks),
+ * but in one pass over typed arrays with no object per match; only the entries that can reach the
+ * first k (those scoring at least the k-th best note's best chunk) are made into objects and sorted.
+ *
+ * The score is the chunk's own BM25 score plus one addend per component, in rankChunks's order
+ * (floating-point sums in the same order, so the scores are the same to the last bit). A change to
+ * the formula in chunkRanking.ts or noteEvidence.ts goes in the matching component here; the
+ * property test (vaultIndexScale.test.ts) fails until it does.
+ */
+
+/** The matches grouped by note, what every component reads. */
+export interface MatchTable {
+  readonly count: number;
+  /** By match: the chunk's own score (the term index's BM25). */
+  readonly raw: Float64Array;
+  /** By match: its note's place among the matched notes (0 … notes - 1). */
+  readonly note: Int32Array;
+  /** Matched notes. */
+  readonly notes: number;
+  /** By matched note: its path. */
+  readonly paths: readonly string[];
+  /** By matched note: which distinct query terms it matches anywhere (`words` 32-bit words each). */
+  readonly noteMasks: Uint32Array;
+  readonly words: number;
+  readonly queryTerms: readonly string[];
+  /** The best raw score of all matches. */
+  readonly top: number;
+  /** Notes in the index. */
+  readonly notesInIndex: number;
+  /** The matched note at `path`, or -1. */
+  placeOf(path: string): number;
+}
+
+/**
+ * One addend of the score: given the table and the scores so far (by match), the amount each
+ * match gets. Components run in order, each seeing the sums of those before it.
+ */
+export type ScoreComponent = (table: MatchTable, scores: Float64Array) => Float64Array;
+
+/**
+ * noteEvidence.ts's bonus: the note's other chunks (the best at `share`, each next at `decay` of
+ * the one before, stopping once a weight falls under 1e-3) plus `coverage` × top × the note's
+ * coverage (the share of the query's idf over notes that it matches anywhere).
+ */
+export function noteEvidenceComponent(knobs: { readonly share: number; readonly decay: number; readonly coverage: number }): ScoreComponent {
+  // How many other chunks the decayed sum reads (noteBonus's loop, same weights to the bit).
+  const weights: number[] = [];
+  for (let weight = knobs.share; ; ) {
+    weights.push(weight);
+    weight *= knobs.decay;
+    if (weight < 1e-3 || weights.length > MAX_KEPT) break;
+  }
+  const unbounded = weights.length > MAX_KEPT;
+  return (table) => {
+    const { count, raw, note, notes } = table;
+    const coverage = noteCoverage(table);
+    const out = new Float64Array(count);
+    if (unbounded) {
+      // A decay that never falls under 1e-3: every chunk of the note counts (rare; lists per note).
+      const lists: number[][] = Array.from({ length: notes }, () => []);
+      for (let i = 0; i < count; i++) lists[note[i]].push(raw[i]);
+      for (const list of lists) list.sort((a, b) => b - a);
+      for (let i = 0; i < count; i++) out[i] = decayedOthers(lists[note[i]], lists[note[i]].length, raw[i], knobs.share, knobs.decay, Infinity) + knobs.coverage * table.top * coverage[note[i]];
+      return out;
+    }
+    // Each note's best `keep` scores, best first: enough for the sum whichever chunk is left out.
+    const keep = weights.length + 1;
+    const best = new Float64Array(notes * keep).fill(-Infinity);
+    for (let i = 0; i < count; i++) {
+      const base = note[i] * keep;
+      const s = raw[i];
+      if (s <= best[base + keep - 1]) continue;
+      let at = base + keep - 1;
+      while (at > base && best[at - 1] < s) {
+        best[at] = best[at - 1];
+        at--;
+      }
+      best[at] = s;
+    }
+    const list = new Array<number>(keep);
+    for (let i = 0; i < count; i++) {
+      const base = note[i] * keep;
+      let length = 0;
+      while (length < keep && best[base + length] !== -Infinity) {
+        list[length] = best[base + length];
+        length++;
+      }
+      out[i] = decayedOthers(list, length, raw[i], knobs.share, knobs.decay, weights.length) + knobs.coverage * table.top * coverage[note[i]];
+    }
+    return out;
+  };
+}
+
+/** Other chunks the decayed sum may read before falling back to whole lists. */
+const MAX_KEPT = 16;
+
+/** noteBonus's decayed sum over `scores` (best first), the first equal to `own` left out, at most `limit` added. */
+function decayedOthers(scores: readonly number[], length: number, own: number, share: number, decay: number, limit: number): number {
+  let bonus = 0;
+  let weight = share;
+  let skipped = false;
+  let added = 0;
+  for (let j = 0; j < length && added < limit; j++) {
+    const s = scores[j];
+    if (!skipped && s === own) {
+      skipped = true;
+      continue;
+    }
+    bonus += weight * s;
+    added++;
+    weight *= decay;
+    if (weight < 1e-3) break;
+  }
+  return bonus;
+}
+
+/**
+ * By matched note: its coverage (noteEvidence's), the idf over notes of the query terms it
+ * matches over that of all matched terms, summed in the terms' code-point order.
+ */
+function noteCoverage(table: MatchTable): Float64Array {
+  const { notes, noteMasks, words, queryTerms } = table;
+  const terms = queryTerms.map((term, q) => ({ term, q })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const df = new Float64Array(queryTerms.length);
+  for (let p = 0; p < notes; p++) for (let q = 0; q < queryTerms.length; q++) if ((noteMasks[p * words + (q >>> 5)] >>> (q & 31)) & 1) df[q]++;
+  const n = Math.max(table.notesInIndex, notes);
+  const idf = new Float64Array(queryTerms.length);
+  let total = 0;
+  for (const { q } of terms) {
+    if (df[q] === 0) continue;
+    idf[q] = Math.log(1 + (n - df[q] + 0.5) / (df[q] + 0.5));
+    total += idf[q];
+  }
+  const out = new Float64Array(notes);
+  if (total <= 0) return out;
+  for (let p = 0; p < notes; p++) {
+    let covered = 0;
+    for (const { q } of terms) if ((noteMasks[p * words + (q >>> 5)] >>> (q & 31)) & 1) covered += idf[q];
+    out[p] = covered / total;
+  }
+  return out;
+}
+
+/**
+ * graphExpansion.ts's link bonus: the `seeds` notes with the best chunk scores so far (ties by
+ * path) give `share` of that score to the matched notes they link with, each note its best seed's.
+ */
+export function linkComponent(graph: Neighbours, seeds: number, share: number): ScoreComponent {
+  return (table, scores) => {
+    const out = new Float64Array(table.count);
+    if (share <= 0 || seeds <= 0) return out;
+    const best = new Float64Array(table.notes);
+    for (let i = 0; i < table.count; i++) if (scores[i] > best[table.note[i]]) best[table.note[i]] = scores[i];
+    const top: number[] = [];
+    for (let p = 0; p < table.notes; p++) {
+      let at = top.length;
+      while (at > 0 && before(best, table.paths, p, top[at - 1])) at--;
+      if (at < seeds) {
+        top.splice(at, 0, p);
+        if (top.length > seeds) top.pop();
+      }
+    }
+    const bonus = new Float64Array(table.notes);
+    for (const seed of top) {
+      for (const other of graph.neighbours(table.paths[seed])) {
+        const p = table.placeOf(other);
+        if (p >= 0) bonus[p] = Math.max(bonus[p], share * best[seed]);
+      }
+    }
+    for (let i = 0; i < table.count; i++) out[i] = bonus[table.note[i]];
+    return out;
+  };
+}
+
+function before(best: Float64Array, paths: readonly string[], a: number, b: number): boolean {
+  return best[a] > best[b] || (best[a] === best[b] && paths[a] < paths[b]);
+}
+
+/** The components of a ranking, in rankChunks's order. */
+export function componentsOf(ranking: Pick<Ranking, 'noteShare' | 'noteDecay' | 'coverage' | 'linkShare' | 'linkSeeds'>, graph: Neighbours | null): ScoreComponent[] {
+  const components = [noteEvidenceComponent({ share: ranking.noteShare, decay: ranking.noteDecay, coverage: ranking.coverage })];
+  if (graph && ranking.linkShare > 0) components.push(linkComponent(graph, ranking.linkSeeds, ranking.linkShare));
+  return components;
+}
+
+/** A query's matches scored in full, from which the first entries of the ranking are taken. */
+export class ScoredChunks<M extends ChunkPlace> {
+  constructor(
+    private readonly matches: QueryMatches,
+    private readonly table: MatchTable,
+    /** By match: its chunk id. */
+    private readonly ids: Int32Array,
+    /** By match: its final (rounded) score. */
+    private readonly scores: Float64Array,
+    private readonly metaOf: (id: number) => M | undefined,
+  ) {}
+
+  /** Matches ranked. */
+  get count(): number {
+    return this.table.count;
+  }
+
+  /**
+   * The first k entries of the full ranking (score, then path, then line, then id) with at most
+   * `perNote` from one note, as pickHits takes them from the whole sorted list.
+   */
+  top(k: number, perNote?: number): RankedChunk<M>[] {
+    const { count, note, notes } = this.table;
+    if (k <= 0 || count === 0) return [];
+    // Every entry taken scores at least the k-th best note's best (each note's best is always
+    // taken before its others), or the k-th best entry with no per-note limit.
+    let floor = -Infinity;
+    if (perNote === undefined) {
+      if (count > k) floor = kthLargest(this.scores, k);
+    } else if (notes > k) {
+      const best = new Float64Array(notes).fill(-Infinity);
+      for (let i = 0; i < count; i++) if (this.scores[i] > best[note[i]]) best[note[i]] = this.scores[i];
+      floor = kthLargest(best, k);
+    }
+    const rows: Array<{ at: number; path: string; line: number; id: number; score: number }> = [];
+    for (let i = 0; i < count; i++) {
+      if (this.scores[i] < floor) continue;
+      const id = this.ids[i];
+      rows.push({ at: i, path: this.table.paths[note[i]], line: this.metaOf(id)?.startLine ?? 0, id, score: this.scores[i] });
+    }
+    rows.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.id - b.id);
+    const out: RankedChunk<M>[] = [];
+    const taken = new Map<number, number>();
+    for (const row of rows) {
+      if (out.length >= k) break;
+      const n = taken.get(note[row.at]) ?? 0;
+      if (perNote !== undefined && n >= perNote) continue;
+      taken.set(note[row.at], n + 1);
+      out.push({ id: row.id, meta: this.metaOf(row.id) as M, score: row.score, terms: this.matches.termsOf(row.id) });
+    }
+    return out;
+  }
+}
+
+/** The k-th largest value (k ≥ 1, at most the length): a bounded insertion over one pass. */
+function kthLargest(values: Float64Array, k: number): number {
+  const top = new Float64Array(k).fill(-Infinity);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v <= top[k - 1]) continue;
+    let at = k - 1;
+    while (at > 0 && top[at - 1] < v) {
+      top[at] = top[at - 1];
+      at--;
+    }
+    top[at] = v;
+  }
+  return top[k - 1];
+}
+
+/**
+ * Score a query's matches: group them by note (noteNumbers.ts), add each component, round as
+ * rankChunks does. Matches whose chunk has no note (not in the index's chunks) are left out, as there.
+ */
+export function scoreChunks<M extends ChunkPlace>(matches: QueryMatches, numbers: NoteNumbers, metaOf: (id: number) => M | undefined, notesInIndex: number, components: readonly ScoreComponent[]): ScoredChunks<M> {
+  const { words } = matches;
+  const placeOfNote = new Int32Array(numbers.limit).fill(-1);
+  const paths: string[] = [];
+  const ids = new Int32Array(matches.count);
+  const raw = new Float64Array(matches.count);
+  const note = new Int32Array(matches.count);
+  let masks = new Uint32Array(64 * words);
+  let count = 0;
+  let top = 0;
+  for (let m = 0; m < matches.count; m++) {
+    const doc = matches.docs[m];
+    const number = numbers.noteOfChunk(doc);
+    if (number < 0) continue;
+    let p = placeOfNote[number];
+    if (p < 0) {
+      p = placeOfNote[number] = paths.length;
+      paths.push(numbers.pathOf(number));
+      if (paths.length * words > masks.length) {
+        const next = new Uint32Array(masks.length * 2);
+        next.set(masks);
+        masks = next;
+      }
+    }
+    for (let w = 0; w < words; w++) masks[p * words + w] |= matches.masks[m * words + w];
+    ids[count] = doc;
+    raw[count] = matches.scores[m];
+    note[count] = p;
+    top = Math.max(top, matches.scores[m]);
+    count++;
+  }
+  const table: MatchTable = {
+    count,
+    raw,
+    note,
+    notes: paths.length,
+    paths,
+    noteMasks: masks,
+    words,
+    queryTerms: matches.queryTerms,
+    top,
+    notesInIndex,
+    placeOf: (path) => {
+      const number = numbers.numberOf(path);
+      return number === undefined ? -1 : placeOfNote[number];
+    },
+  };
+  const scores = raw.slice(0, count);
+  for (const component of components) {
+    const add = component(table, scores);
+    for (let i = 0; i < count; i++) scores[i] += add[i];
+  }
+  for (let i = 0; i < count; i++) scores[i] = Math.round(scores[i] * 1e6) / 1e6;
+  return new ScoredChunks(matches, table, ids, scores, metaOf);
+}
