@@ -62,8 +62,10 @@ const DEFAULT_WEIGHTS = { prefix: 0.375, fuzzy: 0.45 };
 const MAX_FUZZY = 6;
 
 /**
- * Per-document arrays a query fills, kept between queries (a fresh set per query cost ~1 MB of
- * zeroing at 25,000 notes): only the matched documents' entries are touched, and reset after.
+ * The arrays a query fills, kept between queries: fresh ones cost a megabyte or more per query at
+ * 25,000 notes, and the garbage collector's pauses landed in later queries. Only the matched
+ * documents' entries are touched, and reset after. A query's typed matches are views into them:
+ * valid until the next query.
  */
 export class QueryScratch {
   total = new Float64Array(0);
@@ -72,13 +74,30 @@ export class QueryScratch {
   inSpec = new Int32Array(0);
   /** By document: 1 + its place among the matches (0: not matched yet). */
   place = new Int32Array(0);
+  /** Matched documents in the order first matched; then the current spec's documents. */
+  order = new Int32Array(0);
+  specDocs = new Int32Array(0);
+  /** By place: the final score. */
+  scores = new Float64Array(0);
+  /** By place × words: the query terms matched. */
+  masks = new Uint32Array(0);
+  /** Mask words the last query left set. */
+  masksUsed = 0;
 
-  fit(size: number): void {
-    if (this.total.length >= size) return;
-    this.total = new Float64Array(size);
-    this.spent = new Float64Array(size);
-    this.inSpec = new Int32Array(size);
-    this.place = new Int32Array(size);
+  /** Arrays for `size` documents and `words` mask words each, the masks cleared. */
+  fit(size: number, words: number): void {
+    if (this.total.length < size) {
+      this.total = new Float64Array(size);
+      this.spent = new Float64Array(size);
+      this.inSpec = new Int32Array(size);
+      this.place = new Int32Array(size);
+      this.order = new Int32Array(size);
+      this.specDocs = new Int32Array(size);
+      this.scores = new Float64Array(size);
+    }
+    if (this.masks.length < size * words) this.masks = new Uint32Array(Math.max(size, 1024) * words);
+    else this.masks.fill(0, 0, this.masksUsed);
+    this.masksUsed = 0;
   }
 }
 
@@ -141,8 +160,9 @@ export function queryTermsOf(query: string): string[] {
  * results() can give MiniSearch's terms and fields; without it only the totals and masks are kept.
  */
 export class QueryRun {
-  private readonly order: number[] = [];
-  private specDocs: number[] = [];
+  /** Matched documents so far (scratch.order), and the current spec's (scratch.specDocs). */
+  private matched = 0;
+  private specCount = 0;
   /** Every match, in order: document, spec, index term, field (log mode only). */
   private readonly log: number[] = [];
   private readonly specTerms: string[] = [];
@@ -156,7 +176,6 @@ export class QueryRun {
   private readonly prefixWeight: number;
   private readonly fuzzyWeight: number;
   private readonly words: number;
-  private masks: Uint32Array;
   private readonly alive: Uint8Array;
   private readonly lengths: Uint32Array;
   private readonly averages: Float64Array;
@@ -168,13 +187,12 @@ export class QueryRun {
     terms: readonly string[],
     private readonly logging: boolean,
   ) {
-    scratch.fit(index.documentLimit);
     this.boosts = Float64Array.from(index.fields, (f) => options.boost?.[f] || 1);
     this.prefixWeight = options.weights?.prefix ?? DEFAULT_WEIGHTS.prefix;
     this.fuzzyWeight = options.weights?.fuzzy ?? DEFAULT_WEIGHTS.fuzzy;
     for (const term of terms) if (!this.distinct.includes(term)) this.distinct.push(term);
     this.words = Math.max(1, Math.ceil(this.distinct.length / 32));
-    this.masks = new Uint32Array(64 * this.words);
+    scratch.fit(index.documentLimit, this.words);
     this.alive = index.aliveFlags();
     this.lengths = index.fieldLengths();
     this.averages = Float64Array.from(index.fields, (_, field) => index.averageLength(field));
@@ -199,26 +217,22 @@ export class QueryRun {
         this.score(spec, id, weight);
       }
     }
-    const { total, spent, place } = this.scratch;
+    const { total, spent, place, order, specDocs, masks } = this.scratch;
     const word = distinct >>> 5;
     const bit = 1 << (distinct & 31);
-    for (const doc of this.specDocs) {
+    for (let s = 0; s < this.specCount; s++) {
+      const doc = specDocs[s];
       let at = place[doc] - 1;
       if (at < 0) {
-        at = this.order.length;
+        at = this.matched++;
         place[doc] = at + 1;
-        this.order.push(doc);
-        if ((at + 1) * this.words > this.masks.length) {
-          const next = new Uint32Array(this.masks.length * 2);
-          next.set(this.masks);
-          this.masks = next;
-        }
+        order[at] = doc;
       }
-      this.masks[at * this.words + word] |= bit;
+      masks[at * this.words + word] |= bit;
       total[doc] += spent[doc];
       spent[doc] = 0;
     }
-    this.specDocs = [];
+    this.specCount = 0;
   }
 
   private score(spec: number, term: number, weight: number): void {
@@ -237,7 +251,7 @@ export class QueryRun {
     const idf = df.map((matching) => Math.log(1 + (n - matching + 0.5) / (matching + 0.5)));
     const derived = this.logging ? this.derivedId(index.termAt(term)) : -1;
     if (!this.logging && !this.reached.includes(term)) this.reached.push(term);
-    const { spent, inSpec } = this.scratch;
+    const { spent, inSpec, specDocs } = this.scratch;
     const lengths = this.lengths;
     const averages = this.averages;
     const boosts = this.boosts;
@@ -252,7 +266,7 @@ export class QueryRun {
       const weighted = weight * 1 * boosts[field] * 1 * raw;
       if (inSpec[doc] !== stamp) {
         inSpec[doc] = stamp;
-        this.specDocs.push(doc);
+        specDocs[this.specCount++] = doc;
       }
       spent[doc] += weighted;
       if (this.logging) this.log.push(doc, spec, derived, field);
@@ -269,27 +283,28 @@ export class QueryRun {
     return id;
   }
 
-  /** The typed matches (match mode); clears the scratch. */
+  /** The typed matches (match mode), views into the scratch: valid until the next query. */
   matches(): QueryMatches {
-    const count = this.order.length;
-    const docs = Int32Array.from(this.order);
-    const scores = new Float64Array(count);
-    const { total } = this.scratch;
+    const count = this.matched;
+    const { total, order, masks } = this.scratch;
+    const docs = order.subarray(0, count);
+    const scores = this.scratch.scores.subarray(0, count);
     const words = this.words;
     for (let at = 0; at < count; at++) {
       let distinct = 0;
-      for (let w = 0; w < words; w++) distinct += bitCount(this.masks[at * words + w]);
+      for (let w = 0; w < words; w++) distinct += bitCount(masks[at * words + w]);
       scores[at] = total[docs[at]] * (distinct || 1);
     }
     this.clear();
-    return new QueryMatches(this.distinct, count, docs, scores, this.masks.slice(0, count * words), words, this.index, this.reached);
+    this.scratch.masksUsed = count * words;
+    return new QueryMatches(this.distinct, count, docs, scores, masks.subarray(0, count * words), words, this.index, this.reached);
   }
 
   /** MiniSearch-shaped results (log mode), best first; clears the scratch. */
   results(): TermResult[] {
     // Group the log by document, keeping its order (a counting sort over the documents' places).
-    const place = this.scratch.place;
-    const counts = new Int32Array(this.order.length + 1);
+    const { place, order, masks, total } = this.scratch;
+    const counts = new Int32Array(this.matched + 1);
     const log = this.log;
     for (let i = 0; i < log.length; i += 4) counts[place[log[i]]]++;
     for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
@@ -297,22 +312,24 @@ export class QueryRun {
     const sorted = new Int32Array(log.length / 4);
     for (let i = 0; i < log.length; i += 4) sorted[start[place[log[i]] - 1]++] = i;
     const groups: MatchGroups = { log, sorted, counts, specTerms: this.specTerms, derived: this.derived, fields: this.index.fields };
-    const { total } = this.scratch;
     const words = this.words;
     const out: TermResult[] = [];
-    this.order.forEach((doc, p) => {
+    for (let p = 0; p < this.matched; p++) {
       // MiniSearch multiplies by the distinct query terms matched.
       let distinct = 0;
-      for (let w = 0; w < words; w++) distinct += bitCount(this.masks[p * words + w]);
-      out.push(new LazyResult(doc, total[doc] * (distinct || 1), groups, p));
-    });
+      for (let w = 0; w < words; w++) distinct += bitCount(masks[p * words + w]);
+      out.push(new LazyResult(order[p], total[order[p]] * (distinct || 1), groups, p));
+    }
     this.clear();
+    this.scratch.masksUsed = this.matched * words;
     return out.sort((a, b) => b.score - a.score);
   }
 
+  /** Reset the per-document entries this query touched (the masks stay until the next query starts). */
   private clear(): void {
-    const { total, spent, inSpec, place } = this.scratch;
-    for (const doc of this.order) {
+    const { total, spent, inSpec, place, order } = this.scratch;
+    for (let p = 0; p < this.matched; p++) {
+      const doc = order[p];
       total[doc] = 0;
       spent[doc] = 0;
       inSpec[doc] = 0;

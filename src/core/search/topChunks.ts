@@ -37,13 +37,49 @@ export interface MatchTable {
   readonly notesInIndex: number;
   /** The matched note at `path`, or -1. */
   placeOf(path: string): number;
+  /** A reused array of `size` entries, each `fill`, for a component's own use during this query (one per key). */
+  floats(key: string, size: number, fill?: number): Float64Array;
 }
 
 /**
- * One addend of the score: given the table and the scores so far (by match), the amount each
- * match gets. Components run in order, each seeing the sums of those before it.
+ * One addend of the score: given the table and the scores so far (by match), writes the amount
+ * each match gets into `out` (zeroed). Components run in order, each seeing the sums before it.
  */
-export type ScoreComponent = (table: MatchTable, scores: Float64Array) => Float64Array;
+export type ScoreComponent = (table: MatchTable, scores: Float64Array, out: Float64Array) => void;
+
+/**
+ * Typed arrays kept between queries (fresh ones per query fed the garbage collector, whose pauses
+ * landed in later queries); a query's arrays are views, valid until the next query.
+ */
+export class RankScratch {
+  private readonly floatArrays = new Map<string, Float64Array>();
+  private readonly intArrays = new Map<string, Int32Array>();
+  private readonly uintArrays = new Map<string, Uint32Array>();
+
+  floats(key: string, size: number, fill = 0): Float64Array {
+    let array = this.floatArrays.get(key);
+    if (!array || array.length < size) this.floatArrays.set(key, (array = new Float64Array(capacity(size))));
+    return array.subarray(0, size).fill(fill);
+  }
+
+  ints(key: string, size: number, fill = 0): Int32Array {
+    let array = this.intArrays.get(key);
+    if (!array || array.length < size) this.intArrays.set(key, (array = new Int32Array(capacity(size))));
+    return array.subarray(0, size).fill(fill);
+  }
+
+  uints(key: string, size: number): Uint32Array {
+    let array = this.uintArrays.get(key);
+    if (!array || array.length < size) this.uintArrays.set(key, (array = new Uint32Array(capacity(size))));
+    return array.subarray(0, size).fill(0);
+  }
+}
+
+function capacity(size: number): number {
+  let n = 1024;
+  while (n < size) n *= 2;
+  return n;
+}
 
 /**
  * noteEvidence.ts's bonus: the note's other chunks (the best at `share`, each next at `decay` of
@@ -59,21 +95,20 @@ export function noteEvidenceComponent(knobs: { readonly share: number; readonly 
     if (weight < 1e-3 || weights.length > MAX_KEPT) break;
   }
   const unbounded = weights.length > MAX_KEPT;
-  return (table) => {
+  return (table, _scores, out) => {
     const { count, raw, note, notes } = table;
     const coverage = noteCoverage(table);
-    const out = new Float64Array(count);
     if (unbounded) {
       // A decay that never falls under 1e-3: every chunk of the note counts (rare; lists per note).
       const lists: number[][] = Array.from({ length: notes }, () => []);
       for (let i = 0; i < count; i++) lists[note[i]].push(raw[i]);
       for (const list of lists) list.sort((a, b) => b - a);
       for (let i = 0; i < count; i++) out[i] = decayedOthers(lists[note[i]], lists[note[i]].length, raw[i], knobs.share, knobs.decay, Infinity) + knobs.coverage * table.top * coverage[note[i]];
-      return out;
+      return;
     }
     // Each note's best `keep` scores, best first: enough for the sum whichever chunk is left out.
     const keep = weights.length + 1;
-    const best = new Float64Array(notes * keep).fill(-Infinity);
+    const best = table.floats('evidence.best', notes * keep, -Infinity);
     for (let i = 0; i < count; i++) {
       const base = note[i] * keep;
       const s = raw[i];
@@ -95,7 +130,6 @@ export function noteEvidenceComponent(knobs: { readonly share: number; readonly 
       }
       out[i] = decayedOthers(list, length, raw[i], knobs.share, knobs.decay, weights.length) + knobs.coverage * table.top * coverage[note[i]];
     }
-    return out;
   };
 }
 
@@ -129,17 +163,17 @@ function decayedOthers(scores: readonly number[], length: number, own: number, s
 function noteCoverage(table: MatchTable): Float64Array {
   const { notes, noteMasks, words, queryTerms } = table;
   const terms = queryTerms.map((term, q) => ({ term, q })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
-  const df = new Float64Array(queryTerms.length);
+  const df = table.floats('coverage.df', queryTerms.length);
   for (let p = 0; p < notes; p++) for (let q = 0; q < queryTerms.length; q++) if ((noteMasks[p * words + (q >>> 5)] >>> (q & 31)) & 1) df[q]++;
   const n = Math.max(table.notesInIndex, notes);
-  const idf = new Float64Array(queryTerms.length);
+  const idf = table.floats('coverage.idf', queryTerms.length);
   let total = 0;
   for (const { q } of terms) {
     if (df[q] === 0) continue;
     idf[q] = Math.log(1 + (n - df[q] + 0.5) / (df[q] + 0.5));
     total += idf[q];
   }
-  const out = new Float64Array(notes);
+  const out = table.floats('coverage', notes);
   if (total <= 0) return out;
   for (let p = 0; p < notes; p++) {
     let covered = 0;
@@ -154,10 +188,9 @@ function noteCoverage(table: MatchTable): Float64Array {
  * path) give `share` of that score to the matched notes they link with, each note its best seed's.
  */
 export function linkComponent(graph: Neighbours, seeds: number, share: number): ScoreComponent {
-  return (table, scores) => {
-    const out = new Float64Array(table.count);
-    if (share <= 0 || seeds <= 0) return out;
-    const best = new Float64Array(table.notes);
+  return (table, scores, out) => {
+    if (share <= 0 || seeds <= 0) return;
+    const best = table.floats('link.best', table.notes);
     for (let i = 0; i < table.count; i++) if (scores[i] > best[table.note[i]]) best[table.note[i]] = scores[i];
     const top: number[] = [];
     for (let p = 0; p < table.notes; p++) {
@@ -168,7 +201,7 @@ export function linkComponent(graph: Neighbours, seeds: number, share: number): 
         if (top.length > seeds) top.pop();
       }
     }
-    const bonus = new Float64Array(table.notes);
+    const bonus = table.floats('link.bonus', table.notes);
     for (const seed of top) {
       for (const other of graph.neighbours(table.paths[seed])) {
         const p = table.placeOf(other);
@@ -176,7 +209,6 @@ export function linkComponent(graph: Neighbours, seeds: number, share: number): 
       }
     }
     for (let i = 0; i < table.count; i++) out[i] = bonus[table.note[i]];
-    return out;
   };
 }
 
@@ -201,6 +233,7 @@ export class ScoredChunks<M extends ChunkPlace> {
     /** By match: its final (rounded) score. */
     private readonly scores: Float64Array,
     private readonly metaOf: (id: number) => M | undefined,
+    private readonly scratch: RankScratch,
   ) {}
 
   /** Matches ranked. */
@@ -221,7 +254,7 @@ export class ScoredChunks<M extends ChunkPlace> {
     if (perNote === undefined) {
       if (count > k) floor = kthLargest(this.scores, k);
     } else if (notes > k) {
-      const best = new Float64Array(notes).fill(-Infinity);
+      const best = this.scratch.floats('top.best', notes, -Infinity);
       for (let i = 0; i < count; i++) if (this.scores[i] > best[note[i]]) best[note[i]] = this.scores[i];
       floor = kthLargest(best, k);
     }
@@ -247,7 +280,7 @@ export class ScoredChunks<M extends ChunkPlace> {
 
 /** The k-th largest value (k ≥ 1, at most the length): a bounded insertion over one pass. */
 function kthLargest(values: Float64Array, k: number): number {
-  const top = new Float64Array(k).fill(-Infinity);
+  const top = new Float64Array(k).fill(-Infinity); // Small: k entries.
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v <= top[k - 1]) continue;
@@ -263,16 +296,24 @@ function kthLargest(values: Float64Array, k: number): number {
 
 /**
  * Score a query's matches: group them by note (noteNumbers.ts), add each component, round as
- * rankChunks does. Matches whose chunk has no note (not in the index's chunks) are left out, as there.
+ * rankChunks does. Matches whose chunk has no note (not in the index's chunks) are left out, as
+ * there. The result is a view into `scratch`: take its entries before the next query.
  */
-export function scoreChunks<M extends ChunkPlace>(matches: QueryMatches, numbers: NoteNumbers, metaOf: (id: number) => M | undefined, notesInIndex: number, components: readonly ScoreComponent[]): ScoredChunks<M> {
+export function scoreChunks<M extends ChunkPlace>(
+  matches: QueryMatches,
+  numbers: NoteNumbers,
+  metaOf: (id: number) => M | undefined,
+  notesInIndex: number,
+  components: readonly ScoreComponent[],
+  scratch: RankScratch,
+): ScoredChunks<M> {
   const { words } = matches;
-  const placeOfNote = new Int32Array(numbers.limit).fill(-1);
+  const placeOfNote = scratch.ints('placeOfNote', numbers.limit, -1);
   const paths: string[] = [];
-  const ids = new Int32Array(matches.count);
-  const raw = new Float64Array(matches.count);
-  const note = new Int32Array(matches.count);
-  let masks = new Uint32Array(64 * words);
+  const ids = scratch.ints('ids', matches.count);
+  const raw = scratch.floats('raw', matches.count);
+  const note = scratch.ints('note', matches.count);
+  const masks = scratch.uints('noteMasks', matches.count * words); // At most a note per match.
   let count = 0;
   let top = 0;
   for (let m = 0; m < matches.count; m++) {
@@ -283,11 +324,6 @@ export function scoreChunks<M extends ChunkPlace>(matches: QueryMatches, numbers
     if (p < 0) {
       p = placeOfNote[number] = paths.length;
       paths.push(numbers.pathOf(number));
-      if (paths.length * words > masks.length) {
-        const next = new Uint32Array(masks.length * 2);
-        next.set(masks);
-        masks = next;
-      }
     }
     for (let w = 0; w < words; w++) masks[p * words + w] |= matches.masks[m * words + w];
     ids[count] = doc;
@@ -311,12 +347,15 @@ export function scoreChunks<M extends ChunkPlace>(matches: QueryMatches, numbers
       const number = numbers.numberOf(path);
       return number === undefined ? -1 : placeOfNote[number];
     },
+    floats: (key, size, fill) => scratch.floats(`component.${key}`, size, fill),
   };
-  const scores = raw.slice(0, count);
+  const scores = scratch.floats('scores', count);
+  scores.set(raw.subarray(0, count));
   for (const component of components) {
-    const add = component(table, scores);
+    const add = scratch.floats('add', count);
+    component(table, scores, add);
     for (let i = 0; i < count; i++) scores[i] += add[i];
   }
   for (let i = 0; i < count; i++) scores[i] = Math.round(scores[i] * 1e6) / 1e6;
-  return new ScoredChunks(matches, table, ids, scores, metaOf);
+  return new ScoredChunks(matches, table, ids, scores, metaOf, scratch);
 }

@@ -6,9 +6,9 @@ import { DEFAULT_RANKING, FIELDS, fuseRankings, type RankedChunk, type Ranking }
 import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { LinkGraph } from './linkGraph';
 import { NoteNumbers } from './noteNumbers';
-import { makeSnippet } from './snippet';
+import { makeHits, pickHits } from './searchHits';
 import { TermIndex, type TermQuery } from './termIndex';
-import { componentsOf, scoreChunks, type ScoreComponent, type ScoredChunks } from './topChunks';
+import { componentsOf, RankScratch, scoreChunks, type ScoreComponent, type ScoredChunks } from './topChunks';
 import { decodeTermIndex, encodeTermIndex, runSteps, runStepsAsync, type StoredTermIndex } from './termIndexCodec';
 import { abortError, driveSteps, hashInSlices, macrotask, SliceClock } from './slices';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
@@ -130,6 +130,8 @@ export class VaultIndex implements VaultSearch {
   private readonly chunks = new Map<number, ChunkMeta>();
   /** Each chunk's note as a number, so a query groups its matches by note in typed arrays (topChunks.ts). */
   private noteNumbers = new NoteNumbers();
+  /** Typed arrays a query's ranking reuses (topChunks.ts). */
+  private readonly rankScratch = new RankScratch();
   /** The notes' links (linkGraph.ts): links weighed into ranking and related notes. */
   private linkGraph = new LinkGraph();
   private nextId = 1;
@@ -418,27 +420,7 @@ export class VaultIndex implements VaultSearch {
       const fused = await this.fuse(query, scored.top(candidates), candidates, options.signal);
       if (fused) picked = pickHits(fused, k, options.perNote);
     }
-    const texts = new Map<string, string[] | null>();
-    const hits: SearchHit[] = [];
-    for (const hit of picked) {
-      if (options.signal?.aborted) throw abortError();
-      const { path } = hit.meta;
-      if (!texts.has(path)) texts.set(path, await this.readLines(path));
-      const lines = texts.get(path);
-      if (!lines) continue; // Deleted since it was indexed; the delete event will remove it.
-      const text = lines.slice(hit.meta.startLine - 1, hit.meta.endLine).join('\n');
-      hits.push({
-        path,
-        headings: hit.meta.headings,
-        heading: hit.meta.headings[hit.meta.headings.length - 1] ?? '',
-        startLine: hit.meta.startLine,
-        endLine: hit.meta.endLine,
-        text,
-        snippet: makeSnippet(withoutHeadingLine(text, hit.meta.headings.length > 0), new Set(hit.terms)),
-        score: hit.score,
-      });
-    }
-    return hits;
+    return makeHits(this.vault, picked, options.signal);
   }
 
   /** The lexical ranking's first entries fused with the semantic ranker's (fuseRankings); null when it found none (the lexical ranking alone). */
@@ -452,7 +434,7 @@ export class VaultIndex implements VaultSearch {
   private score(query: string, loose: Omit<TermQuery, 'boost' | 'bm25'>, components: readonly ScoreComponent[]): ScoredChunks<ChunkMeta> {
     const { boost, bm25 } = this.ranking;
     const matches = this.terms.match(query, { ...loose, boost: { ...boost }, bm25: { ...bm25 } });
-    return scoreChunks(matches, this.noteNumbers, (id) => this.chunks.get(id), this.notes.size, components);
+    return scoreChunks(matches, this.noteNumbers, (id) => this.chunks.get(id), this.notes.size, components, this.rankScratch);
   }
 
   /**
@@ -600,36 +582,6 @@ export class VaultIndex implements VaultSearch {
     entry.hash = hash;
     entry.stat = stat;
   }
-
-  private async readLines(path: string): Promise<string[] | null> {
-    try {
-      const text = await this.vault.read(path);
-      return text === null ? null : text.split(/\r\n?|\n/);
-    } catch {
-      return null;
-    }
-  }
 }
-
-/** The first k hits of a ranked list, at most perNote from one note. */
-function pickHits<M extends ChunkMeta>(ranked: readonly RankedChunk<M>[], k: number, perNoteLimit: number | undefined): RankedChunk<M>[] {
-  const picked: RankedChunk<M>[] = [];
-  const perNote = new Map<string, number>();
-  for (let i = 0; i < ranked.length && picked.length < k; i++) {
-    const hit = ranked[i];
-    const count = perNote.get(hit.meta.path) ?? 0;
-    if (perNoteLimit !== undefined && count >= perNoteLimit) continue;
-    perNote.set(hit.meta.path, count + 1);
-    picked.push(hit);
-  }
-  return picked;
-}
-
-function withoutHeadingLine(text: string, hasHeading: boolean): string {
-  if (!hasHeading) return text;
-  const first = text.split(/\r\n?|\n/, 1)[0];
-  return /^ {0,3}#{1,6}(?:\s|$)/.test(first) ? text.slice(first.length).replace(/^\r?\n/, '') : text;
-}
-
 
 export { noteTitle };
