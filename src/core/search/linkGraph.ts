@@ -18,6 +18,8 @@ export class LinkGraph {
   /** Lower-cased file name a link points at (no `.md`) → notes that have such a link. */
   private readonly byName = new Map<string, Set<string>>();
   private resolver: LinkResolver | null = null;
+  /** neighbours() answers until the next change: a search asks for its two best notes' every query. */
+  private readonly neighbourCache = new Map<string, string[]>();
 
   /** A note's links, from its text (replaces what it had). */
   set(path: string, text: string): void {
@@ -47,6 +49,7 @@ export class LinkGraph {
   }
 
   private setLinks(path: string, links: readonly Link[]): void {
+    this.neighbourCache.clear();
     this.unlink(path);
     if (!this.out.has(path)) this.resolver = null;
     for (const link of links) {
@@ -60,6 +63,7 @@ export class LinkGraph {
 
   delete(path: string): void {
     if (!this.out.has(path)) return;
+    this.neighbourCache.clear();
     this.unlink(path);
     this.out.delete(path);
     this.resolver = null;
@@ -115,8 +119,14 @@ export class LinkGraph {
   }
 
   /** Linked either way, sorted (graphExpansion.ts's Neighbours). */
-  neighbours(path: string): string[] {
-    return [...new Set([...this.outgoing(path), ...this.incoming(path)])].sort(byCodePoint);
+  neighbours(path: string): readonly string[] {
+    let found = this.neighbourCache.get(path);
+    if (!found) {
+      if (this.neighbourCache.size >= NEIGHBOURS_CACHED) this.neighbourCache.clear();
+      found = [...new Set([...this.outgoing(path), ...this.incoming(path)])].sort(byCodePoint);
+      this.neighbourCache.set(path, found);
+    }
+    return found;
   }
 
   private unlink(path: string): void {
@@ -133,6 +143,9 @@ export class LinkGraph {
     return this.resolver;
   }
 }
+
+/** Notes whose neighbours are remembered at most (then the cache starts over). */
+const NEIGHBOURS_CACHED = 1000;
 
 /** What a link names: its last path segment, lower-cased, without `.md`. */
 function linkName(target: string): string {

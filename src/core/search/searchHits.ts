@@ -70,6 +70,22 @@ async function readNote(vault: VaultReader, path: string): Promise<string | null
  * the whole note (an 80 KB note has a thousand).
  */
 export function lineRange(text: string, from: number, to: number): string {
+  if (!text.includes('\r')) {
+    // Lines end at '\n' only: jump between them natively.
+    let start = 0;
+    for (let line = 1; line < from; line++) {
+      const end = text.indexOf('\n', start);
+      if (end < 0) return '';
+      start = end + 1;
+    }
+    let end = start;
+    for (let line = from; line <= to; line++) {
+      const next = text.indexOf('\n', end);
+      if (next < 0) return text.slice(start);
+      end = line === to ? next : next + 1;
+    }
+    return text.slice(start, end);
+  }
   const parts: string[] = [];
   let line = 1;
   let at = 0;

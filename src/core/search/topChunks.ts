@@ -103,11 +103,15 @@ export function noteEvidenceComponent(knobs: { readonly share: number; readonly 
       const lists: number[][] = Array.from({ length: notes }, () => []);
       for (let i = 0; i < count; i++) lists[note[i]].push(raw[i]);
       for (const list of lists) list.sort((a, b) => b - a);
-      for (let i = 0; i < count; i++) out[i] = decayedOthers(lists[note[i]], lists[note[i]].length, raw[i], knobs.share, knobs.decay, Infinity) + knobs.coverage * table.top * coverage[note[i]];
+      for (let i = 0; i < count; i++) {
+        const list = lists[note[i]];
+        out[i] = decayedOthers(list, 0, list.length, raw[i], knobs.share, knobs.decay, Infinity) + knobs.coverage * table.top * coverage[note[i]];
+      }
       return;
     }
     // Each note's best `keep` scores, best first: enough for the sum whichever chunk is left out.
-    const keep = weights.length + 1;
+    const kept = weights.length;
+    const keep = kept + 1;
     const best = table.floats('evidence.best', notes * keep, -Infinity);
     for (let i = 0; i < count; i++) {
       const base = note[i] * keep;
@@ -120,15 +124,21 @@ export function noteEvidenceComponent(knobs: { readonly share: number; readonly 
       }
       best[at] = s;
     }
-    const list = new Array<number>(keep);
+    // Per note: the sum for a chunk whose score is not among the first `kept` (nothing left
+    // out), and the coverage part ((coverage × top) × the note's, rankChunks's order).
+    const plain = table.floats('evidence.plain', notes);
+    const noteLevel = table.floats('evidence.noteLevel', notes);
+    const scale = knobs.coverage * table.top;
+    for (let p = 0; p < notes; p++) {
+      plain[p] = decayedOthers(best, p * keep, keep, NaN, knobs.share, knobs.decay, kept);
+      noteLevel[p] = scale * coverage[p];
+    }
     for (let i = 0; i < count; i++) {
-      const base = note[i] * keep;
-      let length = 0;
-      while (length < keep && best[base + length] !== -Infinity) {
-        list[length] = best[base + length];
-        length++;
-      }
-      out[i] = decayedOthers(list, length, raw[i], knobs.share, knobs.decay, weights.length) + knobs.coverage * table.top * coverage[note[i]];
+      const p = note[i];
+      const base = p * keep;
+      let among = false;
+      for (let j = 0; j < kept && !among; j++) among = best[base + j] === raw[i];
+      out[i] = (among ? decayedOthers(best, base, keep, raw[i], knobs.share, knobs.decay, kept) : plain[p]) + noteLevel[p];
     }
   };
 }
@@ -136,14 +146,18 @@ export function noteEvidenceComponent(knobs: { readonly share: number; readonly 
 /** Other chunks the decayed sum may read before falling back to whole lists. */
 const MAX_KEPT = 16;
 
-/** noteBonus's decayed sum over `scores` (best first), the first equal to `own` left out, at most `limit` added. */
-function decayedOthers(scores: readonly number[], length: number, own: number, share: number, decay: number, limit: number): number {
+/**
+ * noteBonus's decayed sum over scores[from … from + length) (best first, -Infinity past the
+ * last), the first equal to `own` left out, at most `limit` added.
+ */
+function decayedOthers(scores: ArrayLike<number>, from: number, length: number, own: number, share: number, decay: number, limit: number): number {
   let bonus = 0;
   let weight = share;
   let skipped = false;
   let added = 0;
-  for (let j = 0; j < length && added < limit; j++) {
+  for (let j = from; j < from + length && added < limit; j++) {
     const s = scores[j];
+    if (s === -Infinity) break;
     if (!skipped && s === own) {
       skipped = true;
       continue;
@@ -162,13 +176,13 @@ function decayedOthers(scores: readonly number[], length: number, own: number, s
  */
 function noteCoverage(table: MatchTable): Float64Array {
   const { notes, noteMasks, words, queryTerms } = table;
-  const terms = queryTerms.map((term, q) => ({ term, q })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const order = queryTerms.map((_, q) => q).sort((a, b) => (queryTerms[a] < queryTerms[b] ? -1 : queryTerms[a] > queryTerms[b] ? 1 : 0));
   const df = table.floats('coverage.df', queryTerms.length);
   for (let p = 0; p < notes; p++) for (let q = 0; q < queryTerms.length; q++) if ((noteMasks[p * words + (q >>> 5)] >>> (q & 31)) & 1) df[q]++;
   const n = Math.max(table.notesInIndex, notes);
   const idf = table.floats('coverage.idf', queryTerms.length);
   let total = 0;
-  for (const { q } of terms) {
+  for (const q of order) {
     if (df[q] === 0) continue;
     idf[q] = Math.log(1 + (n - df[q] + 0.5) / (df[q] + 0.5));
     total += idf[q];
@@ -177,7 +191,7 @@ function noteCoverage(table: MatchTable): Float64Array {
   if (total <= 0) return out;
   for (let p = 0; p < notes; p++) {
     let covered = 0;
-    for (const { q } of terms) if ((noteMasks[p * words + (q >>> 5)] >>> (q & 31)) & 1) covered += idf[q];
+    for (const q of order) if ((noteMasks[p * words + (q >>> 5)] >>> (q & 31)) & 1) covered += idf[q];
     out[p] = covered / total;
   }
   return out;
