@@ -25,7 +25,7 @@ export interface MatchTable {
   readonly note: Int32Array;
   /** Matched notes. */
   readonly notes: number;
-  /** By matched note: its path. */
+  /** By matched note: its path (the first `notes` entries; the array may be longer). */
   readonly paths: readonly string[];
   /** By matched note: which distinct query terms it matches anywhere (`words` 32-bit words each). */
   readonly noteMasks: Uint32Array;
@@ -55,6 +55,8 @@ export class RankScratch {
   private readonly floatArrays = new Map<string, Float64Array>();
   private readonly intArrays = new Map<string, Int32Array>();
   private readonly uintArrays = new Map<string, Uint32Array>();
+  /** By matched note: its path (entries past the query's notes are left from earlier queries). */
+  readonly paths: string[] = [];
 
   floats(key: string, size: number, fill = 0): Float64Array {
     let array = this.floatArrays.get(key);
@@ -189,10 +191,18 @@ function noteCoverage(table: MatchTable): Float64Array {
   }
   const out = table.floats('coverage', notes);
   if (total <= 0) return out;
+  // Notes matching the same query terms cover the same: with one mask word, worked out once per mask.
+  const byMask = words === 1 ? new Map<number, number>() : null;
   for (let p = 0; p < notes; p++) {
+    const known = byMask?.get(noteMasks[p]);
+    if (known !== undefined) {
+      out[p] = known;
+      continue;
+    }
     let covered = 0;
     for (const q of order) if ((noteMasks[p * words + (q >>> 5)] >>> (q & 31)) & 1) covered += idf[q];
     out[p] = covered / total;
+    byMask?.set(noteMasks[p], out[p]);
   }
   return out;
 }
@@ -323,7 +333,8 @@ export function scoreChunks<M extends ChunkPlace>(
 ): ScoredChunks<M> {
   const { words } = matches;
   const placeOfNote = scratch.ints('placeOfNote', numbers.limit, -1);
-  const paths: string[] = [];
+  const paths = scratch.paths; // Longer than the matched notes: read the first `notes` only.
+  let notes = 0;
   const ids = scratch.ints('ids', matches.count);
   const raw = scratch.floats('raw', matches.count);
   const note = scratch.ints('note', matches.count);
@@ -336,8 +347,8 @@ export function scoreChunks<M extends ChunkPlace>(
     if (number < 0) continue;
     let p = placeOfNote[number];
     if (p < 0) {
-      p = placeOfNote[number] = paths.length;
-      paths.push(numbers.pathOf(number));
+      p = placeOfNote[number] = notes++;
+      paths[p] = numbers.pathOf(number);
     }
     for (let w = 0; w < words; w++) masks[p * words + w] |= matches.masks[m * words + w];
     ids[count] = doc;
@@ -350,7 +361,7 @@ export function scoreChunks<M extends ChunkPlace>(
     count,
     raw,
     note,
-    notes: paths.length,
+    notes,
     paths,
     noteMasks: masks,
     words,
