@@ -67,6 +67,27 @@ test('removing documents gives the scores of an index that never had them; the s
   );
 });
 
+test('typed matches (match) hold search()\'s scores, query terms and matched terms, query after query', () => {
+  fc.assert(
+    fc.property(docs, fc.array(fc.boolean(), { minLength: 25, maxLength: 25 }), fc.array(query, { minLength: 1, maxLength: 4 }), (list, removed, queries) => {
+      const index = new TermIndex(FIELDS);
+      list.forEach(([title, body], i) => index.add(i + 1, [title, body]));
+      list.forEach((_, i) => removed[i] && index.remove(i + 1));
+      for (const q of queries) {
+        const want = index.search(q, OPTIONS).map((r): Row => [r.id, r.score, [...r.terms].sort(), [...r.queryTerms].sort()]).sort((a, b) => a[0] - b[0]);
+        const matches = index.match(q, OPTIONS);
+        const got: Row[] = [];
+        for (let m = 0; m < matches.count; m++) {
+          const queryTerms = matches.queryTerms.filter((_, t) => (matches.masks[m * matches.words + (t >>> 5)] >>> (t & 31)) & 1);
+          got.push([matches.docs[m], matches.scores[m], matches.termsOf(matches.docs[m]).sort(), queryTerms.sort()]);
+        }
+        expect(got.sort((a, b) => a[0] - b[0])).toEqual(want);
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
 test('a removed document is skipped until compaction drops it; ids are checked', async () => {
   const index = new TermIndex(FIELDS);
   index.add(1, ['Walks', 'walking in the garden']);

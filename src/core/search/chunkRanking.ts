@@ -80,7 +80,8 @@ export interface RankedChunk<M extends ChunkPlace> {
 
 /**
  * Chunk hits in rank order: score (rounded, so float noise from insertion order cannot reorder
- * ties), then path, then line. A chunk's score gets a share of the best other matching chunk of
+ * ties), then path, then line, then id. This is the formula as written; the query path runs it over
+ * typed arrays (topChunks.ts), and a property test holds the two equal. A chunk's score gets a share of the best other matching chunk of
  * its note, so a note that answers in two places edges out a lone mention elsewhere. Only the best
  * other chunk counts: a sum would let a long note's many weak matches swamp the list again.
  */
@@ -115,7 +116,7 @@ export function rankChunks<M extends ChunkPlace>(
   }
   return scored
     .map((row) => ({ ...row, score: round(row.score) }))
-    .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine);
+    .sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0) || a.meta.startLine - b.meta.startLine || a.id - b.id);
 }
 
 /**

@@ -86,7 +86,11 @@ export function noteEvidence(matches: readonly ChunkMatch[], notesInIndex: numbe
   const n = Math.max(notesInIndex, scores.size);
   const idf = new Map<string, number>();
   let total = 0;
-  for (const [t, count] of df) {
+  // Sums in the terms' code-point order, not the order the matches came in: the query path
+  // (topChunks.ts) sums the same way and gets the same scores to the last bit.
+  const terms = [...df.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const t of terms) {
+    const count = df.get(t) as number;
     const w = Math.log(1 + (n - count + 0.5) / (count + 0.5));
     idf.set(t, w);
     total += w;
@@ -94,7 +98,8 @@ export function noteEvidence(matches: readonly ChunkMatch[], notesInIndex: numbe
   const out = new Map<string, NoteEvidence>();
   for (const [path, list] of scores) {
     let covered = 0;
-    for (const t of termsOf.get(path) ?? []) covered += idf.get(t) ?? 0;
+    const matched = termsOf.get(path) as Set<string>;
+    for (const t of terms) if (matched.has(t)) covered += idf.get(t) as number;
     const divisor = lengths ? lengthDivisor(lengths.chunksOf(path), lengths, lengthWeight) : 1;
     out.set(path, { scores: list.sort((a, b) => b - a), coverage: total > 0 ? covered / total / divisor : 0 });
   }

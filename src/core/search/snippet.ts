@@ -7,16 +7,20 @@ import { processTerm, tokenizeWithOffsets } from './text';
  */
 export function makeSnippet(text: string, matched: ReadonlySet<string>, width = 180): string {
   const words = tokenizeWithOffsets(text);
-  const hits = words.filter((w) => {
+  const hits: typeof words = [];
+  const hitTerms: string[] = [];
+  for (const w of words) {
     const term = processTerm(w.word);
-    return term !== null && matched.has(term);
-  });
+    if (term === null || !matched.has(term)) continue;
+    hits.push(w);
+    hitTerms.push(term);
+  }
   let from = 0;
   if (hits.length > 0) {
     let best = -1;
     for (let i = 0; i < hits.length; i++) {
       const seen = new Set<string>();
-      for (let j = i; j < hits.length && hits[j].end - hits[i].start <= width; j++) seen.add(processTerm(hits[j].word) ?? '');
+      for (let j = i; j < hits.length && hits[j].end - hits[i].start <= width; j++) seen.add(hitTerms[j]);
       if (seen.size > best) {
         best = seen.size;
         from = hits[i].start;

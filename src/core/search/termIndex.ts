@@ -1,5 +1,6 @@
 import { similarTerms } from './similarTerms';
 import { processTerm, tokenize } from './text';
+import { QueryMatches, QueryRun, QueryScratch, queryTermsOf, type PostingSource, type TermQuery, type TermResult } from './termQuery';
 
 /**
  * The inverted index under the vault search: terms to postings in typed arrays, scored with
@@ -11,38 +12,8 @@ import { processTerm, tokenize } from './text';
  * the index is compacted or saved), so an edit costs only its own note.
  */
 
-export interface Bm25Params {
-  readonly k: number;
-  readonly b: number;
-  readonly d: number;
-}
+export type { Bm25Params, TermQuery, TermResult } from './termQuery';
 
-export interface TermQuery {
-  /** Weight per field name (missing: 1). */
-  readonly boost?: Readonly<Record<string, number>>;
-  readonly bm25: Bm25Params;
-  /** Whether a query term also matches longer words it begins. */
-  readonly prefix?: (term: string) => boolean;
-  /** A query term's edit distance for fuzzy matching (false: none; below 1: a share of its length, as MiniSearch). */
-  readonly fuzzy?: (term: string) => number | false;
-  readonly weights?: { readonly prefix?: number; readonly fuzzy?: number };
-}
-
-/** One matching document, shaped like MiniSearch's SearchResult (what chunkRanking.ts reads). */
-export type TermResult = {
-  id: number;
-  score: number;
-  /** Index terms matched (prefix and fuzzy expansions included). */
-  terms: string[];
-  /** Query terms that matched. */
-  queryTerms: string[];
-  /** Index term → fields it matched in. */
-  match: Record<string, string[]>;
-};
-
-/** MiniSearch's defaults for what a query does not say. */
-const DEFAULT_WEIGHTS = { prefix: 0.375, fuzzy: 0.45 };
-const MAX_FUZZY = 6;
 /** Frequencies above this are counted as this (a posting keeps 16 bits for it). */
 const MAX_TF = 0xffff;
 /** Distinct words whose terms are remembered; past this the cache starts over. */
@@ -60,7 +31,7 @@ export interface TermIndexState {
   readonly fieldLength: Uint32Array;
 }
 
-export class TermIndex {
+export class TermIndex implements PostingSource {
   readonly fields: readonly string[];
   private readonly fieldCount: number;
   private readonly termIds = new Map<string, number>();
@@ -87,6 +58,8 @@ export class TermIndex {
   // Scratch for add(): per term, its frequency in the field being added.
   private tfScratch = new Int32Array(1024);
   private readonly touched: number[] = [];
+  /** Per-document arrays a query fills (termQuery.ts), kept between queries. */
+  private readonly scratch = new QueryScratch();
 
   constructor(fields: readonly string[]) {
     this.fields = [...fields];
@@ -185,15 +158,14 @@ export class TermIndex {
     this.deadPostings = 0;
   }
 
+  /** MiniSearch's results for a query (each with its matched terms and fields). */
   search(query: string, options: TermQuery): TermResult[] {
-    const queryTerms: string[] = [];
-    for (const word of tokenize(query)) {
-      const term = processTerm(word);
-      if (term) queryTerms.push(term);
-    }
-    const run = new QueryRun(this, options);
-    for (const term of queryTerms) run.spec(term);
-    return run.results();
+    return new QueryRun(this, options, this.scratch, queryTermsOf(query), true).results();
+  }
+
+  /** The same scores as search(), typed: no object per match (what the vault search ranks). */
+  match(query: string, options: TermQuery): QueryMatches {
+    return new QueryRun(this, options, this.scratch, queryTermsOf(query), false).matches();
   }
 
   /**
@@ -236,33 +208,33 @@ export class TermIndex {
     if (this.tfScratch.length < this.termText.length) this.tfScratch = new Int32Array(grow(this.tfScratch.length, this.termText.length));
   }
 
-  // ---- what QueryRun reads ----
+  // ---- what a query reads (PostingSource, termQuery.ts) ----
 
-  /** @internal */ termId(term: string): number | undefined {
+  termId(term: string): number | undefined {
     return this.termIds.get(term);
   }
-  /** @internal */ termAt(id: number): string {
+  termAt(id: number): string {
     return this.termText[id];
   }
-  /** @internal */ postingsOf(term: number): Uint32Array {
+  postingsOf(term: number): Uint32Array {
     return this.postings[term];
   }
-  /** @internal */ postingCount(term: number): number {
+  postingCount(term: number): number {
     return this.postingLength[term];
   }
-  /** @internal */ isAlive(doc: number): boolean {
-    return this.alive[doc] === 1;
+  aliveFlags(): Uint8Array {
+    return this.alive;
   }
-  /** @internal */ lengthOf(doc: number, field: number): number {
-    return this.fieldLength[doc * this.fieldCount + field];
+  fieldLengths(): Uint32Array {
+    return this.fieldLength;
   }
-  /** @internal */ averageLength(field: number): number {
+  averageLength(field: number): number {
     return this.documents === 0 ? 0 : this.fieldLengthSum[field] / this.documents;
   }
-  /** @internal */ similar(term: string, prefix: boolean, distance: number): Array<[number, number]> {
+  similar(term: string, prefix: boolean, distance: number): Array<[number, number]> {
     return similarTerms(term, prefix, distance, this.heads, this.tails, this.termText);
   }
-  /** @internal */ get documentLimit(): number {
+  get documentLimit(): number {
     return this.alive.length;
   }
 
@@ -343,199 +315,4 @@ function push(map: Map<string, number[]>, key: string, id: number): void {
   const list = map.get(key);
   if (list) list.push(id);
   else map.set(key, [id]);
-}
-
-/**
- * One search: each query term scored on its own (exact, then prefix, then fuzzy expansions, as
- * MiniSearch's executeQuerySpec), then summed into the totals (its OR combination). Scores per
- * document live in a dense array; result objects are made once, at the end.
- */
-class QueryRun {
-  private readonly total: Float64Array;
-  private readonly spent: Float64Array;
-  private readonly order: number[] = [];
-  private readonly seen: Uint8Array;
-  /** By document: 1 + the last spec that matched it. */
-  private readonly inSpec: Int32Array;
-  private specDocs: number[] = [];
-  /** Every match, in order: document, spec, index term, field. */
-  private readonly log: number[] = [];
-  private readonly specTerms: string[] = [];
-  private readonly derived: string[] = [];
-  private readonly derivedIds = new Map<string, number>();
-  private readonly boosts: Float64Array;
-  private readonly prefixWeight: number;
-  private readonly fuzzyWeight: number;
-
-  constructor(
-    private readonly index: TermIndex,
-    private readonly options: TermQuery,
-  ) {
-    const size = index.documentLimit;
-    this.total = new Float64Array(size);
-    this.spent = new Float64Array(size);
-    this.seen = new Uint8Array(size);
-    this.inSpec = new Int32Array(size);
-    this.boosts = Float64Array.from(index.fields, (f) => options.boost?.[f] || 1);
-    this.prefixWeight = options.weights?.prefix ?? DEFAULT_WEIGHTS.prefix;
-    this.fuzzyWeight = options.weights?.fuzzy ?? DEFAULT_WEIGHTS.fuzzy;
-  }
-
-  spec(term: string): void {
-    const spec = this.specTerms.length;
-    this.specTerms.push(term);
-    const exact = this.index.termId(term);
-    if (exact !== undefined) this.score(spec, exact, 1);
-    const prefix = this.options.prefix?.(term) ?? false;
-    const fuzzy = this.options.fuzzy?.(term) ?? false;
-    const distance = fuzzy === false ? 0 : fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy)) : fuzzy;
-    if (prefix || distance > 0) {
-      // Prefix expansions first (a term both a prefix and a fuzzy match counts as a prefix match).
-      for (const [id, edits] of this.index.similar(term, prefix, distance)) {
-        const found = this.index.termAt(id);
-        const weight = edits < 0 ? (this.prefixWeight * found.length) / (found.length + 0.3 * (found.length - term.length)) : (this.fuzzyWeight * found.length) / (found.length + edits);
-        this.score(spec, id, weight);
-      }
-    }
-    for (const doc of this.specDocs) {
-      if (this.seen[doc] === 0) {
-        this.seen[doc] = 1;
-        this.order.push(doc);
-      }
-      this.total[doc] += this.spent[doc];
-      this.spent[doc] = 0;
-    }
-    this.specDocs = [];
-  }
-
-  private score(spec: number, term: number, weight: number): void {
-    const index = this.index;
-    const list = index.postingsOf(term);
-    const length = index.postingCount(term);
-    const fieldCount = index.fields.length;
-    // Documents per field, live only (MiniSearch's "matchingFields" once its removals are vacuumed).
-    const df = new Float64Array(fieldCount);
-    for (let i = 0; i < length; i += 2) if (index.isAlive(list[i])) df[list[i + 1] >>> 16]++;
-    const { k, b, d } = this.options.bm25;
-    const n = index.documentCount;
-    const derived = this.derivedId(index.termAt(term));
-    for (let i = 0; i < length; i += 2) {
-      const doc = list[i];
-      if (!index.isAlive(doc)) continue;
-      const field = list[i + 1] >>> 16;
-      const tf = list[i + 1] & 0xffff;
-      const matching = df[field];
-      const idf = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
-      const raw = idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * index.lengthOf(doc, field)) / index.averageLength(field))));
-      const weighted = weight * 1 * this.boosts[field] * 1 * raw;
-      if (this.inSpec[doc] !== spec + 1) {
-        this.inSpec[doc] = spec + 1;
-        this.specDocs.push(doc);
-      }
-      this.spent[doc] += weighted;
-      this.log.push(doc, spec, derived, field);
-    }
-  }
-
-  private derivedId(term: string): number {
-    let id = this.derivedIds.get(term);
-    if (id === undefined) {
-      id = this.derived.length;
-      this.derived.push(term);
-      this.derivedIds.set(term, id);
-    }
-    return id;
-  }
-
-  results(): TermResult[] {
-    // Group the log by document, keeping its order (a counting sort over the documents' positions).
-    const position = new Int32Array(this.total.length);
-    this.order.forEach((doc, i) => (position[doc] = i));
-    const counts = new Int32Array(this.order.length + 1);
-    const log = this.log;
-    for (let i = 0; i < log.length; i += 4) counts[position[log[i]] + 1]++;
-    for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
-    const start = counts.slice();
-    const sorted = new Int32Array(log.length / 4);
-    for (let i = 0; i < log.length; i += 4) sorted[start[position[log[i]]]++] = i;
-    // MiniSearch multiplies by the distinct query terms matched: counted here, the rest is made when read.
-    const distinctOf = new Map<string, number>();
-    const unique = Int32Array.from(this.specTerms, (term) => distinctOf.get(term) ?? (distinctOf.set(term, distinctOf.size), distinctOf.size - 1));
-    const seen = new Int32Array(distinctOf.size).fill(-1);
-    const groups: MatchGroups = { log, sorted, counts, specTerms: this.specTerms, derived: this.derived, fields: this.index.fields };
-    const out: TermResult[] = [];
-    this.order.forEach((doc, p) => {
-      let distinct = 0;
-      for (let s = counts[p]; s < counts[p + 1]; s++) {
-        const u = unique[log[sorted[s] + 1]];
-        if (seen[u] !== p) {
-          seen[u] = p;
-          distinct++;
-        }
-      }
-      out.push(new LazyResult(doc, this.total[doc] * (distinct || 1), groups, p));
-    });
-    return out.sort((a, b) => b.score - a.score);
-  }
-}
-
-/** The matches of one search grouped by document (QueryRun.results). */
-interface MatchGroups {
-  readonly log: readonly number[];
-  readonly sorted: Int32Array;
-  readonly counts: Int32Array;
-  readonly specTerms: readonly string[];
-  readonly derived: readonly string[];
-  readonly fields: readonly string[];
-}
-
-/**
- * A result whose matched terms are worked out when first read: a common word matches most of a
- * big vault, and the ranking reads them only for the chunks that can reach the top.
- */
-class LazyResult {
-  private made: { terms: string[]; queryTerms: string[]; match: Record<string, string[]> } | null = null;
-
-  constructor(
-    readonly id: number,
-    readonly score: number,
-    private readonly groups: MatchGroups,
-    private readonly group: number,
-  ) {}
-
-  get terms(): string[] {
-    return this.make().terms;
-  }
-
-  get queryTerms(): string[] {
-    return this.make().queryTerms;
-  }
-
-  get match(): Record<string, string[]> {
-    return this.make().match;
-  }
-
-  private make(): { terms: string[]; queryTerms: string[]; match: Record<string, string[]> } {
-    if (this.made) return this.made;
-    const { log, sorted, counts, specTerms, derived, fields } = this.groups;
-    const match: Record<string, string[]> = {};
-    const matchSpec: Record<string, number> = {};
-    const queryTerms: string[] = [];
-    for (let s = counts[this.group]; s < counts[this.group + 1]; s++) {
-      const at = sorted[s];
-      const spec = log[at + 1];
-      const term = derived[log[at + 2]];
-      const field = fields[log[at + 3]];
-      const source = specTerms[spec];
-      if (!queryTerms.includes(source)) queryTerms.push(source);
-      // A later query term's match of the same index term replaces the earlier one's fields (MiniSearch's Object.assign).
-      if (Object.prototype.hasOwnProperty.call(match, term) && matchSpec[term] === spec) match[term].push(field);
-      else {
-        match[term] = [field];
-        matchSpec[term] = spec;
-      }
-    }
-    this.made = { terms: Object.keys(match), queryTerms, match };
-    return this.made;
-  }
 }

@@ -2,12 +2,14 @@ import { sha256Hex } from '../hash';
 import type { NoteStat, VaultReader } from '../ports/vault';
 import { trimSlashes } from '../trim';
 import { chunkNote, chunkNoteSteps, DEFAULT_CHUNK_OPTIONS, noteTitle, type ChunkOptions } from './chunk';
-import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
+import { DEFAULT_RANKING, FIELDS, fuseRankings, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { LinkGraph } from './linkGraph';
 import { meanLogChunks, type NoteLengths } from './noteEvidence';
-import { makeSnippet } from './snippet';
-import { TermIndex } from './termIndex';
+import { NoteNumbers } from './noteNumbers';
+import { makeHits, pickHits } from './searchHits';
+import { TermIndex, type TermQuery } from './termIndex';
+import { componentsOf, RankScratch, scoreChunks, type ScoreComponent, type ScoredChunks } from './topChunks';
 import { decodeTermIndex, encodeTermIndex, runSteps, runStepsAsync, type StoredTermIndex } from './termIndexCodec';
 import { abortError, driveSteps, hashInSlices, macrotask, SliceClock } from './slices';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
@@ -127,6 +129,10 @@ export class VaultIndex implements VaultSearch {
   private terms = new TermIndex(FIELDS);
   private readonly notes = new Map<string, NoteEntry>();
   private readonly chunks = new Map<number, ChunkMeta>();
+  /** Each chunk's note as a number, so a query groups its matches by note in typed arrays (topChunks.ts). */
+  private noteNumbers = new NoteNumbers();
+  /** Typed arrays a query's ranking reuses (topChunks.ts). */
+  private readonly rankScratch = new RankScratch();
   /** The notes' links (linkGraph.ts): links weighed into ranking and related notes. */
   private linkGraph = new LinkGraph();
   private nextId = 1;
@@ -335,6 +341,7 @@ export class VaultIndex implements VaultSearch {
     for (const id of known.ids) {
       this.terms.remove(id);
       this.chunks.delete(id);
+      this.noteNumbers.remove(id);
     }
     this.linkGraph.delete(path);
     this.notes.delete(path);
@@ -360,11 +367,18 @@ export class VaultIndex implements VaultSearch {
   rankNotes(query: string, n: number, exclude?: string): Array<{ path: string; score: number }> {
     if (query.trim() === '' || n <= 0) return [];
     const { boost, bm25 } = this.ranking;
+    const matches = this.terms.match(query, { boost: { ...boost }, bm25: { ...bm25 } });
+    // Each note's best score by note number (typed), then by path for the few notes matched.
+    const numbers = this.noteNumbers;
+    const byNumber = new Float64Array(numbers.limit);
+    for (let m = 0; m < matches.count; m++) {
+      const number = numbers.noteOfChunk(matches.docs[m]);
+      if (number >= 0 && matches.scores[m] > byNumber[number]) byNumber[number] = matches.scores[m];
+    }
     const best = new Map<string, number>();
-    for (const result of this.terms.search(query, { boost: { ...boost }, bm25: { ...bm25 } })) {
-      const path = this.chunks.get(result.id)?.path;
-      if (path === undefined || path === exclude) continue;
-      if (result.score > (best.get(path) ?? 0)) best.set(path, result.score);
+    for (let number = 0; number < byNumber.length; number++) {
+      const path = numbers.pathOf(number);
+      if (byNumber[number] > 0 && path !== exclude) best.set(path, byNumber[number]);
     }
     return [...best]
       .sort(([pa, a], [pb, b]) => b - a || (pa < pb ? -1 : pa > pb ? 1 : 0))
@@ -394,50 +408,38 @@ export class VaultIndex implements VaultSearch {
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = options.k ?? 10;
     if (query.trim() === '' || k <= 0) return [];
-    const { boost, prefixMin, fuzzyMin, looseWeight, bm25 } = this.ranking;
-    const results = this.terms.search(query, {
-      boost: { ...boost },
-      bm25: { ...bm25 },
+    const { prefixMin, fuzzyMin, looseWeight } = this.ranking;
+    this.lengths ??= { chunksOf: (path) => this.notes.get(path)?.ids.length ?? 1, meanLogChunks: meanLogChunks(this.notes.values(), (n) => n.ids.length) };
+    const scored = this.score(query, {
       // Longer stems also match longer words and words one typo away; short ones would match too much.
       prefix: (term) => prefixMin > 0 && term.length >= prefixMin,
       fuzzy: (term) => (fuzzyMin > 0 && term.length >= fuzzyMin ? 1 : false),
       weights: { prefix: looseWeight, fuzzy: looseWeight },
-    });
-    // Every match ranked: coverage and the note graph weigh whole notes, so a ranking pruned by a
-    // chunk's own score and its note's best (tried at 25,000 notes) would not give the same order.
-    this.lengths ??= { chunksOf: (path) => this.notes.get(path)?.ids.length ?? 1, meanLogChunks: meanLogChunks(this.notes.values(), (n) => n.ids.length) };
-    const lexical = rankChunks(results, this.chunks, this.ranking, this.notes.size, this.linkGraph, this.lengths);
-    const ranked = this.semantic ? await this.fuse(query, lexical, k, options.signal) : lexical;
-    const picked = pickHits(ranked, k, options.perNote, Infinity) ?? [];
-    const texts = new Map<string, string[] | null>();
-    const hits: SearchHit[] = [];
-    for (const hit of picked) {
-      if (options.signal?.aborted) throw abortError();
-      const { path } = hit.meta;
-      if (!texts.has(path)) texts.set(path, await this.readLines(path));
-      const lines = texts.get(path);
-      if (!lines) continue; // Deleted since it was indexed; the delete event will remove it.
-      const text = lines.slice(hit.meta.startLine - 1, hit.meta.endLine).join('\n');
-      hits.push({
-        path,
-        headings: hit.meta.headings,
-        heading: hit.meta.headings[hit.meta.headings.length - 1] ?? '',
-        startLine: hit.meta.startLine,
-        endLine: hit.meta.endLine,
-        text,
-        snippet: makeSnippet(withoutHeadingLine(text, hit.meta.headings.length > 0), new Set(hit.terms)),
-        score: hit.score,
-      });
+    }, componentsOf(this.ranking, this.linkGraph, this.lengths));
+    // Every match is scored (coverage and the note graph weigh whole notes); only the entries that
+    // can reach the first k are sorted (topChunks.ts), taken now: the index may change while awaiting.
+    const lexical = scored.top(k, options.perNote);
+    let picked = lexical;
+    if (this.semantic) {
+      const candidates = Math.max(3 * k, 30); // The lexical entries the fusion reads.
+      const fused = await this.fuse(query, scored.top(candidates), candidates, options.signal);
+      if (fused) picked = pickHits(fused, k, options.perNote);
     }
-    return hits;
+    return makeHits(this.vault, picked, options.signal);
   }
 
-  /** The lexical ranking fused with the semantic ranker's (fuseRankings); the lexical one alone when it has none. */
-  private async fuse(query: string, lexical: RankedChunk<ChunkMeta>[], k: number, signal: AbortSignal | undefined): Promise<RankedChunk<ChunkMeta>[]> {
-    const candidates = Math.max(3 * k, 30); // As in search(): the lexical entries that must be certain.
+  /** The lexical ranking's first entries fused with the semantic ranker's (fuseRankings); null when it found none (the lexical ranking alone). */
+  private async fuse(query: string, lexical: RankedChunk<ChunkMeta>[], candidates: number, signal: AbortSignal | undefined): Promise<RankedChunk<ChunkMeta>[] | null> {
     const ids = await (this.semantic as ChunkRanker).rank(query, candidates, (id) => this.chunks.has(id), signal);
-    if (ids.length === 0) return lexical;
+    if (ids.length === 0) return null;
     return fuseRankings(lexical, ids, this.chunks, candidates, this.ranking.semanticWeight);
+  }
+
+  /** Every chunk matching the query scored by the ranking's components (topChunks.ts). */
+  private score(query: string, loose: Omit<TermQuery, 'boost' | 'bm25'>, components: readonly ScoreComponent[]): ScoredChunks<ChunkMeta> {
+    const { boost, bm25 } = this.ranking;
+    const matches = this.terms.match(query, { ...loose, boost: { ...boost }, bm25: { ...bm25 } });
+    return scoreChunks(matches, this.noteNumbers, (id) => this.chunks.get(id), this.notes.size, components, this.rankScratch);
   }
 
   /**
@@ -549,8 +551,12 @@ export class VaultIndex implements VaultSearch {
     this.linkGraph = links;
     this.notes.clear();
     this.chunks.clear();
+    this.noteNumbers = new NoteNumbers();
     for (const [path, entry] of notes) this.notes.set(path, entry);
-    for (const [id, meta] of chunks) this.chunks.set(id, meta);
+    for (const [id, meta] of chunks) {
+      this.chunks.set(id, meta);
+      this.noteNumbers.add(id, meta.path);
+    }
     this.lengths = null;
     this.nextId = stored.nextId;
     return 'restored';
@@ -574,6 +580,7 @@ export class VaultIndex implements VaultSearch {
       const id = this.nextId++;
       ids.push(id);
       this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embeddingTextOf(path, lines, note, about, i)) });
+      this.noteNumbers.add(id, path);
       this.terms.add(id, [note.title, aliases, chunk.headings.join('\n'), tags, note.properties, folder, chunk.body]);
       yield;
     }
@@ -582,42 +589,6 @@ export class VaultIndex implements VaultSearch {
     entry.hash = hash;
     entry.stat = stat;
   }
-
-  private async readLines(path: string): Promise<string[] | null> {
-    try {
-      const text = await this.vault.read(path);
-      return text === null ? null : text.split(/\r\n?|\n/);
-    } catch {
-      return null;
-    }
-  }
 }
-
-/**
- * The first k hits, at most perNote from one note; null when that would read past the first
- * `certain` entries (or off the end of a list that left chunks out): the caller ranks them all.
- */
-function pickHits<M extends ChunkMeta>(ranked: readonly RankedChunk<M>[], k: number, perNoteLimit: number | undefined, certain: number): RankedChunk<M>[] | null {
-  const picked: RankedChunk<M>[] = [];
-  const perNote = new Map<string, number>();
-  let i = 0;
-  for (; i < ranked.length && picked.length < k; i++) {
-    if (i >= certain) return null;
-    const hit = ranked[i];
-    const count = perNote.get(hit.meta.path) ?? 0;
-    if (perNoteLimit !== undefined && count >= perNoteLimit) continue;
-    perNote.set(hit.meta.path, count + 1);
-    picked.push(hit);
-  }
-  if (picked.length < k && certain !== Infinity) return null;
-  return picked;
-}
-
-function withoutHeadingLine(text: string, hasHeading: boolean): string {
-  if (!hasHeading) return text;
-  const first = text.split(/\r\n?|\n/, 1)[0];
-  return /^ {0,3}#{1,6}(?:\s|$)/.test(first) ? text.slice(first.length).replace(/^\r?\n/, '') : text;
-}
-
 
 export { noteTitle };
