@@ -3,9 +3,10 @@
  * swap src/core/tokens/packedRanks.ts for the module this writes; src/core/tokens/rankCodec.ts reads it).
  *
  * Every token past the 256 single bytes is two earlier tokens joined, so a table is stored as one pair
- * per token instead of its bytes, range coded (rangeEncoder.cjs): each part as its first byte (the
- * right part's in the context of the left part's last byte) and its place among the earlier tokens
- * that start with that byte. Of the splits a token has, the one with the smallest ranks is stored.
+ * per token instead of its bytes, range coded (rangeEncoder.cjs): the left part's rank, then the
+ * right part as its first byte (in the context of the left part's last byte) and its place among the
+ * earlier tokens that start with that byte. Of the splits a token has, the one with the smallest
+ * ranks is stored.
  * Then 13 bits per two printable ASCII characters (a string esbuild prints as it is, 1.23 chars per
  * byte against base64's 1.33). o200k_base goes from 2.3 MB of text to about 0.77 MB; cl100k_base,
  * stored over o200k_base (a flag per token; the tokens they share as o200k ranks), from 1.7 MB to
@@ -73,6 +74,10 @@ function byteKind(c) {
 const PLACE_CONTEXTS = 8 * 20;
 const placeContext = (firstByte, groupSize) => byteKind(firstByte) * 20 + Math.min(19, bitLength(groupSize));
 
+/** The left part's rank is coded as it is, in the context of the token's own rank's bit length. */
+const LEFT_CONTEXTS = 20;
+const leftContext = (r) => Math.min(19, bitLength(r));
+
 /** Contexts of a shared token's rank in the base: the bit length of its own rank. */
 const SHARED_CONTEXTS = 32;
 
@@ -110,19 +115,18 @@ function packTable(ranks, base) {
   const rankOf = (bytes) => rankMap.get(bytes.toString('latin1'));
   const baseRank = base ? new Map(tokensOf(base.ranks.bpe_ranks).map((t, i) => [t.toString('latin1'), i])) : null;
   const rc = new RangeEncoder();
-  const firstLeft = new ByteModel(1);
+  const leftRank = new NumberModel(LEFT_CONTEXTS);
   const firstRight = new ByteModel(256);
-  const placeLeft = new NumberModel(PLACE_CONTEXTS);
   const placeRight = new NumberModel(PLACE_CONTEXTS);
-  const flags = probabilities(2);
+  const flags = probabilities(4);
   const sharedRank = new NumberModel(SHARED_CONTEXTS);
   // Each rank's place among the earlier tokens starting with its byte.
   const place = new Int32Array(n);
   const groupSize = new Int32Array(256);
-  const codePart = (first, places, ctx, part) => {
-    const byte = tokens[part][0];
-    first.encode(rc, ctx, byte);
-    places.encode(rc, placeContext(byte, groupSize[byte]), place[part]);
+  const codeRight = (left, right) => {
+    const byte = tokens[right][0];
+    firstRight.encode(rc, tokens[left][tokens[left].length - 1], byte);
+    placeRight.encode(rc, placeContext(byte, groupSize[byte]), place[right]);
   };
   let shared = 0;
   let previousFlag = 0;
@@ -135,7 +139,7 @@ function packTable(ranks, base) {
       const at = baseRank?.get(token.toString('latin1'));
       if (baseRank) {
         const flag = at === undefined ? 0 : 1;
-        rc.bit(flags, previousFlag, flag);
+        rc.bit(flags, previousFlag * 2 + 1, flag);
         previousFlag = flag;
       }
       if (at !== undefined) {
@@ -143,8 +147,8 @@ function packTable(ranks, base) {
         shared++;
       } else {
         const [a, b] = splitOf(token, r, rankOf);
-        codePart(firstLeft, placeLeft, 0, a);
-        codePart(firstRight, placeRight, tokens[a][tokens[a].length - 1], b);
+        leftRank.encode(rc, leftContext(r), a);
+        codeRight(a, b);
       }
     }
     place[r] = groupSize[token[0]]++;

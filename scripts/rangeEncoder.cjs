@@ -13,7 +13,7 @@ const MOVE_BITS = 5;
 const TOP = 2 ** 24;
 const TWO_32 = 2 ** 32;
 /** Top bits of a number coded adaptively below its leading one (the rest are nearly uniform). */
-const MANTISSA_BITS = 5;
+const MANTISSA_BITS = 3;
 
 class RangeEncoder {
   constructor() {
@@ -61,13 +61,11 @@ class RangeEncoder {
     this.normalize();
   }
 
-  /** `count` plain bits of `value`, high first, at one half each. */
+  /** `count` (at most 16) plain bits of `value` at once: the range split in 2^count equal parts. */
   direct(value, count) {
-    for (let k = count - 1; k >= 0; k--) {
-      this.range >>>= 1;
-      if ((value >>> k) & 1) this.low += this.range;
-      this.normalize();
-    }
+    this.range = Math.floor(this.range / 2 ** count);
+    this.low += value * this.range;
+    this.normalize();
   }
 
   finish() {

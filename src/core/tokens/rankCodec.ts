@@ -111,6 +111,9 @@ class LazyMap<K, V> extends Map<K, V> {
 /** Each rank's bytes (one char per byte): what a table stored over this one reads. */
 export interface RankKeys {
   readonly keys: readonly string[];
+  /** Each rank's first and last byte: reading them off the keys would flatten every joined string. */
+  readonly firstBytes: Uint8Array;
+  readonly lastBytes: Uint8Array;
 }
 
 /** An unpacked table: the maps the tokenizer reads, and each rank's bytes (one char per byte), which a table stored over this one reads. */
@@ -118,6 +121,8 @@ export type UnpackedRanks = RankMaps & {
   readonly byteRanks: Map<string, number>;
   readonly maxTokenBytes: number;
   readonly keys: readonly string[];
+  readonly firstBytes: Uint8Array;
+  readonly lastBytes: Uint8Array;
 };
 
 /** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 20 slices of a few ms. */
@@ -144,56 +149,92 @@ const bitLength = (v: number): number => (v === 0 ? 0 : 32 - Math.clz32(v));
 const PLACE_CONTEXTS = 8 * 20;
 const placeContext = (firstByte: number, groupSize: number): number => byteKind(firstByte) * 20 + Math.min(19, bitLength(groupSize));
 
+/** The left part's rank is read as it is, in the context of the token's own rank's bit length. */
+const LEFT_CONTEXTS = 20;
+
 /** Contexts of a shared token's rank in the base: the bit length of its own rank. */
 const SHARED_CONTEXTS = 32;
 
-/** The models packRanks.cjs's packTable codes a table with, in the same order. */
-class PairReader {
-  private readonly firstLeft = new ByteModel(1);
+/**
+ * One table read token by token, with the models packRanks.cjs's packTable codes it with, in the
+ * same order. The loop is a plain method (not the generator's body), which V8 optimizes far better.
+ */
+class TableReader {
+  private readonly leftRank = new NumberModel(LEFT_CONTEXTS);
   private readonly firstRight = new ByteModel(256);
-  private readonly placeLeft = new NumberModel(PLACE_CONTEXTS);
   private readonly placeRight = new NumberModel(PLACE_CONTEXTS);
-  private readonly flags = probabilities(2);
+  private readonly flags = probabilities(4);
   private readonly sharedRank = new NumberModel(SHARED_CONTEXTS);
   private previousFlag = 0;
   /** The ranks read so far by first byte, in rank order: a part is its place in its byte's list. */
   private readonly groups: number[][] = Array.from({ length: 256 }, () => []);
+  readonly keys: string[];
+  readonly firstBytes: Uint8Array;
+  readonly lastBytes: Uint8Array;
+  readonly byteRanks = new Map<string, number>();
+  maxTokenBytes = 1;
+  /** Tokens read from the base. */
+  shared = 0;
+  /** The next rank to read. */
+  next = 0;
 
-  constructor(private readonly rc: RangeDecoder) {}
-
-  single(): string {
-    return String.fromCharCode(this.rc.direct(8));
+  constructor(
+    private readonly rc: RangeDecoder,
+    readonly count: number,
+    private readonly over: RankKeys | undefined,
+    private readonly indexed: boolean,
+  ) {
+    this.keys = new Array<string>(count);
+    this.firstBytes = new Uint8Array(count);
+    this.lastBytes = new Uint8Array(count);
   }
 
-  /** Stored over a base: whether the next token is the base's (then sharedRankOf reads its rank there). */
-  shared(): boolean {
-    const flag = this.rc.bit(this.flags, this.previousFlag);
+  /** Reads the ranks up to `end` (excluded). */
+  readUntil(end: number): void {
+    const { keys, firstBytes, lastBytes, over, rc } = this;
+    for (let r = this.next; r < end; r++) {
+      let key: string;
+      if (r < SINGLES) {
+        const byte = rc.direct(8);
+        key = String.fromCharCode(byte);
+        firstBytes[r] = lastBytes[r] = byte;
+      } else if (over && this.isShared()) {
+        const at = this.sharedRank.decode(rc, bitLength(r));
+        key = over.keys[at];
+        if (key === undefined) throw new Error('packed rank table: a shared token outside its base');
+        firstBytes[r] = over.firstBytes[at];
+        lastBytes[r] = over.lastBytes[at];
+        this.shared++;
+      } else {
+        const a = this.leftRank.decode(rc, Math.min(19, bitLength(r)));
+        if (a >= r) throw new Error('packed rank table: a pair refers forward');
+        const b = this.right(lastBytes[a]);
+        key = keys[a] + keys[b];
+        firstBytes[r] = firstBytes[a];
+        lastBytes[r] = lastBytes[b];
+      }
+      keys[r] = key;
+      this.groups[firstBytes[r]].push(r);
+      if (key.length > this.maxTokenBytes) this.maxTokenBytes = key.length;
+      if (this.indexed) this.byteRanks.set(key, r);
+    }
+    this.next = end;
+  }
+
+  /** Stored over a base: whether the next token is the base's. */
+  private isShared(): boolean {
+    const flag = this.rc.tree(this.flags, this.previousFlag * 2, 1);
     this.previousFlag = flag;
     return flag === 1;
   }
 
-  sharedRankOf(r: number): number {
-    return this.sharedRank.decode(this.rc, bitLength(r));
-  }
-
-  /** The next pair's ranks, left then right: the right part's first byte is read in the context of the left part's last. */
-  pair(keys: readonly string[]): [number, number] {
-    const a = this.part(this.firstLeft, this.placeLeft, 0);
-    const left = keys[a];
-    return [a, this.part(this.firstRight, this.placeRight, left.charCodeAt(left.length - 1))];
-  }
-
-  private part(first: ByteModel, places: NumberModel, ctx: number): number {
-    const byte = first.decode(this.rc, ctx);
+  /** The right part: its first byte in the context of the left part's last, then its place among the tokens starting with it. */
+  private right(leftLast: number): number {
+    const byte = this.firstRight.decode(this.rc, leftLast);
     const group = this.groups[byte];
-    const place = places.decode(this.rc, placeContext(byte, group.length));
+    const place = this.placeRight.decode(this.rc, placeContext(byte, group.length));
     if (place >= group.length) throw new Error('packed rank table: a pair refers forward');
     return group[place];
-  }
-
-  /** Rank r, just read, joins its first byte's list. */
-  add(r: number, key: string): void {
-    this.groups[key.charCodeAt(0)].push(r);
   }
 }
 
@@ -221,30 +262,13 @@ export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys, index
   const over = packed.base === undefined ? undefined : base;
   const rc = new RangeDecoder(bytesOfText(packed.text, packed.bytes));
   yield;
-  const reader = new PairReader(rc);
-  const keys: string[] = new Array<string>(n);
-  const byteRanks = new Map<string, number>();
-  let maxTokenBytes = 1;
-  let shared = 0;
-  for (let r = 0; r < n; r++) {
-    if (r > 0 && r % SLICE_TOKENS === 0) yield;
-    let key: string;
-    if (r < SINGLES) {
-      key = reader.single();
-    } else if (over && reader.shared()) {
-      key = over.keys[reader.sharedRankOf(r)];
-      if (key === undefined) throw new Error('packed rank table: a shared token outside its base');
-      shared++;
-    } else {
-      const [a, b] = reader.pair(keys);
-      key = keys[a] + keys[b];
-    }
-    keys[r] = key;
-    reader.add(r, key);
-    if (key.length > maxTokenBytes) maxTokenBytes = key.length;
-    if (indexed) byteRanks.set(key, r);
+  const reader = new TableReader(rc, n, over, indexed);
+  for (let r = 0; r < n; r += SLICE_TOKENS) {
+    if (r > 0) yield;
+    reader.readUntil(Math.min(n, r + SLICE_TOKENS));
   }
-  if (shared !== (packed.shared ?? 0) || rc.position > packed.bytes + 5) throw new Error('packed rank table: wrong size');
+  if (reader.shared !== (packed.shared ?? 0) || rc.position > packed.bytes + 5) throw new Error('packed rank table: wrong size');
+  const { keys, firstBytes, lastBytes, byteRanks, maxTokenBytes } = reader;
   const bytesOf = (key: string) => {
     const bytes = new Uint8Array(key.length);
     for (let i = 0; i < key.length; i++) bytes[i] = key.charCodeAt(i);
@@ -256,5 +280,5 @@ export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys, index
   const textMap = new LazyMap<number, Uint8Array>((map) => {
     for (let r = 0; r < n; r++) map.set(r, bytesOf(keys[r]));
   });
-  return { rankMap, textMap, byteRanks, maxTokenBytes, keys };
+  return { rankMap, textMap, byteRanks, maxTokenBytes, keys, firstBytes, lastBytes };
 }

@@ -37,8 +37,8 @@ function* keysInSlices(encoding: PackedEncoding): Generator<void, RankKeys, void
   if (known) return known;
   const { packed, baseName } = packedSource(encoding);
   const base = baseName ? yield* keysInSlices(baseName) : undefined;
-  const { keys } = yield* unpackRanksInSlices(packed, base, false);
-  const table = unpacked.get(encoding) ?? baseKeys.get(encoding) ?? { keys };
+  const { keys, firstBytes, lastBytes } = yield* unpackRanksInSlices(packed, base, false);
+  const table = unpacked.get(encoding) ?? baseKeys.get(encoding) ?? { keys, firstBytes, lastBytes };
   baseKeys.set(encoding, table);
   return table;
 }
