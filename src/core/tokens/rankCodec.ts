@@ -131,23 +131,26 @@ const SLICE_TOKENS = 10_000;
 /** Ranks 0-255 are the single bytes in every table (8 plain bits each); packRanks.cjs checks it. */
 const SINGLES = 256;
 
-/** A byte's kind, for the contexts (as packRanks.cjs's byteKind). */
-function byteKind(c: number): number {
-  if (c === 32) return 1;
-  if (c >= 65 && c <= 90) return 2;
-  if (c >= 97 && c <= 122) return 3;
-  if (c >= 48 && c <= 57) return 4;
-  if (c >= 192) return 5;
-  if (c >= 128) return 6;
-  if (c < 32) return 7;
-  return 0;
-}
+/** Each byte's kind, for the contexts (as packRanks.cjs's byteKind): a table, read twice per token. */
+const BYTE_KINDS = (() => {
+  const kinds = new Uint8Array(256);
+  for (let c = 0; c < 256; c++) {
+    if (c === 32) kinds[c] = 1;
+    else if (c >= 65 && c <= 90) kinds[c] = 2;
+    else if (c >= 97 && c <= 122) kinds[c] = 3;
+    else if (c >= 48 && c <= 57) kinds[c] = 4;
+    else if (c >= 192) kinds[c] = 5;
+    else if (c >= 128) kinds[c] = 6;
+    else if (c < 32) kinds[c] = 7;
+  }
+  return kinds;
+})();
 
 const bitLength = (v: number): number => (v === 0 ? 0 : 32 - Math.clz32(v));
 
 /** A part's place among the tokens starting with its byte: its context is the byte's kind and how many there are. */
 const PLACE_CONTEXTS = 8 * 20;
-const placeContext = (firstByte: number, groupSize: number): number => byteKind(firstByte) * 20 + Math.min(19, bitLength(groupSize));
+const placeContext = (firstByte: number, groupSize: number): number => BYTE_KINDS[firstByte] * 20 + Math.min(19, bitLength(groupSize));
 
 /** The left part's rank is read as it is, in the context of the token's own rank's bit length. */
 const LEFT_CONTEXTS = 20;
@@ -191,7 +194,8 @@ class TableReader {
 
   /** Reads the ranks up to `end` (excluded). */
   readUntil(end: number): void {
-    const { keys, firstBytes, lastBytes, over, rc } = this;
+    const { keys, firstBytes, lastBytes, over, rc, groups, byteRanks, indexed } = this;
+    let maxTokenBytes = this.maxTokenBytes;
     for (let r = this.next; r < end; r++) {
       let key: string;
       if (r < SINGLES) {
@@ -214,10 +218,11 @@ class TableReader {
         lastBytes[r] = lastBytes[b];
       }
       keys[r] = key;
-      this.groups[firstBytes[r]].push(r);
-      if (key.length > this.maxTokenBytes) this.maxTokenBytes = key.length;
-      if (this.indexed) this.byteRanks.set(key, r);
+      groups[firstBytes[r]].push(r);
+      if (key.length > maxTokenBytes) maxTokenBytes = key.length;
+      if (indexed) byteRanks.set(key, r);
     }
+    this.maxTokenBytes = maxTokenBytes;
     this.next = end;
   }
 
