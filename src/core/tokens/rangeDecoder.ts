@@ -89,7 +89,7 @@ export class RangeDecoder {
     let code = state[0] >>> 0;
     let range = (state[1] >>> 0) >>> count;
     let at = state[2];
-    const value = Math.floor(code / range);
+    const value = (code / range) | 0;
     code -= value * range;
     while (range < TOP) {
       range *= 256;
@@ -127,6 +127,6 @@ export class NumberModel {
     const below = length - 1;
     const top = Math.min(MANTISSA_BITS, below);
     const value = (1 << top) + rc.tree(this.mantissas, (ctx * 32 + length) << MANTISSA_BITS, top);
-    return below > top ? value * (1 << (below - top)) + rc.direct(below - top) : value;
+    return below > top ? (value << (below - top)) | rc.direct(below - top) : value;
   }
 }

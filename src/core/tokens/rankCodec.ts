@@ -125,8 +125,8 @@ export type UnpackedRanks = RankMaps & {
   readonly lastBytes: Uint8Array;
 };
 
-/** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 20 slices of a few ms. */
-const SLICE_TOKENS = 10_000;
+/** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 40 slices of a few ms. */
+const SLICE_TOKENS = 5_000;
 
 /** Ranks 0-255 are the single bytes in every table (8 plain bits each); packRanks.cjs checks it. */
 const SINGLES = 256;
