@@ -199,9 +199,8 @@ class TableReader {
     for (let r = this.next; r < end; r++) {
       let key: string;
       if (r < SINGLES) {
-        const byte = rc.direct(8);
-        key = String.fromCharCode(byte);
-        firstBytes[r] = lastBytes[r] = byte;
+        // Its own method: their branch run first would leave the pairs' branch without type feedback when V8 optimizes this loop.
+        key = this.single(r);
       } else if (over && this.isShared()) {
         const at = this.sharedRank.decode(rc, bitLength(r));
         key = over.keys[at];
@@ -224,6 +223,12 @@ class TableReader {
     }
     this.maxTokenBytes = maxTokenBytes;
     this.next = end;
+  }
+
+  private single(r: number): string {
+    const byte = this.rc.direct(8);
+    this.firstBytes[r] = this.lastBytes[r] = byte;
+    return String.fromCharCode(byte);
   }
 
   /** Stored over a base: whether the next token is the base's. */
