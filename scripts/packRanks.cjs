@@ -174,11 +174,11 @@ function packTables() {
 }
 
 /**
- * packTables(), kept in the system's temporary folder under a digest of this file and js-tiktoken's
- * tables (packing takes a few seconds; a build or test after the first reads it back).
+ * packTables(), kept in the system's temporary folder under a digest of this file, rangeEncoder.cjs and
+ * js-tiktoken's tables (packing takes a few seconds; a build or test after the first reads it back).
  */
 function cachedPackedTables() {
-  const hash = createHash('sha256').update(readFileSync(__filename));
+  const hash = createHash('sha256').update(readFileSync(__filename)).update(readFileSync(require.resolve('./rangeEncoder.cjs')));
   for (const encoding of ENCODINGS) hash.update(readFileSync(require.resolve(`js-tiktoken/ranks/${encoding}`)));
   const file = path.join(os.tmpdir(), `strata-packed-ranks-${hash.digest('hex').slice(0, 16)}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
