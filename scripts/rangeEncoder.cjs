@@ -13,7 +13,7 @@ const MOVE_BITS = 5;
 const TOP = 2 ** 24;
 const TWO_32 = 2 ** 32;
 /** Top bits of a number coded adaptively below its leading one (the rest are nearly uniform). */
-const MANTISSA_BITS = 3;
+const MANTISSA_BITS = 1;
 
 class RangeEncoder {
   constructor() {

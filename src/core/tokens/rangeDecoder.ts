@@ -9,7 +9,7 @@ const PROB_ONE = 1 << PROB_BITS;
 const MOVE_BITS = 5;
 const TOP = 2 ** 24;
 /** Top bits of a number decoded adaptively below its leading one. */
-const MANTISSA_BITS = 3;
+const MANTISSA_BITS = 1;
 
 export function probabilities(n: number): Uint16Array {
   return new Uint16Array(n).fill(PROB_ONE >> 1);
