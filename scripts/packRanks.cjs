@@ -2,18 +2,22 @@
  * Packs js-tiktoken's rank tables for the plugin bundle (esbuild.config.mjs and the workbench's build
  * swap src/core/tokens/packedRanks.ts for the module this writes; src/core/tokens/rankCodec.ts reads it).
  *
- * Every token past the single bytes is two earlier tokens joined (the merge that made it), so a table
- * is stored as one pair of ranks per token instead of its bytes: byte planes of the pairs, DEFLATE,
- * then 13 bits per two printable ASCII characters (a string esbuild prints as it is, 1.23 chars per
- * byte against base64's 1.33). o200k_base goes from 2.3 MB of text to about 0.9 MB; cl100k_base,
- * stored over o200k_base (the tokens they share as o200k ranks), from 1.7 MB to about 0.3 MB.
+ * Every token past the 256 single bytes is two earlier tokens joined, so a table is stored as one pair
+ * per token instead of its bytes, range coded (rangeEncoder.cjs): the left part's rank, then the
+ * right part as its first byte (in the context of the left part's last byte) and its place among the
+ * earlier tokens that start with that byte. Of the splits a token has, the one with the smallest
+ * ranks is stored.
+ * Then 13 bits per two printable ASCII characters (a string esbuild prints as it is, 1.23 chars per
+ * byte against base64's 1.33). o200k_base goes from 2.3 MB of text to about 0.77 MB; cl100k_base,
+ * stored over o200k_base (a flag per token; the tokens they share as o200k ranks), from 1.7 MB to
+ * about 0.29 MB. DEFLATE over byte planes of the pairs took 1.18 MB for both.
  * Plain CommonJS: esbuild.config.mjs and the tests require it as it is.
  */
 const { createHash } = require('node:crypto');
 const { existsSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { deflateRawSync } = require('node:zlib');
+const { RangeEncoder, ByteModel, NumberModel, probabilities, bitLength } = require('./rangeEncoder.cjs');
 
 /** The 91 printable ASCII characters that need no escape in any JS string literal (no quotes, no backslash). */
 const ALPHABET = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))
@@ -32,34 +36,8 @@ function tokensOf(bpeRanks) {
   return tokens;
 }
 
-/** One pair per token: [0, byte] for a single byte, else [left + 1, right], both of lower rank. */
-function mergesOf(tokens) {
-  const rank = new Map(tokens.map((t, i) => [t.toString('latin1'), i]));
-  const left = new Uint32Array(tokens.length);
-  const right = new Uint32Array(tokens.length);
-  tokens.forEach((token, r) => {
-    if (token.length === 1) {
-      right[r] = token[0];
-      return;
-    }
-    // The longest left part whose rest is a token too (any split gives the same bytes back).
-    for (let k = token.length - 1; k >= 1; k--) {
-      const a = rank.get(token.subarray(0, k).toString('latin1'));
-      const b = rank.get(token.subarray(k).toString('latin1'));
-      if (a !== undefined && b !== undefined && a < r && b < r) {
-        left[r] = a + 1;
-        right[r] = b;
-        return;
-      }
-    }
-    throw new Error(`packRanks: token ${r} is not two earlier tokens joined`);
-  });
-  return { left, right };
-}
-
 /** 13 bits → two characters of ALPHABET (91² ≥ 2¹³). */
 function toText(bytes) {
-  let out = '';
   let acc = 0;
   let bits = 0;
   const chars = [];
@@ -74,57 +52,110 @@ function toText(bytes) {
     }
   }
   if (bits > 0) emit(acc);
-  out = chars.join('');
-  return out;
+  return chars.join('');
 }
 
-/** Byte planes of 24-bit values: the high bytes of all values together compress far better than interleaved. */
-function planes24(values) {
-  const n = values.length;
-  const out = Buffer.alloc(n * 3);
-  for (let i = 0; i < n; i++) {
-    out[i] = values[i] >>> 16;
-    out[n + i] = (values[i] >>> 8) & 255;
-    out[2 * n + i] = values[i] & 255;
+/** Tokens every table starts with: the 256 single bytes, in ranks 0-255 (stored as 8 plain bits each). */
+const SINGLES = 256;
+
+/** A byte's kind, for the contexts: other, space, upper, lower, digit, UTF-8 lead, UTF-8 continuation, control. */
+function byteKind(c) {
+  if (c === 32) return 1;
+  if (c >= 65 && c <= 90) return 2;
+  if (c >= 97 && c <= 122) return 3;
+  if (c >= 48 && c <= 57) return 4;
+  if (c >= 192) return 5;
+  if (c >= 128) return 6;
+  if (c < 32) return 7;
+  return 0;
+}
+
+/** The context of a part's place among the tokens starting with its byte: the byte's kind and how many there are. */
+const PLACE_CONTEXTS = 8 * 20;
+const placeContext = (firstByte, groupSize) => byteKind(firstByte) * 20 + Math.min(19, bitLength(groupSize));
+
+/** The left part's rank is coded as it is, in the context of the token's own rank's bit length. */
+const LEFT_CONTEXTS = 20;
+const leftContext = (r) => Math.min(19, bitLength(r));
+
+/** Contexts of a shared token's rank in the base: the bit length of its own rank. */
+const SHARED_CONTEXTS = 32;
+
+/**
+ * The split a token is stored as: of the ways it is two earlier tokens joined, the one with the
+ * smallest ranks (the sum of their logarithms: the cheapest to code). Throws if there is none.
+ */
+function splitOf(token, r, rankOf) {
+  let best = null;
+  let cost = Infinity;
+  for (let k = token.length - 1; k >= 1; k--) {
+    const a = rankOf(token.subarray(0, k));
+    const b = rankOf(token.subarray(k));
+    if (a === undefined || b === undefined || a >= r || b >= r) continue;
+    const c = Math.log2(a + 1) + Math.log2(b + 1);
+    if (c < cost) {
+      cost = c;
+      best = [a, b];
+    }
   }
-  return out;
+  if (!best) throw new Error(`packRanks: token ${r} is not two earlier tokens joined`);
+  return best;
 }
 
 /**
- * A table as { pat_str, special_tokens, count, bytes, text }: count tokens, bytes of DEFLATE in text.
- * With a base table (cl100k_base over o200k_base: 85 % of its tokens are there too), the data is a
- * flag per token (1: in the base), the base's rank of each shared token, then the pairs of the
- * others; `base` names the table, `shared` counts the flags. Without, the pairs of all tokens.
+ * A table as { pat_str, special_tokens, count, bytes, text }: count tokens, bytes of range-coded data
+ * in text. With a base table (cl100k_base over o200k_base: 85 % of its tokens are there too), each
+ * token past the single bytes has a flag (in the base or not) and either the base's rank or its
+ * pair; `base` names the table, `shared` counts the tokens in it. rankCodec.ts decodes it.
  */
 function packTable(ranks, base) {
   const tokens = tokensOf(ranks.bpe_ranks);
-  const { left, right } = mergesOf(tokens);
   const n = tokens.length;
-  let data;
-  let delta = {};
-  if (base) {
-    const baseRank = new Map(tokensOf(base.ranks.bpe_ranks).map((t, i) => [t.toString('latin1'), i]));
-    const flags = Buffer.alloc(n);
-    const shared = [];
-    const ownLeft = [];
-    const ownRight = [];
-    tokens.forEach((token, r) => {
-      const at = baseRank.get(token.toString('latin1'));
-      if (at !== undefined) {
-        flags[r] = 1;
-        shared.push(at);
-      } else {
-        ownLeft.push(left[r]);
-        ownRight.push(right[r]);
+  const rankMap = new Map(tokens.map((t, i) => [t.toString('latin1'), i]));
+  const rankOf = (bytes) => rankMap.get(bytes.toString('latin1'));
+  const baseRank = base ? new Map(tokensOf(base.ranks.bpe_ranks).map((t, i) => [t.toString('latin1'), i])) : null;
+  const rc = new RangeEncoder();
+  const leftRank = new NumberModel(LEFT_CONTEXTS);
+  const firstRight = new ByteModel(256);
+  const placeRight = new NumberModel(PLACE_CONTEXTS);
+  const flags = probabilities(4);
+  const sharedRank = new NumberModel(SHARED_CONTEXTS);
+  // Each rank's place among the earlier tokens starting with its byte.
+  const place = new Int32Array(n);
+  const groupSize = new Int32Array(256);
+  const codeRight = (left, right) => {
+    const byte = tokens[right][0];
+    firstRight.encode(rc, tokens[left][tokens[left].length - 1], byte);
+    placeRight.encode(rc, placeContext(byte, groupSize[byte]), place[right]);
+  };
+  let shared = 0;
+  let previousFlag = 0;
+  for (let r = 0; r < n; r++) {
+    const token = tokens[r];
+    if ((r < SINGLES) !== (token.length === 1)) throw new Error(`packRanks: token ${r} breaks the single bytes first rule`);
+    if (r < SINGLES) {
+      rc.direct(token[0], 8);
+    } else {
+      const at = baseRank?.get(token.toString('latin1'));
+      if (baseRank) {
+        const flag = at === undefined ? 0 : 1;
+        rc.bit(flags, previousFlag * 2 + 1, flag);
+        previousFlag = flag;
       }
-    });
-    data = Buffer.concat([flags, planes24(shared), planes24(ownLeft), planes24(ownRight)]);
-    delta = { base: base.name, shared: shared.length };
-  } else {
-    data = Buffer.concat([planes24(left), planes24(right)]);
+      if (at !== undefined) {
+        sharedRank.encode(rc, bitLength(r), at);
+        shared++;
+      } else {
+        const [a, b] = splitOf(token, r, rankOf);
+        leftRank.encode(rc, leftContext(r), a);
+        codeRight(a, b);
+      }
+    }
+    place[r] = groupSize[token[0]]++;
   }
-  const deflated = deflateRawSync(data, { level: 9, memLevel: 9 });
-  return { pat_str: ranks.pat_str, special_tokens: ranks.special_tokens, count: n, ...delta, bytes: deflated.length, text: toText(deflated) };
+  const coded = rc.finish();
+  const delta = base ? { base: base.name, shared } : {};
+  return { pat_str: ranks.pat_str, special_tokens: ranks.special_tokens, count: n, ...delta, bytes: coded.length, text: toText(coded) };
 }
 
 const ENCODINGS = ['o200k_base', 'cl100k_base'];
@@ -143,11 +174,11 @@ function packTables() {
 }
 
 /**
- * packTables(), kept in the system's temporary folder under a digest of this file and js-tiktoken's
- * tables (packing takes a few seconds; a build or test after the first reads it back).
+ * packTables(), kept in the system's temporary folder under a digest of this file, rangeEncoder.cjs and
+ * js-tiktoken's tables (packing takes a few seconds; a build or test after the first reads it back).
  */
 function cachedPackedTables() {
-  const hash = createHash('sha256').update(readFileSync(__filename));
+  const hash = createHash('sha256').update(readFileSync(__filename)).update(readFileSync(require.resolve('./rangeEncoder.cjs')));
   for (const encoding of ENCODINGS) hash.update(readFileSync(require.resolve(`js-tiktoken/ranks/${encoding}`)));
   const file = path.join(os.tmpdir(), `strata-packed-ranks-${hash.digest('hex').slice(0, 16)}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));

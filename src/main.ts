@@ -33,7 +33,6 @@ import { chatFolders, followRename } from './core/projects/projects';
 import { PendingReviews } from './obsidian/view/pendingReviews';
 import type { EditModelContext } from './obsidian/applyReply';
 import { registerEditSelection } from './obsidian/editSelection';
-import { useDesktopInflate } from './obsidian/nativeInflate';
 
 export default class StrataPlugin extends Plugin {
   config!: StrataSettings;
@@ -73,7 +72,6 @@ export default class StrataPlugin extends Plugin {
   };
 
   async onload(): Promise<void> {
-    useDesktopInflate();
     const { settings, warnings } = loadSettings(await this.readSettingsData());
     this.config = settings;
     if (warnings.length > 0) {

@@ -2,8 +2,8 @@
  * The first token count after loading, through the bundle's own code: tokenCounter.ts bundled with
  * the same build plugins as main.js (the packed rank tables, rankCodec.ts), then run in fresh Node
  * processes (V8, as in Obsidian): the module's evaluation, the table's unpacking and one count.
- * As on the desktop, the tables inflate through zlib (src/obsidian/nativeInflate.ts); the phone's
- * figure (fflate) is measured too.
+ * The tables are range coded (src/core/tokens/rangeDecoder.ts), decoded the same on a desktop and a
+ * phone: no separate phone figure.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ export interface FirstCount {
   /** The same in the process's CPU time (user + system): what a loaded machine's waiting leaves out. */
   readonly o200kCpuMs: number;
   readonly cl100kCpuMs: number;
-  /** gpt-4o's in CPU time with fflate inflating, as on a phone (no Node zlib there). */
+  /** gpt-4o's in CPU time on a phone, when it differed (the tables were DEFLATEd: fflate there, zlib on a desktop). */
   readonly o200kPhoneCpuMs?: number;
   readonly runs: number;
 }
@@ -30,8 +30,7 @@ export interface FirstCount {
 const PROBE = `
 const started = performance.now();
 const cpu = process.cpuUsage();
-const { tokenCounterFor, useNativeInflate } = require('./counter.js');
-if (process.argv[3] !== 'phone') useNativeInflate(require('zlib').inflateRawSync);
+const { tokenCounterFor } = require('./counter.js');
 const n = tokenCounterFor(process.argv[2]).count('Obsidian vaults hold Markdown notes; Strata counts them.');
 const used = process.cpuUsage(cpu);
 process.stdout.write(JSON.stringify({ ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, n }));
@@ -43,7 +42,7 @@ export async function measureFirstCount(root: string, runs: number): Promise<Fir
     await build({
       absWorkingDir: root,
       stdin: {
-        contents: "export { tokenCounterFor } from './src/core/tokens/tokenCounter'; export { useNativeInflate } from './src/core/tokens/inflate';",
+        contents: "export { tokenCounterFor } from './src/core/tokens/tokenCounter';",
         resolveDir: root,
         loader: 'ts',
       },
@@ -56,10 +55,10 @@ export async function measureFirstCount(root: string, runs: number): Promise<Fir
       plugins: bundlePlugins(),
     });
     writeFileSync(path.join(dir, 'probe.js'), PROBE);
-    const time = (model: string, host = 'desktop'): { ms: number; cpuMs: number } => {
+    const time = (model: string): { ms: number; cpuMs: number } => {
       const samples: { ms: number; cpuMs: number }[] = [];
       for (let i = 0; i < runs; i++) {
-        const result = spawnSync(process.execPath, ['probe.js', model, host], { cwd: dir, encoding: 'utf8' });
+        const result = spawnSync(process.execPath, ['probe.js', model], { cwd: dir, encoding: 'utf8' });
         if (result.status !== 0) throw new Error(`first count failed: ${result.stderr}`);
         samples.push(JSON.parse(result.stdout) as { ms: number; cpuMs: number });
       }
@@ -67,8 +66,7 @@ export async function measureFirstCount(root: string, runs: number): Promise<Fir
     };
     const o200k = time('gpt-4o');
     const cl100k = time('gpt-4');
-    const phone = time('gpt-4o', 'phone');
-    return { o200kMs: o200k.ms, cl100kMs: cl100k.ms, o200kCpuMs: o200k.cpuMs, cl100kCpuMs: cl100k.cpuMs, o200kPhoneCpuMs: phone.cpuMs, runs };
+    return { o200kMs: o200k.ms, cl100kMs: cl100k.ms, o200kCpuMs: o200k.cpuMs, cl100kCpuMs: cl100k.cpuMs, runs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

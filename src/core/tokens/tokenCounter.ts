@@ -32,24 +32,24 @@ function packedSource(encoding: PackedEncoding): { packed: PackedRanks; baseName
 }
 
 /** A table's keys for a table stored over it: from its full unpack if there is one, else unpacked without its rank map. */
-function* keysInSlices(encoding: PackedEncoding, sliced: boolean): Generator<void, RankKeys, void> {
+function* keysInSlices(encoding: PackedEncoding): Generator<void, RankKeys, void> {
   const known = unpacked.get(encoding) ?? baseKeys.get(encoding);
   if (known) return known;
   const { packed, baseName } = packedSource(encoding);
-  const base = baseName ? yield* keysInSlices(baseName, sliced) : undefined;
-  const { keys } = yield* unpackRanksInSlices(packed, base, sliced, false);
-  const table = unpacked.get(encoding) ?? baseKeys.get(encoding) ?? { keys };
+  const base = baseName ? yield* keysInSlices(baseName) : undefined;
+  const { keys, firstBytes, lastBytes } = yield* unpackRanksInSlices(packed, base, false);
+  const table = unpacked.get(encoding) ?? baseKeys.get(encoding) ?? { keys, firstBytes, lastBytes };
   baseKeys.set(encoding, table);
   return table;
 }
 
 /** A bundled table unpacked (its base's keys first), in slices: the generator stops between them (rankCodec.ts). */
-function* unpackedTableInSlices(encoding: PackedEncoding, sliced: boolean): Generator<void, UnpackedRanks, void> {
+function* unpackedTableInSlices(encoding: PackedEncoding): Generator<void, UnpackedRanks, void> {
   const cached = unpacked.get(encoding);
   if (cached) return cached;
   const { packed, baseName } = packedSource(encoding);
-  const base = baseName ? yield* keysInSlices(baseName, sliced) : undefined;
-  const fresh = yield* unpackRanksInSlices(packed, base, sliced);
+  const base = baseName ? yield* keysInSlices(baseName) : undefined;
+  const fresh = yield* unpackRanksInSlices(packed, base);
   // A count may have unpacked it meanwhile (between the slices of a warm-up): that one is kept.
   const table = unpacked.get(encoding) ?? fresh;
   unpacked.set(encoding, table);
@@ -58,7 +58,7 @@ function* unpackedTableInSlices(encoding: PackedEncoding, sliced: boolean): Gene
 }
 
 function unpackedTable(encoding: PackedEncoding): UnpackedRanks {
-  const steps = unpackedTableInSlices(encoding, false);
+  const steps = unpackedTableInSlices(encoding);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -318,13 +318,13 @@ export const pauseForHost: Pause = () => new Promise<void>((resolve) => DEFAULT_
 
 /**
  * Unpack the bundle's rank table for `encoding` ahead of its first count, pausing between slices
- * (the inflate, then 10,000 tokens at a time), so the ~150 ms of the first o200k_base unpack never
+ * (10,000 tokens at a time), so the ~100 ms of the first o200k_base unpack never
  * holds the main thread in one piece. A count meanwhile unpacks the rest at once, as without this.
  * Run from source (js-tiktoken's own tables: tests, scripts) there is nothing to unpack.
  */
 export async function warmTokenizer(encoding: EncodingName, pause: Pause = pauseForHost): Promise<void> {
   if (encoding === 'estimate' || unpacked.has(encoding) || !('packed' in rankSource(encoding))) return;
-  const steps = unpackedTableInSlices(encoding, true);
+  const steps = unpackedTableInSlices(encoding);
   while (!steps.next().done) {
     await pause();
     if (unpacked.has(encoding)) return;
