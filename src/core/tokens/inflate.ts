@@ -1,5 +1,3 @@
-import { Inflate, inflateSync } from 'fflate';
-
 /**
  * Raw DEFLATE undone synchronously (the rank tables in the bundle, rankCodec.ts): by fflate
  * everywhere (Obsidian on a phone has no Node modules, and the browser's DecompressionStream is
@@ -10,6 +8,15 @@ import { Inflate, inflateSync } from 'fflate';
 export type InflateRaw = (data: Uint8Array) => Uint8Array;
 
 let native: InflateRaw | null = null;
+
+type Fflate = typeof import('./fflateInflate');
+let fflate: Fflate | null = null;
+
+/** fflate, required on first use (fflateInflate.ts says why). */
+function fflateLib(): Fflate {
+  /* eslint-disable-next-line @typescript-eslint/no-require-imports, no-undef -- synchronous lazy load: the bundle is CommonJS, and inflating must stay synchronous */
+  return (fflate ??= require('./fflateInflate') as Fflate);
+}
 
 /** The host's own raw inflate (Node's zlib.inflateRawSync), or null to go back to fflate. */
 export function useNativeInflate(inflate: InflateRaw | null): void {
@@ -27,9 +34,9 @@ const SLICE_BYTES = 64 * 1024;
  */
 export function* inflateRawInSlices(data: Uint8Array, sliced = true): Generator<void, Uint8Array, void> {
   if (native) return native(data);
-  if (!sliced) return inflateSync(data);
+  if (!sliced) return fflateLib().inflateSync(data);
   const parts: Uint8Array[] = [];
-  const stream = new Inflate((chunk) => parts.push(chunk));
+  const stream = new (fflateLib().Inflate)((chunk) => parts.push(chunk));
   for (let at = 0; at < data.length; at += SLICE_BYTES) {
     stream.push(data.subarray(at, at + SLICE_BYTES), at + SLICE_BYTES >= data.length);
     yield;
