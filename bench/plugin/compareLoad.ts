@@ -19,6 +19,18 @@ interface Sample extends LoadSample {
   readonly scriptMs: number;
   readonly compileMs: number;
   readonly taskMs: number;
+  /** CPU time of Chromium's renderer processes over the load (SystemInfo.getProcessInfo): the page's own scripts included, the same for every bundle. */
+  readonly rendererCpuMs: number;
+}
+
+async function rendererCpu(browser: Browser): Promise<Map<number, number>> {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+    return new Map(processInfo.filter((p) => p.type === 'renderer').map((p) => [p.id, p.cpuTime * 1000]));
+  } finally {
+    await session.detach();
+  }
 }
 
 async function loadWithMetrics(browser: Browser, url: string, profileTo: string | null): Promise<Sample> {
@@ -27,6 +39,7 @@ async function loadWithMetrics(browser: Browser, url: string, profileTo: string 
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
+    const cpuBefore = await rendererCpu(browser);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     if (profileTo) {
@@ -36,6 +49,9 @@ async function loadWithMetrics(browser: Browser, url: string, profileTo: string 
     }
     await page.goto(`${url}/`);
     await page.waitForFunction(() => (window as unknown as { workbench?: { ready: boolean } }).workbench?.ready === true, null, { timeout: 60_000 });
+    const cpuAfter = await rendererCpu(browser);
+    let rendererCpuMs = 0;
+    for (const [id, ms] of cpuAfter) rendererCpuMs += ms - (cpuBefore.get(id) ?? 0);
     if (profileTo) {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(profileTo, JSON.stringify(profile));
@@ -59,6 +75,7 @@ async function loadWithMetrics(browser: Browser, url: string, profileTo: string 
       scriptMs: metric('ScriptDuration'),
       compileMs: metric('V8CompileDuration'),
       taskMs: metric('TaskDuration'),
+      rendererCpuMs,
     };
   } finally {
     await context.close();
@@ -71,7 +88,7 @@ async function main(): Promise<void> {
   const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 15;
   const profileAt = args.indexOf('--profile');
   const profileDir = profileAt >= 0 ? args[profileAt + 1] : null;
-  const bundles = args.filter((a, i) => !a.startsWith('--') && i !== runsAt + 1 && i !== profileAt + 1).map((b) => path.resolve(b));
+  const bundles = args.filter((a, i) => !a.startsWith('--') && (runsAt < 0 || i !== runsAt + 1) && (profileAt < 0 || i !== profileAt + 1)).map((b) => path.resolve(b));
   if (bundles.length === 0) throw new Error('usage: compareLoad.ts a.js [b.js ...] [--runs N] [--profile dir]');
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const vaultDir = copyVault();
@@ -95,13 +112,13 @@ async function main(): Promise<void> {
   }
   const f = (n: number): string => n.toFixed(1);
   const lines: string[] = [];
-  lines.push('| bundle | load (fetch+parse+eval) | of it fetch | onload | total | page script | page compile | page tasks | errors |');
+  lines.push('| bundle | load (fetch+parse+eval) | of it fetch | onload | total | page script | page tasks | renderer CPU | errors |');
   lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   bundles.forEach((bundle, b) => {
     const ok = samples[b].filter((s) => s.error === null);
     const med = (pick: (s: Sample) => number): string => (ok.length ? f(median(ok.map(pick))) : 'n/a');
     const errors = samples[b].length - ok.length;
-    lines.push(`| ${bundle} | ${med((s) => s.loadMs)} | ${med((s) => s.fetchMs)} | ${med((s) => s.onloadMs)} | ${med((s) => s.totalMs)} | ${med((s) => s.scriptMs)} | ${med((s) => s.compileMs)} | ${med((s) => s.taskMs)} | ${errors} |`);
+    lines.push(`| ${bundle} | ${med((s) => s.loadMs)} | ${med((s) => s.fetchMs)} | ${med((s) => s.onloadMs)} | ${med((s) => s.totalMs)} | ${med((s) => s.scriptMs)} | ${med((s) => s.taskMs)} | ${med((s) => s.rendererCpuMs)} | ${errors} |`);
   });
   lines.push(`${runs} alternating loads each, medians (ms)`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -297,7 +297,7 @@ const StrataRecord = lazySchema(() => z.object({
   ),
   turns: orElse(z.array(required(TurnRecordSchema(), EMPTY_TURN, 'an empty record is used')), [], 'turn metadata is rebuilt from the text'),
   plan: leftOut(PlanBookSchema(), 'the kept plan decisions are left out: items are decided again').optional(),
-  writePolicy: leftOut(WritePolicySchema, "the chat's write policy is left out: its project's or the settings' is used").optional(),
+  writePolicy: leftOut(WritePolicySchema(), "the chat's write policy is left out: its project's or the settings' is used").optional(),
   edits: orElse(listOf(leftOut(EditRecordSchema(), 'left out: that edit can no longer be undone from the chat')), [], 'no applied edits are known'),
 }));
 
