@@ -100,7 +100,10 @@ async function main(): Promise<void> {
     // One unmeasured load each: Chromium's own first-start costs fall on none of them.
     for (const server of servers) await loadOnce(browser, server.url);
     for (let i = 0; i < runs; i++) {
-      for (let b = 0; b < bundles.length; b++) {
+      // ABBA: the order flips every round, so no bundle always follows the other's teardown.
+      const order = bundles.map((_, b) => b);
+      if (i % 2 === 1) order.reverse();
+      for (const b of order) {
         const profileTo = profileDir && i === 0 ? path.join(profileDir, `${path.basename(bundles[b], '.js')}-${b}.cpuprofile`) : null;
         samples[b].push(await loadWithMetrics(browser, servers[b].url, profileTo));
       }
