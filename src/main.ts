@@ -35,9 +35,30 @@ import type { EditModelContext } from './obsidian/applyReply';
 import { registerEditSelection } from './obsidian/editSelection';
 
 export default class StrataPlugin extends Plugin {
-  config!: StrataSettings;
+  /** data.json as onload read it, until `config` validates it. */
+  private settingsData: unknown = undefined;
+  private validatedConfig: StrataSettings | null = null;
   /**
-   * The vault search Vault QA turns use: null before the plugin has loaded (a Vault QA turn then says so
+   * The settings, validated on first use (at layout-ready at the latest): building their schemas and
+   * reading data.json with them was most of what evaluating the plugin and its onload cost, and
+   * nothing in onload needs them; views, commands and the search index read them later. A notice
+   * about invalid settings then comes with the workspace.
+   */
+  get config(): StrataSettings {
+    if (this.validatedConfig) return this.validatedConfig;
+    const { settings, warnings } = loadSettings(this.settingsData);
+    this.settingsData = undefined;
+    this.validatedConfig = settings;
+    if (warnings.length > 0) {
+      new Notice(`Strata: some settings were invalid and reset to defaults:\n${warnings.join('\n')}`);
+    }
+    return settings;
+  }
+  set config(settings: StrataSettings) {
+    this.validatedConfig = settings;
+  }
+  /**
+   * The vault search Vault QA turns use: null before the layout is ready (a Vault QA turn then says so
    * and sends nothing); a search during the first build waits for it.
    */
   vaultSearch: () => VaultSearch | null = () => this.searchIndex ?? null;
@@ -57,7 +78,7 @@ export default class StrataPlugin extends Plugin {
   private editors!: LastMarkdownEditor;
   /** Custom prompts from the prompts folder, with a command each. */
   private prompts!: PromptRegistry;
-  /** The vault search (issue 13): built in the background after the layout is ready, kept current from vault events. */
+  /** The vault search (issue 13): made and built in the background after the layout is ready, kept current from vault events. */
   searchIndex: ObsidianVaultSearch | undefined;
   semanticSearchState = (): SemanticState => this.searchIndex?.semanticState() ?? { state: 'off' };
   /** Saved chats, for the controller and the history. Looked up at each call: the archive is rebuilt when the chats folder setting changes. */
@@ -72,11 +93,7 @@ export default class StrataPlugin extends Plugin {
   };
 
   async onload(): Promise<void> {
-    const { settings, warnings } = loadSettings(await this.readSettingsData());
-    this.config = settings;
-    if (warnings.length > 0) {
-      new Notice(`Strata: some settings were invalid and reset to defaults:\n${warnings.join('\n')}`);
-    }
+    this.settingsData = await this.readSettingsData();
     this.editors = new LastMarkdownEditor(this.app);
     this.editors.track(this);
     this.prompts = new PromptRegistry(
@@ -85,12 +102,6 @@ export default class StrataPlugin extends Plugin {
       { add: (id, name, run) => this.addCommand({ id, name, callback: run }), remove: (id) => this.removeCommand(id) },
       (name) => void this.runPrompt(name),
     );
-    this.searchIndex = new ObsidianVaultSearch(
-      this,
-      // Every folder chats are saved in (the chat folder, each project's chats folder) is left out.
-      () => ({ excludedFolders: [...chatFolders(this.config), ...this.config.searchExcludedFolders] }),
-      { semantic: () => obsidianSemanticChoice(this.app, this.config), notify: (message) => new Notice(message) },
-    );
     // A project's folder or default note renamed or moved in the vault: the project follows it.
     this.registerEvent(
       this.app.vault.on('rename', (file, oldPath) => {
@@ -98,10 +109,17 @@ export default class StrataPlugin extends Plugin {
       }),
     );
     // After the vault is indexed: Obsidian fires 'create' for every file while it loads.
+    // The search index is made here, not in onload: it reads the settings (see config).
     this.app.workspace.onLayoutReady(() => {
       this.prompts.watch((ref) => this.registerEvent(ref));
       void this.prompts.reload();
-      this.searchIndex?.start();
+      this.searchIndex = new ObsidianVaultSearch(
+        this,
+        // Every folder chats are saved in (the chat folder, each project's chats folder) is left out.
+        () => ({ excludedFolders: [...chatFolders(this.config), ...this.config.searchExcludedFolders] }),
+        { semantic: () => obsidianSemanticChoice(this.app, this.config), notify: (message) => new Notice(message) },
+      );
+      this.searchIndex.start();
     });
     this.registerView(
       VIEW_TYPE_CHAT,

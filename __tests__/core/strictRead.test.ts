@@ -27,8 +27,8 @@ describe('strict reading', () => {
     fc.assert(
       fc.property(richConversation, (c) => {
         const data = asStored(writeMeta(c));
-        expect(readStrict(Frontmatter, data)).not.toBe(FAILED);
-        sameReads(Frontmatter, data, EMPTY_FRONTMATTER);
+        expect(readStrict(Frontmatter(), data)).not.toBe(FAILED);
+        sameReads(Frontmatter(), data, EMPTY_FRONTMATTER);
       }),
       { numRuns: 150 },
     );
@@ -39,9 +39,9 @@ describe('strict reading', () => {
       fc.property(richConversation, fc.constantFrom<[string, unknown]>(['status', 'answered'], ['at', 'yesterday'], ['referenced', 'x'], ['usage', { inputTokens: -1 }], ['tokens', 7]), (c, [key, bad]) => {
         const data = asStored(writeMeta(c)) as { strata: { turns: Record<string, unknown>[] } };
         data.strata.turns[0][key] = bad;
-        expect(readStrict(Frontmatter, data)).toBe(FAILED);
-        sameReads(Frontmatter, data, EMPTY_FRONTMATTER);
-        expect(readLenient(Frontmatter, data, EMPTY_FRONTMATTER, 'defaults', 'the data').warnings).toHaveLength(1);
+        expect(readStrict(Frontmatter(), data)).toBe(FAILED);
+        sameReads(Frontmatter(), data, EMPTY_FRONTMATTER);
+        expect(readLenient(Frontmatter(), data, EMPTY_FRONTMATTER, 'defaults', 'the data').warnings).toHaveLength(1);
       }),
       { numRuns: 60 },
     );

@@ -40,8 +40,9 @@ const FIELDS = new WeakMap<z.ZodType, Field>();
  */
 const KEPT = new WeakMap<z.ZodType, WeakMap<object, unknown>>();
 
-export function keepReads(schema: z.ZodType): void {
+export function keepReads<T extends z.ZodType>(schema: T): T {
   if (!KEPT.has(schema)) KEPT.set(schema, new WeakMap());
+  return schema;
 }
 
 /** `input` read strictly by `schema`, or FAILED. */

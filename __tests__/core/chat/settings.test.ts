@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DEFAULT_BUDGET_SETTINGS } from '../../../src/core/settings/budgetSettings';
-import { budgetSettingsOf, DEFAULT_SETTINGS, loadSettings, summaryTarget, type StrataSettings } from '../../../src/core/settings/settings';
+import { budgetSettingsOf, defaultSettings, loadSettings, summaryTarget, type StrataSettings } from '../../../src/core/settings/settings';
 
 describe('loadSettings', () => {
   test('missing data gives the defaults, with two providers and no warnings', () => {
@@ -11,7 +11,7 @@ describe('loadSettings', () => {
     // The defaults are not shared: editing one load does not change the next.
     settings.providers[0].models.push('x');
     expect(loadSettings(undefined).settings.providers[0].models).not.toContain('x');
-    expect(DEFAULT_SETTINGS.providers[0].models).not.toContain('x');
+    expect(defaultSettings().providers[0].models).not.toContain('x');
   });
 
   test('good provider fields are kept; bad ones fall back with a warning, never an exception', () => {
@@ -66,7 +66,7 @@ describe('loadSettings', () => {
 
 describe('settings schema: each kind of damage falls back to a default with a warning that says where, what and instead', () => {
   const cases: Array<[string, Record<string, unknown>, string[], (s: StrataSettings) => unknown, unknown]> = [
-    ['not an object', [] as unknown as Record<string, unknown>, ['the settings: expected an object; the defaults are used'], (s) => s, DEFAULT_SETTINGS],
+    ['not an object', [] as unknown as Record<string, unknown>, ['the settings: expected an object; the defaults are used'], (s) => s, defaultSettings()],
     ['blank default model', { defaultModel: ' ' }, ['defaultModel: expected non-empty text; "gpt-4o" is used'], (s) => s.defaultModel, 'gpt-4o'],
     ['system prompt not text', { systemPrompt: 3 }, ['systemPrompt: expected text; "" is used'], (s) => s.systemPrompt, ''],
     ['unknown freshness policy', { freshness: 'always' }, ['freshness: expected one of fresh, fresh-attached, stable; "fresh" is used'], (s) => s.freshness, 'fresh'],

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { readMeta, textHash, writeMeta, type ReadMeta } from '../../../src/core/conversation/meta';
+import { OWNED_KEYS, readMeta, textHash, writeMeta, type ReadMeta } from '../../../src/core/conversation/meta';
+import { EMPTY_FRONTMATTER, Frontmatter } from '../../../src/core/conversation/metaSchema';
 import type { CompactionRecord, Conversation, EnvelopeRecord } from '../../../src/core/conversation/model';
 
 const fallback = { id: 'chat-fallback', now: 1_800_000_000_000 };
@@ -134,6 +135,11 @@ function setAt(data: Data, path: ReadonlyArray<string | number>, value: unknown)
 }
 
 describe('chat note frontmatter schema', () => {
+  test('the keys Strata owns are the schema\'s, in its order (taken from EMPTY_FRONTMATTER, so loading builds no schema)', () => {
+    expect(OWNED_KEYS).toEqual(Object.keys(Frontmatter().shape));
+    expect(Object.keys(EMPTY_FRONTMATTER)).toEqual(Object.keys(Frontmatter().shape));
+  });
+
   test('what the writer wrote reads back whole, without warnings', () => {
     const { meta, warnings } = read(written());
     expect(warnings).toEqual([]);

@@ -29,9 +29,21 @@ export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
   run(args: z.output<S>, ctx: ToolContext): Promise<string>;
 }
 
-/** A tool with its argument type inferred from its schema. */
-export function defineTool<S extends z.ZodObject>(tool: AgentTool<S>): AgentTool<S> {
-  return tool;
+/**
+ * A tool with its argument type inferred from its schema. The schema is given as a function and
+ * built on first use: the tools are defined when the plugin loads, and their schemas (with their
+ * descriptions) took several milliseconds of it, though only an agent turn reads them.
+ */
+export function defineTool<S extends z.ZodObject>(tool: Omit<AgentTool<S>, 'schema'> & { readonly schema: () => S }): AgentTool<S> {
+  let schema: S | undefined;
+  return {
+    name: tool.name,
+    description: tool.description,
+    get schema(): S {
+      return (schema ??= tool.schema());
+    },
+    run: (args, ctx) => tool.run(args, ctx),
+  };
 }
 
 /** The prefix of every error text a tool gives back, so the model can tell a failure from a result. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazySchema';
 import { Count, leftOut, readLenient } from '../lenient';
 import { Name, PathText } from '../storedLimits';
 
@@ -7,7 +8,7 @@ import { Name, PathText } from '../storedLimits';
  * conversation helper). Plain data: JSON-serializable, no class instances. A bad optional field is
  * left out (the session stays usable); a bad providerId or model makes it unreadable.
  */
-export const ProviderSessionSchema = z.object({
+export const ProviderSessionSchema = lazySchema(() => z.object({
   providerId: Name,
   model: Name,
   /** Claude Code session id, OpenAI Responses previous_response_id. Absent: no session to resume. */
@@ -21,9 +22,9 @@ export const ProviderSessionSchema = z.object({
   seenHash: leftOut(Name).optional(),
   /** Claude Code working directory the session lives in (its sessions are stored per directory). */
   cwd: leftOut(PathText).optional(),
-});
+}));
 
-export type ProviderSession = Readonly<z.infer<typeof ProviderSessionSchema>>;
+export type ProviderSession = Readonly<z.infer<ReturnType<typeof ProviderSessionSchema>>>;
 
 /** The provider a request is about to go to: ProviderConfig satisfies it. */
 export interface ProviderTarget {
@@ -44,7 +45,7 @@ export function freshSession(target: ProviderTarget): ProviderSession {
 
 /** Validate stored data (from a chat note) into a ProviderSession; null when absent or malformed. */
 export function parseProviderSession(data: unknown): ProviderSession | null {
-  return readLenient(ProviderSessionSchema.nullable(), data, null, 'no session', 'session').value;
+  return readLenient(ProviderSessionSchema().nullable(), data, null, 'no session', 'session').value;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazySchema';
 import { LIFECYCLES, type PromptFragment, type ToolOutput } from '../engine/types';
 import { decodeText, ROLE_HEADING, STRATA_CALLOUT } from './textBlock';
 import { readCompactionCallout, SUMMARY_CALLOUT, type BodyCompaction } from './compactionCallout';
@@ -143,19 +144,19 @@ function readCallout(type: string, segment: string, turn: BodyMessage | null, ou
       else warnings.push(`${where}: the sent text is not a string; left out`);
       return;
     case 'turn-context': {
-      const dynamic = TurnContextPayload.safeParse(payload);
+      const dynamic = TurnContextPayload().safeParse(payload);
       if (dynamic.success && turn) turn.dynamic = dynamic.data;
       else warnings.push(`${where}: the turn context could not be read; left out`);
       return;
     }
     case 'tool': {
-      const tool = ToolPayload.safeParse(payload);
+      const tool = ToolPayload().safeParse(payload);
       if (tool.success && turn) turn.tools.push(tool.data);
       else warnings.push(`${where}: a tool output could not be read; left out`);
       return;
     }
     case 'url': {
-      const page = PagePayload.safeParse(payload);
+      const page = PagePayload().safeParse(payload);
       if (page.success) out.urls.set(`${page.data.id}@${page.data.version}`, page.data.content);
       else warnings.push(`${where}: a page text could not be read; left out`);
       return;
@@ -165,6 +166,6 @@ function readCallout(type: string, segment: string, turn: BodyMessage | null, ou
   }
 }
 
-const TurnContextPayload = z.array(z.object({ id: z.string(), lifecycle: z.enum(LIFECYCLES), text: z.string() })) satisfies z.ZodType<PromptFragment[]>;
-const ToolPayload = z.object({ name: z.string(), input: z.string(), output: z.string() }) satisfies z.ZodType<ToolOutput>;
-const PagePayload = z.object({ id: z.string(), version: z.number(), content: z.string() });
+const TurnContextPayload = lazySchema(() => z.array(z.object({ id: z.string(), lifecycle: z.enum(LIFECYCLES), text: z.string() })) satisfies z.ZodType<PromptFragment[]>);
+const ToolPayload = lazySchema(() => z.object({ name: z.string(), input: z.string(), output: z.string() }) satisfies z.ZodType<ToolOutput>);
+const PagePayload = lazySchema(() => z.object({ id: z.string(), version: z.number(), content: z.string() }));

@@ -30,8 +30,11 @@ export function textHash(text: string): string {
   return sha256HexKept(text).slice(0, 16);
 }
 
-/** Frontmatter keys Strata writes; any other key is the user's and is kept as it is. */
-export const OWNED_KEYS: readonly string[] = Object.keys(Frontmatter.shape);
+/**
+ * Frontmatter keys Strata writes; any other key is the user's and is kept as it is. EMPTY_FRONTMATTER
+ * has the schema's keys in its order (a test holds them equal): the schema is built when a note is read, not at load.
+ */
+export const OWNED_KEYS: readonly string[] = Object.keys(EMPTY_FRONTMATTER);
 
 /**
  * What the frontmatter keeps of a turn, as read: its metadata (the text lives in the body) and the
@@ -293,7 +296,7 @@ function writeEnvelope(e: EnvelopeRecord): Record<string, unknown> {
 // ---------------------------------------------------------------- read
 
 export function readMeta(data: Record<string, unknown> | null, fallback: { id: string; now: number }, warnings: string[]): ReadMeta {
-  const read = readLenient(Frontmatter, data ?? {}, EMPTY_FRONTMATTER, 'the metadata is rebuilt from the text', 'the frontmatter');
+  const read = readLenient(Frontmatter(), data ?? {}, EMPTY_FRONTMATTER, 'the metadata is rebuilt from the text', 'the frontmatter');
   // Without frontmatter the codec has said so already; a missing field is then no news.
   if (data) {
     warnings.push(...read.warnings);

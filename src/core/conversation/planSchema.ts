@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazySchema';
 import { leftOut, orElse } from '../lenient';
 import { listOf, Name, PathText, Text } from '../storedLimits';
 import type { PlanBook } from './records/plan';
@@ -10,20 +11,20 @@ import { ITEM_KINDS } from '../context/items';
  * chat's kept decisions. A damaged decision is left out: the item is then decided again next time.
  */
 const Count = z.int().min(0);
-const UsageRecord = z.object({ inputTokens: Count, outputTokens: Count, cachedReadTokens: Count, cacheWriteTokens: Count });
-const ArtifactTypeSchema = z.enum([...ITEM_KINDS, 'tool']);
+const UsageRecord = lazySchema(() => z.object({ inputTokens: Count, outputTokens: Count, cachedReadTokens: Count, cacheWriteTokens: Count }));
+const ArtifactTypeSchema = lazySchema(() => z.enum([...ITEM_KINDS, 'tool']));
 
-const PlanCallRecord = z.object({
+const PlanCallRecord = lazySchema(() => z.object({
   kind: z.enum(['planner', 'summary']),
   provider: Name,
   model: Name,
-  usage: UsageRecord,
+  usage: UsageRecord(),
   cost: orElse(z.number().nullable(), null, 'read as unknown'),
-});
+}));
 
-const ArtifactUsageRecord = z.object({
+const ArtifactUsageRecord = lazySchema(() => z.object({
   id: PathText,
-  type: ArtifactTypeSchema,
+  type: ArtifactTypeSchema(),
   title: orElse(PathText, ''),
   strategy: z.enum(STRATEGIES),
   priority: orElse(Count, 0),
@@ -35,47 +36,47 @@ const ArtifactUsageRecord = z.object({
   focus: leftOut(Text).optional(),
   query: leftOut(Text).optional(),
   cacheHit: leftOut(z.boolean()).optional(),
-});
+}));
 
-export const PlanRecordSchema = z.object({
+export const PlanRecordSchema = lazySchema(() => z.object({
   reason: z.enum(SHOULD_PLAN_REASONS),
   detail: orElse(Text, ''),
   planner: orElse(z.enum(DECIDERS).nullable(), null),
   warning: leftOut(Text).optional(),
   roomTokens: orElse(Count, 0),
-  decisions: orElse(listOf(leftOut(ArtifactUsageRecord, 'left out')), []),
-  calls: orElse(listOf(leftOut(PlanCallRecord, 'left out: its cost is not counted')), []),
+  decisions: orElse(listOf(leftOut(ArtifactUsageRecord(), 'left out')), []),
+  calls: orElse(listOf(leftOut(PlanCallRecord(), 'left out: its cost is not counted')), []),
   cache: orElse(z.object({ hits: Count, misses: Count }), { hits: 0, misses: 0 }),
   replanned: leftOut(listOf(PathText)).optional(),
-}) satisfies z.ZodType<PlanRecord>;
+}) satisfies z.ZodType<PlanRecord>);
 
-const KeptDecisionRecord = z.object({
+const KeptDecisionRecord = lazySchema(() => z.object({
   id: PathText,
   strategy: z.enum(STRATEGIES),
   priority: orElse(Count, 0),
   rationale: orElse(Text, ''),
   focus: leftOut(Text).optional(),
   query: leftOut(Text).optional(),
-  type: ArtifactTypeSchema,
+  type: ArtifactTypeSchema(),
   title: orElse(PathText, ''),
   by: z.enum(DECIDERS),
   sourceHash: Name,
   fullTokens: orElse(Count, 0),
   tokens: orElse(Count, 0),
   turn: orElse(z.int().min(1), 1),
-});
+}));
 
-export const PlanBookSchema = z.object({
-  decisions: orElse(listOf(leftOut(KeptDecisionRecord, 'left out: the item is decided again')), []),
+export const PlanBookSchema = lazySchema(() => z.object({
+  decisions: orElse(listOf(leftOut(KeptDecisionRecord(), 'left out: the item is decided again')), []),
   overrides: orElse(listOf(leftOut(z.object({ id: PathText, override: z.enum(['full', 'exclude']) }), 'left out')), []),
-}) satisfies z.ZodType<PlanBook>;
+}) satisfies z.ZodType<PlanBook>);
 
 /** A planned library item's form (a summary or an extract stands for its source). */
-export const PlannedFormRecord = z.object({
+export const PlannedFormRecord = lazySchema(() => z.object({
   strategy: z.enum(['summarize', 'rag_extract']),
   sourceHash: Name,
   fullTokens: orElse(Count, 0),
-});
+}));
 
 /** JSON-safe copies for the writer (records are plain data: a structural copy is the record). */
 export function writePlanRecord(p: PlanRecord): Record<string, unknown> {

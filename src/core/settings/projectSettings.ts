@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazySchema';
 import { leftOut, NonBlank, orElse } from '../lenient';
 import { normalizeFolder } from '../vaultFolders';
 import { WritePolicySchema } from './writePolicySchema';
@@ -8,7 +9,7 @@ import { WritePolicySchema } from './writePolicySchema';
 export const PROJECT_ID = /^[a-z0-9][a-z0-9-]*$/;
 
 /** One project as data.json holds it. A damaged one is left out of the settings with a warning (settings.ts). */
-export const ProjectSchema = z
+export const ProjectSchema = lazySchema(() => z
   .object({
     /** Stable id (lowercase letters, digits, dashes): chats remember it, so renaming keeps them in the project. */
     id: z.string().regex(PROJECT_ID, { error: 'expected lowercase letters, digits and dashes' }),
@@ -22,13 +23,13 @@ export const ProjectSchema = z
     provider: leftOut(NonBlank).optional(),
     model: leftOut(NonBlank).optional(),
     /** The project's own write policy (issue 28); absent: the settings'. */
-    writePolicy: leftOut(WritePolicySchema, "the settings' write policy is used").optional(),
+    writePolicy: leftOut(WritePolicySchema(), "the settings' write policy is used").optional(),
   })
   .transform(({ name, folder, notes, ...project }) => ({
     ...project,
     name: name?.trim() ?? project.id,
     folder: normalizeFolder(folder),
     notes: [...new Set(notes.map((n) => n.trim()))],
-  }));
+  })));
 
-export type ProjectSettings = z.infer<typeof ProjectSchema>;
+export type ProjectSettings = z.infer<ReturnType<typeof ProjectSchema>>;

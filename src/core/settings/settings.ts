@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazySchema';
 import { DEFAULT_BUDGET_SETTINGS, type BudgetSettings } from './budgetSettings';
 import { FRESHNESS_POLICIES, RENDERINGS } from './engineChoices';
 import { generationOptionsFor, TEMPERATURE_RANGE } from '../generation';
@@ -19,15 +20,15 @@ export function isValidProviderId(id: string): boolean {
 
 const OPTIONAL_TEXT = ['baseUrl', 'secretId', 'executable', 'cwd'];
 
-const Temperature = z.number().min(TEMPERATURE_RANGE.min).max(TEMPERATURE_RANGE.max);
-const MaxOutput = z.int().min(1);
-const GenerationSchema = z.object({ temperature: leftOut(Temperature).optional(), maxOutputTokens: leftOut(MaxOutput).optional() });
+const Temperature = lazySchema(() => z.number().min(TEMPERATURE_RANGE.min).max(TEMPERATURE_RANGE.max));
+const MaxOutput = lazySchema(() => z.int().min(1));
+const GenerationSchema = lazySchema(() => z.object({ temperature: leftOut(Temperature()).optional(), maxOutputTokens: leftOut(MaxOutput()).optional() }));
 
 /**
  * One configured provider endpoint. Never holds an API key: `secretId` names the secret in
  * Obsidian's SecretStorage. An empty optional text field means unset.
  */
-const ProviderSchema = z
+const ProviderSchema = lazySchema(() => z
   .preprocess(
     (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([k, x]) => !(OPTIONAL_TEXT.includes(k) && x === ''))) : v),
     z.object({
@@ -44,14 +45,14 @@ const ProviderSchema = z
       executable: leftOut(z.string()).optional(),
       cwd: leftOut(z.string()).optional(),
       /** Optional generation options (unset: the provider's default, nothing sent); see ./generation.ts. */
-      temperature: leftOut(Temperature).optional(),
-      maxOutputTokens: leftOut(MaxOutput).optional(),
-      modelOptions: leftOut(z.record(z.string(), leftOut(GenerationSchema))).optional(),
+      temperature: leftOut(Temperature()).optional(),
+      maxOutputTokens: leftOut(MaxOutput()).optional(),
+      modelOptions: leftOut(z.record(z.string(), leftOut(GenerationSchema()))).optional(),
     }),
   )
-  .transform(({ name, models, ...provider }) => ({ ...provider, name: name ?? provider.id, models: [...new Set(models.map((m) => m.trim()))] }));
+  .transform(({ name, models, ...provider }) => ({ ...provider, name: name ?? provider.id, models: [...new Set(models.map((m) => m.trim()))] })));
 
-export type ProviderSettings = z.infer<typeof ProviderSchema>;
+export type ProviderSettings = z.infer<ReturnType<typeof ProviderSchema>>;
 
 export const DEFAULT_PROVIDERS: readonly ProviderSettings[] = [
   { id: 'openai', kind: 'openai', name: 'OpenAI', models: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1'], secretId: 'openai-api-key' },
@@ -89,8 +90,8 @@ export type ContextPlanning = (typeof CONTEXT_PLANNING)[number];
  * field falls back to its default with a warning; good fields are kept. Never holds API keys
  * (those live in SecretStorage).
  */
-const SettingsSchema = z.object({
-  providers: orElse(z.array(leftOut(ProviderSchema, 'the provider is left out')), [...DEFAULT_PROVIDERS], 'the default providers are used'),
+const SettingsSchema = lazySchema(() => z.object({
+  providers: orElse(z.array(leftOut(ProviderSchema(), 'the provider is left out')), [...DEFAULT_PROVIDERS], 'the default providers are used'),
   defaultProviderId: orElse(NonBlank, 'openai'),
   defaultModel: orElse(NonBlank, 'gpt-4o'),
   defaultMode: orElse(z.enum(CHAT_MODES), 'chat'),
@@ -140,12 +141,12 @@ const SettingsSchema = z.object({
   /** Agent mode: fetchUrl may read local addresses (loopback, private, link-local, .local names). Off: the agent cannot reach local services (issue 26). */
   agentAllowLocalAddresses: orElse(z.boolean(), false),
   /** Agent mode: what the agent may write (issue 28): ask each time, apply without asking in chosen folders, or read-only. A project or a chat may set its own. */
-  agentWritePolicy: WritePolicySetting,
+  agentWritePolicy: WritePolicySetting(),
   /** Projects: a folder scope, a project prompt (static L1), default notes and model (src/core/projects/projects.ts). */
-  projects: orElse(z.array(leftOut(ProjectSchema, 'the project is left out')), [], 'no projects'),
-});
+  projects: orElse(z.array(leftOut(ProjectSchema(), 'the project is left out')), [], 'no projects'),
+}));
 
-export type StrataSettings = z.infer<typeof SettingsSchema>;
+export type StrataSettings = z.infer<ReturnType<typeof SettingsSchema>>;
 
 export interface SettingsLoad {
   settings: StrataSettings;
@@ -155,10 +156,8 @@ export interface SettingsLoad {
 
 /** Fresh defaults (nothing shared between calls). */
 export function defaultSettings(): StrataSettings {
-  return SettingsSchema.parse({});
+  return SettingsSchema().parse({});
 }
-
-export const DEFAULT_SETTINGS: StrataSettings = defaultSettings();
 
 export function cloneProvider(p: ProviderSettings): ProviderSettings {
   return { ...p, models: [...p.models], ...(p.modelOptions ? { modelOptions: { ...p.modelOptions } } : {}) };
@@ -180,7 +179,7 @@ function withoutDuplicateIds<T extends { readonly id: string }>(list: T[], label
 /** Validate whatever data.json held; never throws. */
 export function loadSettings(raw: unknown): SettingsLoad {
   if (raw === null || raw === undefined) return { settings: defaultSettings(), warnings: [] };
-  const { value: settings, warnings } = readLenient(SettingsSchema, raw, defaultSettings(), 'the defaults are used', 'the settings');
+  const { value: settings, warnings } = readLenient(SettingsSchema(), raw, defaultSettings(), 'the defaults are used', 'the settings');
   const data: Record<string, unknown> = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   settings.providers = withoutDuplicateIds(settings.providers, 'providers', warnings);
   settings.projects = withoutDuplicateIds(settings.projects, 'projects', warnings);

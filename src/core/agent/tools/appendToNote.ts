@@ -43,7 +43,7 @@ export const appendToNote = defineTool({
   name: 'appendToNote',
   description:
     'Add text to an existing note: at its end, or at the end of one heading\'s section (give `heading`). The text goes on its own lines. The user reviews it before it is written.',
-  schema: z.object({
+  schema: () => z.object({
     path: z.string().trim().min(1).describe('The note: its vault-relative path, or its name when unique.'),
     content: z.string().min(1).max(WRITE_LIMIT_CHARS).describe('The markdown to add.'),
     heading: z.string().trim().min(1).optional().describe('Add at the end of this heading\'s section (the heading text without "#"; "Parent > Child" for a nested one).'),

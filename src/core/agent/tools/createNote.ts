@@ -12,7 +12,7 @@ export const createNote = defineTool({
   description:
     'Create a new note with the given markdown content. Never overwrites: fails when a note or folder already has that path. ' +
     'The user reviews the new note before it is written (unless their write policy applies it without asking); the result says whether it was created.',
-  schema: z.object({
+  schema: () => z.object({
     path: z.string().trim().min(1).describe('Vault-relative path of the new note, e.g. "Projects/Plan.md" (".md" is added when missing).'),
     content: z.string().max(WRITE_LIMIT_CHARS).describe('The whole note, markdown (frontmatter included, if any).'),
   }),

@@ -42,7 +42,7 @@ export const editNote = defineTool({
   description:
     'Change an existing note by search/replace blocks, applied in order. Each `search` must be copied exactly from the note (as readNote shows it, without the line numbers) and occur exactly once; ' +
     'it is replaced by `replace` (empty to delete). Keep blocks small: a few lines around each change. The user reviews the changes hunk by hunk; the result says what was applied, rejected or not applied.',
-  schema: z.object({
+  schema: () => z.object({
     path: z.string().trim().min(1).describe('The note to change: its vault-relative path, or its name when unique.'),
     edits: z
       .array(

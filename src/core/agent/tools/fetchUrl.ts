@@ -12,7 +12,7 @@ export const fetchUrl = defineTool({
     'Fetch a web page (http or https) and read it as markdown: "# title", "Source: <address>", then the page text with its headings, lists and links. ' +
     'Use it for a URL the user gives or one found in a note; it does not search the web. Only HTML and text pages can be read (not PDFs or images). ' +
     `At most ${FETCH_LIMIT_CHARS} characters come back; a last line says when the page was cut.`,
-  schema: z.object({
+  schema: () => z.object({
     url: z.string().trim().min(1).describe('The full address, starting with http:// or https://.'),
   }),
   async run({ url }, ctx) {

@@ -29,7 +29,7 @@ export const findByTag = defineTool({
   description:
     'Find the notes that carry a tag (in their frontmatter `tags` or inline as #tag). Returns the number of notes and their paths, sorted; a note matched only through a nested tag shows it, e.g. "(#project/alpha)". ' +
     `Nested tags count by default: "project" also finds #project/alpha. At most ${TAG_LIMIT_NOTES} paths are listed. When no note has the tag, similar tags of the vault are suggested.`,
-  schema: z.object({
+  schema: () => z.object({
     tag: z.string().trim().min(1).describe('The tag, with or without "#" (e.g. "project" or "#project/alpha").'),
     includeNested: z.boolean().optional().describe('Also match nested tags under it (#tag/child). Default true.'),
   }),

@@ -11,7 +11,7 @@ export const getActiveNote = defineTool({
     'Read the note the user has open in the editor: its path, then its text with a header line "path (lines a-b of N)". ' +
     'Use it when the user says "this note", "the current note" or "here" without naming it. ' +
     `At most ${READ_LIMIT_CHARS} characters come back; read the rest with readNote. Says so when no note is open.`,
-  schema: z.object({}),
+  schema: () => z.object({}),
   async run(_args, ctx) {
     if (!ctx.host.activeNote) return errorText('this app cannot tell which note is open; ask the user to name the note.');
     const path = await ctx.host.activeNote();

@@ -15,7 +15,7 @@ export const getBacklinks = defineTool({
   description:
     'List the other notes that link to a note (wikilinks [[…]], embeds ![[…]] and markdown links), sorted by path, each with its line number and the text of the first line that links. ' +
     `Use it to find what else the vault says about a note's subject, or where a note is used. At most ${BACKLINK_LIMIT_NOTES} notes are listed.`,
-  schema: z.object({
+  schema: () => z.object({
     path: z.string().trim().min(1).describe('The note to find links to: its vault-relative path, or its name when unique.'),
   }),
   async run({ path: input }, ctx) {

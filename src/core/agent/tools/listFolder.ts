@@ -47,7 +47,7 @@ export const listFolder = defineTool({
     'List the folders and markdown notes of a vault folder as an indented tree (two spaces per level): sub-folders first (ending with "/"), then notes, each sorted by name. ' +
     'A folder deeper than `depth` is shown with its note count instead of its contents. ' +
     `Use it to see how the vault is organized or to find a note's exact path (join the names from the listed folder down). At most ${LIST_LIMIT_LINES} lines; list a sub-folder to see more.`,
-  schema: z.object({
+  schema: () => z.object({
     path: z.string().optional().describe('Folder to list, vault-relative (e.g. "Projects/2024"); default: the top of the vault (or of the project folder).'),
     depth: z.number().int().min(1).max(5).optional().describe(`How many levels to show (1-5, default ${LIST_DEFAULT_DEPTH}).`),
   }),

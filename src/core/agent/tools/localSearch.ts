@@ -15,7 +15,7 @@ export const localSearch = defineTool({
     "Search the user's vault (their notes) by meaning and keywords. Returns the best matching passages (sections of notes), each under a numbered source [n] with the note's path, heading and line range, followed by the citation rules. " +
     'Use it first for any question about what the notes say; search again with other words if the results miss. Cite the passages you use with their [n]; numbers stay the same for the whole turn. ' +
     'At most 3 passages come from one note; to read more of a note, call readNote with its path and a heading or the line range shown.',
-  schema: z.object({
+  schema: () => z.object({
     query: z.string().trim().min(1).describe('What to look for: a question or keywords, in the language of the notes.'),
     k: z.number().int().min(1).max(20).optional().describe(`How many passages to return (1-20, default ${LOCAL_SEARCH_DEFAULT_K}).`),
   }),

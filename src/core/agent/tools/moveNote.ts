@@ -8,7 +8,7 @@ export const moveNote = defineTool({
   name: 'moveNote',
   description:
     'Rename a note or move it to another folder. Links to it are updated. Fails when a note already has the new path. The user reviews the move before it is done.',
-  schema: z.object({
+  schema: () => z.object({
     path: z.string().trim().min(1).describe('The note to move: its vault-relative path, or its name when unique.'),
     newPath: z.string().trim().min(1).describe('Its new vault-relative path, e.g. "Archive/2024/Plan.md".'),
   }),

@@ -77,7 +77,7 @@ export const readNote = defineTool({
     'Give `heading` to read one section (its sub-headings included), or `startLine`/`endLine` for a line range; otherwise the whole note. ' +
     `At most ${READ_LIMIT_CHARS} characters come back; a last line says what was left out and how to read on. ` +
     'The path may be the full path shown by localSearch or listFolder, or just the note name (like a wikilink) when it is unique.',
-  schema: z.object({
+  schema: () => z.object({
     path: z.string().trim().min(1).describe('Vault-relative path of the note (e.g. "Projects/Plan.md"), or its name ("Plan") when unique.'),
     heading: z.string().trim().min(1).optional().describe('Read only this heading\'s section (the heading text, without "#"; "Parent > Child" for a nested one).'),
     startLine: z.number().int().min(1).optional().describe('First line to read (1-based).'),

@@ -1,14 +1,15 @@
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { lazySchema } from '../../lazySchema';
 import { proposalOf } from '../../edits/lineDiff';
 import { submitProposal } from '../submitEdit';
 import { defineTool, errorText } from '../tool';
 import { existingNote, proposalId } from './writeTarget';
 
-const Value = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+const Value = lazySchema(() => z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]));
 
 export interface PropertyChanges {
-  readonly set?: Readonly<Record<string, z.infer<typeof Value>>>;
+  readonly set?: Readonly<Record<string, z.infer<ReturnType<typeof Value>>>>;
   readonly remove?: readonly string[];
   readonly addTags?: readonly string[];
   readonly removeTags?: readonly string[];
@@ -72,9 +73,9 @@ export const setProperties = defineTool({
   name: 'setProperties',
   description:
     "Change a note's properties (its YAML frontmatter): set properties to values, remove properties, add or remove tags. Only the frontmatter changes; the user reviews the change before it is written.",
-  schema: z.object({
+  schema: () => z.object({
     path: z.string().trim().min(1).describe('The note: its vault-relative path, or its name when unique.'),
-    set: z.record(z.string().min(1), Value).optional().describe('Properties to set: name → value (text, number, true/false, or a list of texts).'),
+    set: z.record(z.string().min(1), Value()).optional().describe('Properties to set: name → value (text, number, true/false, or a list of texts).'),
     remove: z.array(z.string().min(1)).optional().describe('Names of properties to remove.'),
     addTags: z.array(z.string().min(1)).optional().describe('Tags to add (without "#").'),
     removeTags: z.array(z.string().min(1)).optional().describe('Tags to remove.'),
