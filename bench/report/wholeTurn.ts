@@ -117,6 +117,16 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
     '',
   );
   if (before && before.length > 0) out.push('Before issue 16\'s changes (bench/wholeTurn/before.json, the same worker on commit 863d8c4):', '', rowsTable(before), '', targetsTable(before), '');
+  const warm = runs.filter((r) => r.firstUse && (r.options.warmupTurns ?? 0) > 0);
+  for (const r of warm) {
+    const ten = rows.find((row) => row.vault === r.vault && row.turns === 10);
+    out.push(
+      `First use (${r.vault}): each run first plays a ${int(r.options.warmupTurns ?? 0)}-turn warm-up chat in the same process (its own folder and vault, its figures dropped), so the rows above time the turn, not V8 compiling Strata's code on its first calls. ` +
+        `That warm-up chat, a fresh process's first chat: turn 1 ${ms(r.firstUse?.firstTurnMs ?? NaN)} (the tokenizer loaded on the way), turns 2–10 ${ms(r.firstUse?.turns2to10Ms ?? NaN)} (median)` +
+        `${ten ? `, against ${ms(ten.nextMs)} at turn 10 of the measured chat` : ''}.`,
+      '',
+    );
+  }
   const durations = runs.map((r) => `${r.vault} ${int(r.durationMs / 1000)} s`).join(', ');
   if (durations) out.push(`Run time: ${durations}.`, '');
   return out.join('\n');

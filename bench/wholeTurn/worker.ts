@@ -32,6 +32,14 @@ export interface WholeTurnOptions {
   readonly window: number;
   /** Retries timed at each checkpoint (`againMs`): the checkpoint turn fails this many times, then goes through. */
   readonly retries: number;
+  /**
+   * Turns of a warm-up chat played first in the same process (its own folder and vault, its figures
+   * dropped; a checkpoint at its end, so retry and reopen run too): the measured chat's early
+   * checkpoints then time the turn, not V8 compiling the code on its first uses. 0 or absent: none.
+   */
+  readonly warmupTurns?: number;
+  /** The generator's first note (the warm-up chat's notes are others than the measured chat's: no content-keyed memo carries over). */
+  readonly firstNote?: number;
 }
 
 export interface WholeTurnCheckpoint {
@@ -69,6 +77,8 @@ export interface WholeTurnRun {
   readonly options: WholeTurnOptions;
   readonly checkpoints: readonly WholeTurnCheckpoint[];
   readonly perTurnNextMs: readonly number[];
+  /** The warm-up chat's Enter → provider call per turn (a fresh process's first turns), when one was played. */
+  readonly warmupNextMs?: readonly number[];
   readonly peakHeapMiB: number;
   readonly durationMs: number;
 }
@@ -138,12 +148,15 @@ interface Live {
 }
 
 export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurnRun> {
+  const warmup = options.warmupTurns ?? 0;
+  const warmupNextMs = warmup > 0 ? (await runWholeTurn({ ...options, notes: warmup, firstNote: options.notes, turns: warmup, checkpoints: [warmup], warmupTurns: 0 })).perTurnNextMs : undefined;
+  gc?.(); // the warm-up chat's objects are not the measured chat's heap
   const started = performance.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-wholeturn-'));
   try {
     const vaultDir = path.join(dir, 'vault');
     const chatsDir = path.join(dir, 'chats');
-    const paths = writeVault(vaultDir, options.notes);
+    const paths = writeVault(vaultDir, options.notes, options.firstNote ?? 0);
     const disk = new FsVault(vaultDir);
     const vault = new CountingVault(options.vault === 'cached' ? new CachedVault(disk) : disk);
     const provider = new InstantProvider();
@@ -294,7 +307,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       process.stderr.write(`wholeTurn ${options.vault}: checkpoint ${t}: next ${median(nextSamples).toFixed(1)} ms, open ${openMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
     }
     chat.unsubscribe();
-    return { options, checkpoints, perTurnNextMs, peakHeapMiB: peakHeap / MiB, durationMs: performance.now() - started };
+    return { options, checkpoints, perTurnNextMs, ...(warmupNextMs ? { warmupNextMs } : {}), peakHeapMiB: peakHeap / MiB, durationMs: performance.now() - started };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
