@@ -47,6 +47,8 @@ export interface WholeTurnCheckpoint {
   /** Medians, milliseconds. */
   readonly nextMs: number;
   readonly nextSamples: readonly number[];
+  /** The same turns' CPU time (the process, all threads), median: what the turn costs whatever else the machine runs. */
+  readonly nextCpuMs: number;
   readonly againMs: number;
   readonly againSamples: readonly number[];
   /** The chat's saves during ordinary turns of the window: median wall time of one, and how many a turn makes. */
@@ -61,7 +63,10 @@ export interface WholeTurnCheckpoint {
   /** Median of the reopens (`openSamples`). */
   readonly openMs: number;
   readonly openSamples: readonly number[];
+  /** CPU time of the reopens (median) and of the first send after the last one. */
+  readonly openCpuMs: number;
   readonly firstSendMs: number;
+  readonly firstSendCpuMs: number;
   readonly noteBytes: number;
   readonly frontmatterBytes: number;
   readonly chatDataBytes: number;
@@ -198,7 +203,12 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
     let peakHeap = 0;
     let reopened: { openMs: number } | null = null;
     const last = Math.max(...options.checkpoints);
-    const pending = new Map<number, Omit<WholeTurnCheckpoint, 'firstSendMs'>>();
+    const pending = new Map<number, Omit<WholeTurnCheckpoint, 'firstSendMs' | 'firstSendCpuMs'>>();
+    const perTurnNextCpuMs: number[] = [];
+    const cpuUs = () => {
+      const u = process.cpuUsage();
+      return u.user + u.system;
+    };
 
     for (let t = 1; t <= last + 1; t++) {
       const checkpoint = options.checkpoints.includes(t);
@@ -208,12 +218,15 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       const [reads, stats] = [vault.reads, vault.stats];
       if (checkpoint) provider.failNext = options.retries;
       const calls = provider.calls;
+      const cpuStart = cpuUs();
       const start = performance.now();
       await chat.controller.send(textFor(t, chips), chips);
       const nextMs = provider.calledAt - start;
+      const nextCpuMs = (provider.calledCpuUs - cpuStart) / 1000;
       // A turn that failed before the provider call would time nothing: the run stops and says why.
       if (provider.calls === calls) throw new Error(`turn ${t} never reached the provider: ${chat.controller.state.pending?.error ?? 'no error shown'}`);
       perTurnNextMs.push(nextMs);
+      perTurnNextCpuMs.push(nextCpuMs);
       perTurnReads.push(vault.reads - reads);
       perTurnStats.push(vault.stats - stats);
       const againSamples: number[] = [];
@@ -234,7 +247,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         const first = nextMs;
         const at = t - 1;
         const row = pending.get(at);
-        if (row) checkpoints.push({ ...row, firstSendMs: first });
+        if (row) checkpoints.push({ ...row, firstSendMs: first, firstSendCpuMs: nextCpuMs });
         pending.delete(at);
         reopened = null;
       }
@@ -271,13 +284,16 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       // Reopened `REOPENS` times, each on a fresh controller and archive (one sample moves too much with
       // the machine's load); the first send is on the last.
       const openSamples: number[] = [];
+      const openCpuSamples: number[] = [];
       for (let k = 0; k < REOPENS; k++) {
         if (k > 0) chat.unsubscribe();
         gc?.();
         const reopenedChat = live();
+        const openCpuStart = cpuUs();
         const openStart = performance.now();
         await reopenedChat.controller.open(id);
         openSamples.push(performance.now() - openStart);
+        openCpuSamples.push((cpuUs() - openCpuStart) / 1000);
         await settle(reopenedChat.controller);
         chat = reopenedChat;
       }
@@ -287,6 +303,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         turns: t,
         nextMs: median(nextSamples),
         nextSamples,
+        nextCpuMs: median(window(t - options.window + 1, t).map((i) => perTurnNextCpuMs[i])),
         againMs: againSamples.length > 0 ? median(againSamples) : NaN,
         againSamples,
         saveMs: saves.length > 0 ? median(saves) : NaN,
@@ -296,6 +313,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         previewMs: median(preview),
         openMs,
         openSamples,
+        openCpuMs: median(openCpuSamples),
         noteBytes: size.noteBytes,
         frontmatterBytes: size.frontmatterBytes,
         chatDataBytes: size.chatDataBytes,
