@@ -21,7 +21,11 @@ export interface ShortAndReopenRatios {
   readonly vault: string;
   readonly tenRatio: number | null;
   readonly reopenRatio: number | null;
-  /** The same two in CPU time (null for rows measured before CPU time was). */
+}
+
+/** The same two ratios in CPU time (null for rows measured before CPU time was). */
+export interface ShortAndReopenCpuRatios {
+  readonly vault: string;
   readonly tenCpuRatio: number | null;
   readonly reopenCpuRatio: number | null;
 }
@@ -37,11 +41,25 @@ export function shortAndReopenRatios(rows: readonly WholeTurnRow[]): ShortAndReo
     const last = own[own.length - 1];
     const fifty = own.find((r) => r.turns === 50);
     const ten = own.find((r) => r.turns === 10);
-    const positive = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : null);
     return {
       vault,
       tenRatio: ten && fifty && fifty.nextMs > 0 ? ten.nextMs / fifty.nextMs : null,
       reopenRatio: last && last.nextMs > 0 ? (last.openMs + last.firstSendMs) / last.nextMs : null,
+    };
+  });
+}
+
+/** Pure: issue 30's ratios per vault kind in CPU time. */
+export function shortAndReopenCpuRatios(rows: readonly WholeTurnRow[]): ShortAndReopenCpuRatios[] {
+  const kinds = [...new Set(rows.map((r) => r.vault))];
+  const positive = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : null);
+  return kinds.map((vault) => {
+    const own = rows.filter((r) => r.vault === vault).sort((a, b) => a.turns - b.turns);
+    const last = own[own.length - 1];
+    const fifty = own.find((r) => r.turns === 50);
+    const ten = own.find((r) => r.turns === 10);
+    return {
+      vault,
       tenCpuRatio: ten && fifty ? positive(cpu(ten.nextCpuMs), cpu(fifty.nextCpuMs)) : null,
       reopenCpuRatio: last ? positive(cpu(last.openCpuMs) + cpu(last.firstSendCpuMs), cpu(last.nextCpuMs)) : null,
     };
@@ -88,7 +106,7 @@ function targetsTable(rows: readonly WholeTurnRow[]): string {
   const pass = (ok: boolean | null) => (ok === null ? '' : ok ? ' ✓' : ' ✗');
   return table(
     ['vault', 'next at N ÷ at 50 (≤ 3×)', 'next at 10 ÷ at 50 (≤ 1×; CPU)', 'save at N ÷ at 50 (≤ 3×)', 'its encode at N ÷ at 50 (≤ 3×)', 'frontmatter at N (< 150 KB)', 'reopen + first send at N (< 1 s)', 'reopen + first send ÷ next, at N (≤ 5×; CPU)'],
-    wholeTurnTargets(rows).map((t) => ({ ...t, ...shortAndReopenRatios(rows).find((r) => r.vault === t.vault) })).map((t) => [
+    wholeTurnTargets(rows).map((t) => ({ ...t, ...shortAndReopenRatios(rows).find((r) => r.vault === t.vault), ...shortAndReopenCpuRatios(rows).find((r) => r.vault === t.vault) })).map((t) => [
       `${t.vault}, N = ${int(t.at)}`,
       `${ratio(t.nextRatio, 1)}${pass(t.nextRatio === null ? null : t.nextRatio <= 3)}`,
       `${ratio(t.tenRatio ?? null, 2)}${pass(t.tenRatio == null ? null : t.tenRatio <= 1)}${t.tenCpuRatio == null ? '' : `; ${ratio(t.tenCpuRatio, 2)}${pass(t.tenCpuRatio <= 1)}`}`,
