@@ -149,8 +149,18 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
     const ten = rows.find((row) => row.vault === r.vault && row.turns === 10);
     out.push(
       `First use (${r.vault}): each run first plays a ${int(r.options.warmupTurns ?? 0)}-turn warm-up chat in the same process (its own folder and vault, its figures dropped), so the rows above time the turn, not V8 compiling Strata's code on its first calls. ` +
-        `That warm-up chat, a fresh process's first chat: turn 1 ${ms(r.firstUse?.firstTurnMs ?? NaN)} (the tokenizer loaded on the way), turns 2–10 ${ms(r.firstUse?.turns2to10Ms ?? NaN)} (median)` +
+        `That warm-up chat, a fresh process's first chat: turn 1 ${ms(r.firstUse?.firstTurnMs ?? NaN)}, turns 2–10 ${ms(r.firstUse?.turns2to10Ms ?? NaN)} (median)` +
         `${ten ? `, against ${ms(ten.nextMs)} at turn 10 of the measured chat` : ''}.`,
+      '',
+    );
+  }
+  for (const r of runs) {
+    const sc = r.shortChats;
+    if (!sc) continue;
+    const pass = (x: number) => (x <= 1 ? ' ✓' : ' ✗');
+    out.push(
+      `Turn 10 against turn 50 (${r.vault}), issue 30's "no slower" (≤ 1×): ${sc.chats} more chats of 50 turns after the warm-up, each with its own notes, the next request at turns 4–10 and 44–50 pooled (${sc.samples} turns each): ` +
+        `${ms(sc.tenMs)} against ${ms(sc.fiftyMs)}, ${ratio(sc.tenMs / sc.fiftyMs, 2)}${pass(sc.tenMs / sc.fiftyMs)}; CPU ${ms(sc.tenCpuMs)} against ${ms(sc.fiftyCpuMs)}, ${ratio(sc.tenCpuMs / sc.fiftyCpuMs, 2)}${pass(sc.tenCpuMs / sc.fiftyCpuMs)} (one chat's window of 7 turns, in the table above, moves by ±20 % between runs).`,
       '',
     );
   }

@@ -38,6 +38,12 @@ export interface WholeTurnOptions {
    * checkpoints then time the turn, not V8 compiling the code on its first uses. 0 or absent: none.
    */
   readonly warmupTurns?: number;
+  /**
+   * Short chats of 50 turns played after the warm-up (each with its own notes, folder and vault): the
+   * next request at turns 4–10 and 44–50 of every one, pooled, for issue 30's "turn 10 no slower than
+   * turn 50" (one chat's window of 7 turns moved that ratio by ±20 % between runs). 0 or absent: none.
+   */
+  readonly shortChats?: number;
   /** The generator's first note (the warm-up chat's notes are others than the measured chat's: no content-keyed memo carries over). */
   readonly firstNote?: number;
 }
@@ -84,6 +90,10 @@ export interface WholeTurnRun {
   readonly perTurnNextMs: readonly number[];
   /** The warm-up chat's Enter → provider call per turn (a fresh process's first turns), when one was played. */
   readonly warmupNextMs?: readonly number[];
+  /** The same in CPU time, per turn. */
+  readonly perTurnNextCpuMs?: readonly number[];
+  /** The short chats' next requests at turns 4–10 and 44–50, pooled (wall and CPU, ms). */
+  readonly shortChats?: { readonly chats: number; readonly tenMs: readonly number[]; readonly fiftyMs: readonly number[]; readonly tenCpuMs: readonly number[]; readonly fiftyCpuMs: readonly number[] };
   readonly peakHeapMiB: number;
   readonly durationMs: number;
 }
@@ -155,7 +165,19 @@ interface Live {
 export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurnRun> {
   const warmup = options.warmupTurns ?? 0;
   const warmupNextMs = warmup > 0 ? (await runWholeTurn({ ...options, notes: warmup, firstNote: options.notes, turns: warmup, checkpoints: [warmup], warmupTurns: 0 })).perTurnNextMs : undefined;
-  gc?.(); // the warm-up chat's objects are not the measured chat's heap
+  let shortChats: WholeTurnRun['shortChats'];
+  if ((options.shortChats ?? 0) > 0) {
+    const pooled = { chats: options.shortChats ?? 0, tenMs: [] as number[], fiftyMs: [] as number[], tenCpuMs: [] as number[], fiftyCpuMs: [] as number[] };
+    for (let k = 0; k < pooled.chats; k++) {
+      const short = await runWholeTurn({ ...options, notes: 50, firstNote: options.notes + warmup + 50 * k, turns: 50, checkpoints: [50], retries: 0, warmupTurns: 0, shortChats: 0 });
+      pooled.tenMs.push(...short.perTurnNextMs.slice(3, 10));
+      pooled.fiftyMs.push(...short.perTurnNextMs.slice(43, 50));
+      pooled.tenCpuMs.push(...(short.perTurnNextCpuMs ?? []).slice(3, 10));
+      pooled.fiftyCpuMs.push(...(short.perTurnNextCpuMs ?? []).slice(43, 50));
+    }
+    shortChats = pooled;
+  }
+  gc?.(); // the warm-up chats' objects are not the measured chat's heap
   const started = performance.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-wholeturn-'));
   try {
@@ -325,7 +347,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       process.stderr.write(`wholeTurn ${options.vault}: checkpoint ${t}: next ${median(nextSamples).toFixed(1)} ms, open ${openMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
     }
     chat.unsubscribe();
-    return { options, checkpoints, perTurnNextMs, ...(warmupNextMs ? { warmupNextMs } : {}), peakHeapMiB: peakHeap / MiB, durationMs: performance.now() - started };
+    return { options, checkpoints, perTurnNextMs, perTurnNextCpuMs, ...(warmupNextMs ? { warmupNextMs } : {}), ...(shortChats ? { shortChats } : {}), peakHeapMiB: peakHeap / MiB, durationMs: performance.now() - started };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
