@@ -205,7 +205,7 @@ async function main(): Promise<void> {
       root,
       args.quick
         ? { notes: 1000, turns: 200, checkpoints: [10, 50, 200], window: 5, retries: 3, warmupTurns: 60, shortChats: 3 }
-        : { notes: 1000, turns: 1000, checkpoints: [10, 50, 200, 1000], window: 7, retries: 3, warmupTurns: 60, shortChats: 5 },
+        : { notes: 1000, turns: 1000, checkpoints: [10, 50, 200, 1000], window: 7, retries: 3, warmupTurns: 60, shortChats: 3 },
       args.long ? ['cached', 'uncached'] : ['cached'],
       progress,
     );
