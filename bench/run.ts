@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- --quick] [-- --long] [-- --only cache,budget,growth,chats,frontmatter,plugin,search,agent,planning,wholeTurn,tokens,edits] [-- --no-profile]
- * By default the long parts are left out (about 3 minutes on a quiet 2-core machine); --long adds the
+ * By default the long parts are left out (143 s of wall time, 110 s of CPU on the shared 2-core machine at
+ * load 5, 27 Nov 2026; the report prints each section's wall and CPU time); --long adds the
  * 10,000-note search vault, the search index at 10,000 and 25,000 notes (2,000 by default) and the
  * uncached whole turns (FsVault: the disk every time).
  * Cache efficiency, budgets and condensing, assembly speed and growth, the chat list, chat-note frontmatter size, plugin cost, vault search, the agent loop's cached share per step,
