@@ -2,7 +2,7 @@ import { PromptContextEngine } from '../../src/core/engine/engine';
 import type { ReplayedTurn } from '../../src/core/scenario/replay';
 import type { PlanRecord } from '../../src/core/conversation/records/plan';
 import { planningRow } from '../../bench/planning/section';
-import { shortAndReopenRatios, wholeTurnTargets } from '../../bench/report/wholeTurn';
+import { shortAndReopenCpuRatios, shortAndReopenRatios, wholeTurnTargets } from '../../bench/report/wholeTurn';
 import type { WholeTurnRow } from '../../bench/wholeTurn/section';
 
 const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, cachedReadTokens: 0, cacheWriteTokens: 0 });
@@ -65,5 +65,11 @@ describe('whole-turn targets', () => {
       { vault: 'cached', tenRatio: 0.5, reopenRatio: 30 },
       { vault: 'uncached', tenRatio: null, reopenRatio: 15 },
     ]);
+  });
+
+  test("issue 30's ratios in CPU time; none for rows measured before CPU time was", () => {
+    const cpuRow = (turns: number, nextCpuMs: number, openCpuMs: number, firstSendCpuMs: number): WholeTurnRow => ({ ...row('cached', turns, 1, 1), nextCpuMs, openCpuMs, firstSendCpuMs });
+    expect(shortAndReopenCpuRatios([cpuRow(10, 1, 5, 1), cpuRow(50, 2, 5, 1), cpuRow(1000, 4, 30, 2)])).toEqual([{ vault: 'cached', tenCpuRatio: 0.5, reopenCpuRatio: 8 }]);
+    expect(shortAndReopenCpuRatios([row('cached', 10, 1, 1), row('cached', 50, 2, 4)])).toEqual([{ vault: 'cached', tenCpuRatio: null, reopenCpuRatio: null }]);
   });
 });

@@ -8,7 +8,8 @@ import type { ChatMessage } from '../../src/core/engine/messages';
 import { renderItem } from '../../src/core/engine/render';
 import type { LibraryItem } from '../../src/core/engine/types';
 import type { ReplayedTurn } from '../../src/core/scenario/replay';
-import { countMessagesTokens, type TokenCounter } from '../../src/core/tokens/tokenCounter';
+import { countMessagesTokens, TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING, type TokenCounter } from '../../src/core/tokens/tokenCounter';
+import { paragraphsOf } from '../cache/encode';
 import { appendOnlyRequests } from '../cache/layouts';
 
 /**
@@ -20,8 +21,34 @@ import { appendOnlyRequests } from '../cache/layouts';
 
 const SEP = '\n\n';
 
+/** Paragraph counts per counter: the baselines count requests that differ by a summary or a turn, over the same paragraphs. */
+const paragraphCounts = new WeakMap<TokenCounter, Map<string, number>>();
+
+/**
+ * countMessagesTokens of the request. A real encoding's count is the sum of the paragraphs' counts
+ * (paragraphsOf: no token spans a cut), so each paragraph is counted once per counter; the counter's
+ * own memo would hash every whole message again each time.
+ */
 export function requestTokens(messages: readonly ChatMessage[], counter: TokenCounter): number {
-  return countMessagesTokens(counter, messages.map((m) => m.content));
+  if (counter.encoding === 'estimate') return countMessagesTokens(counter, messages.map((m) => m.content));
+  let memo = paragraphCounts.get(counter);
+  if (!memo) {
+    memo = new Map();
+    paragraphCounts.set(counter, memo);
+  }
+  let total = TOKENS_REPLY_PRIMING;
+  for (const m of messages) {
+    total += TOKENS_PER_MESSAGE;
+    for (const paragraph of paragraphsOf(m.content)) {
+      let n = memo.get(paragraph);
+      if (n === undefined) {
+        n = counter.count(paragraph);
+        memo.set(paragraph, n);
+      }
+      total += n;
+    }
+  }
+  return total;
 }
 
 interface Transcript {

@@ -11,7 +11,7 @@ import { PromptContextEngine, type EngineState, type TurnInput } from '../../src
 import { promptFragments } from '../../src/core/systemPrompt';
 import { resetTokenCounterMemos, tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import { corpusNotes } from './corpusNotes';
-import { growthPlan, growthReply, growthUserText } from './plan';
+import { growthPlan, growthReply, growthUserText, type GrowthTurn } from './plan';
 import { profileSection, type HotFunction } from './profile';
 
 export interface GrowthOptions {
@@ -26,6 +26,8 @@ export interface GrowthOptions {
   readonly model: string;
   /** When > 0: at the last checkpoint, profile this many warm assemblies and one cold one. */
   readonly profileRuns?: number;
+  /** Turns of the plan first played on a throwaway engine (see warmUp); 0 or absent: none. */
+  readonly warmupTurns?: number;
 }
 
 export interface CheckpointResult {
@@ -96,12 +98,33 @@ function cloneState(state: EngineState): EngineState {
   };
 }
 
+/**
+ * Plays the plan's first turns on a throwaway engine with copies of the notes (no memo keyed by an
+ * item object carries over), then empties the token memos (none keyed by text does): the measured
+ * conversation's early checkpoints then time the engine, not V8 compiling it on its first calls.
+ */
+function warmUp(plan: readonly GrowthTurn[], notes: readonly ContextItem[], fragments: TurnInput['fragments'], model: string, turns: number): void {
+  const engine = new PromptContextEngine();
+  const copies = notes.map((n) => ({ ...n }));
+  const inLibrary = new Map<string, ContextItem>();
+  for (const step of plan.slice(0, turns)) {
+    const items = step.attach.map((k) => copies[k]);
+    const current = new Map<string, ContextItem | null>([...inLibrary].filter(([id]) => !items.some((i) => i.id === id)));
+    const assembly = engine.assemble({ userText: growthUserText(step.turn, items[0]?.title ?? 'the conversation'), items, fragments, model, current });
+    engine.commit(assembly, growthReply(step.turn, copies[(step.turn * 13) % copies.length].content));
+    for (const item of items.slice(0, step.newNotes)) inLibrary.set(item.id, item);
+  }
+  resetTokenCounterMemos();
+}
+
 export async function runGrowth(corpusDir: string, options: GrowthOptions): Promise<GrowthRun> {
   const notes = await corpusNotes(corpusDir, options.notes);
   const fragments = promptFragments();
   const tokenizerLoadMs = timed(() => tokenCounterFor(options.model).count('warm up the tokenizer'));
   const tokenized = instrumentTokenizer(options.model);
   const plan = growthPlan(options.turns, notes.length);
+  warmUp(plan, notes, fragments, options.model, options.warmupTurns ?? 0);
+  gc?.(); // the throwaway engine is not the measured one's heap
   const engine = new PromptContextEngine();
   const checkpoints: CheckpointResult[] = [];
   const perTurnMs: number[] = [];
@@ -145,16 +168,16 @@ export async function runGrowth(corpusDir: string, options: GrowthOptions): Prom
       const coldMs: number[] = [];
       const state = engine.snapshot();
       const coldRuns = options.coldRuns[options.checkpoints.indexOf(step.turn)] ?? 1;
+      // Every cold assembly tokenizes the same characters: the first one's count is the figure (no
+      // extra assembly for it: at 1,000 turns one takes over a second).
+      let coldChars = 0;
       for (let i = 0; i < coldRuns; i++) {
         const fresh = PromptContextEngine.restore(cloneState(state));
         resetTokenCounterMemos();
+        mark = tokenized();
         coldMs.push(timed(() => fresh.assemble(input)));
+        if (i === 0) coldChars = tokenized() - mark;
       }
-      const coldEngine = PromptContextEngine.restore(cloneState(state));
-      resetTokenCounterMemos();
-      mark = tokenized();
-      coldEngine.assemble(input);
-      const coldChars = tokenized() - mark;
       resetTokenCounterMemos();
       engine.assemble(input); // re-warm the shared memo before the conversation goes on
       if ((options.profileRuns ?? 0) > 0 && step.turn === lastCheckpoint) {

@@ -27,8 +27,12 @@ export interface BenchResults {
   readonly durationMs: number;
   /** Run with --long (the 10,000-note search vault, uncached whole turns). */
   readonly long?: boolean;
+  /** CPU time of the run: this process and every process it started, ms. */
+  readonly cpuMs?: number;
   /** How long each section took, ms. */
   readonly sectionMs?: Readonly<Record<string, number>>;
+  /** Each section's CPU time (this process and its children), ms. */
+  readonly sectionCpuMs?: Readonly<Record<string, number>>;
   readonly cache: readonly ScenarioEfficiency[] | null;
   readonly budget: BudgetFigures | null;
   readonly growth: GrowthSummary | null;
@@ -340,14 +344,15 @@ export function renderMarkdown(r: BenchResults): string {
   const out = [
     '# Strata benchmarks',
     '',
-    `${m.cores} cores (${m.cpu}), ${int(m.totalMemoryMiB)} MiB RAM, Node ${m.node}, ${m.platform}. Started ${r.startedAt}; took ${(r.durationMs / 1000).toFixed(0)} s; ` +
+    `${m.cores} cores (${m.cpu}), ${int(m.totalMemoryMiB)} MiB RAM, Node ${m.node}, ${m.platform}. Started ${r.startedAt}; took ${(r.durationMs / 1000).toFixed(0)} s${r.cpuMs === undefined ? '' : ` (${(r.cpuMs / 1000).toFixed(0)} s of CPU, the run and its child processes)`}; ` +
       `load average ${m.loadAverage.toFixed(1)} at the start, ${m.loadAverageAtEnd.toFixed(1)} at the end. ` +
       'Token figures are deterministic; times are from this run only (compare ratios, not absolute times, across runs).',
     '',
   ];
   if (r.sectionMs) {
-    const parts = Object.entries(r.sectionMs).map(([name, t]) => `${name} ${(t / 1000).toFixed(0)} s`);
-    out.push(`Sections${r.long ? ' (--long)' : ''}: ${parts.join(', ')}.`, '');
+    const cpu = r.sectionCpuMs ?? {};
+    const parts = Object.entries(r.sectionMs).map(([name, t]) => `${name} ${(t / 1000).toFixed(0)} s${cpu[name] === undefined ? '' : ` (${(cpu[name] / 1000).toFixed(0)} s CPU)`}`);
+    out.push(`Sections${r.long ? ' (--long)' : ''}, wall time (CPU time): ${parts.join(', ')}.`, '');
   }
   if (r.carriedOver) out.push(`Sections kept from the run of ${r.carriedOver.from} (not run this time): ${r.carriedOver.sections.join(', ')}.`, '');
   if (r.cache) out.push(cacheSection(r.cache));

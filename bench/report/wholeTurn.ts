@@ -23,6 +23,16 @@ export interface ShortAndReopenRatios {
   readonly reopenRatio: number | null;
 }
 
+/** The same two ratios in CPU time (null for rows measured before CPU time was). */
+export interface ShortAndReopenCpuRatios {
+  readonly vault: string;
+  readonly tenCpuRatio: number | null;
+  readonly reopenCpuRatio: number | null;
+}
+
+/** A CPU figure of a row, or NaN for rows from before it was measured. */
+const cpu = (n: number | undefined) => (typeof n === 'number' ? n : NaN);
+
 /** Pure: issue 30's ratios per vault kind (null when the run has no 10- or 50-turn row). */
 export function shortAndReopenRatios(rows: readonly WholeTurnRow[]): ShortAndReopenRatios[] {
   const kinds = [...new Set(rows.map((r) => r.vault))];
@@ -35,6 +45,23 @@ export function shortAndReopenRatios(rows: readonly WholeTurnRow[]): ShortAndReo
       vault,
       tenRatio: ten && fifty && fifty.nextMs > 0 ? ten.nextMs / fifty.nextMs : null,
       reopenRatio: last && last.nextMs > 0 ? (last.openMs + last.firstSendMs) / last.nextMs : null,
+    };
+  });
+}
+
+/** Pure: issue 30's ratios per vault kind in CPU time. */
+export function shortAndReopenCpuRatios(rows: readonly WholeTurnRow[]): ShortAndReopenCpuRatios[] {
+  const kinds = [...new Set(rows.map((r) => r.vault))];
+  const positive = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : null);
+  return kinds.map((vault) => {
+    const own = rows.filter((r) => r.vault === vault).sort((a, b) => a.turns - b.turns);
+    const last = own[own.length - 1];
+    const fifty = own.find((r) => r.turns === 50);
+    const ten = own.find((r) => r.turns === 10);
+    return {
+      vault,
+      tenCpuRatio: ten && fifty ? positive(cpu(ten.nextCpuMs), cpu(fifty.nextCpuMs)) : null,
+      reopenCpuRatio: last ? positive(cpu(last.openCpuMs) + cpu(last.firstSendCpuMs), cpu(last.nextCpuMs)) : null,
     };
   });
 }
@@ -54,16 +81,16 @@ export function wholeTurnTargets(rows: readonly WholeTurnRow[]): WholeTurnTarget
 
 function rowsTable(rows: readonly WholeTurnRow[]): string {
   return table(
-    ['vault', 'turns', 'next', 'same turn again', 'save (saves / turn)', 'its encode', 'quiet save', 'reopen + first send', 'preview', 'note', 'frontmatter', 'chat data', 'reads / stats per turn', 'peak heap'],
+    ['vault', 'turns', 'next (CPU)', 'same turn again', 'save (saves / turn)', 'its encode', 'quiet save', 'reopen + first send (CPU)', 'preview', 'note', 'frontmatter', 'chat data', 'reads / stats per turn', 'peak heap'],
     rows.map((r) => [
       r.vault,
       int(r.turns),
-      ms(r.nextMs),
+      `${ms(r.nextMs)}${Number.isFinite(cpu(r.nextCpuMs)) ? ` (${ms(cpu(r.nextCpuMs))})` : ''}`,
       ms(r.againMs),
       `${ms(r.saveMs)} (${r.savesPerTurn.toFixed(1)})`,
       Number.isFinite(r.encodeMs) ? ms(r.encodeMs) : '—',
       ms(r.saveQuietMs),
-      `${ms(r.openMs)} + ${ms(r.firstSendMs)}`,
+      `${ms(r.openMs)} + ${ms(r.firstSendMs)}${Number.isFinite(cpu(r.openCpuMs)) ? ` (${ms(cpu(r.openCpuMs))} + ${ms(cpu(r.firstSendCpuMs))})` : ''}`,
       ms(r.previewMs),
       kib(r.noteBytes),
       `${int(r.frontmatterBytes)} B`,
@@ -78,16 +105,16 @@ function rowsTable(rows: readonly WholeTurnRow[]): string {
 function targetsTable(rows: readonly WholeTurnRow[]): string {
   const pass = (ok: boolean | null) => (ok === null ? '' : ok ? ' ✓' : ' ✗');
   return table(
-    ['vault', 'next at N ÷ at 50 (≤ 3×)', 'next at 10 ÷ at 50 (≤ 1×)', 'save at N ÷ at 50 (≤ 3×)', 'its encode at N ÷ at 50 (≤ 3×)', 'frontmatter at N (< 150 KB)', 'reopen + first send at N (< 1 s)', 'reopen + first send ÷ next, at N (≤ 5×)'],
-    wholeTurnTargets(rows).map((t) => ({ ...t, ...shortAndReopenRatios(rows).find((r) => r.vault === t.vault) })).map((t) => [
+    ['vault', 'next at N ÷ at 50 (≤ 3×)', 'next at 10 ÷ at 50 (≤ 1×; CPU)', 'save at N ÷ at 50 (≤ 3×)', 'its encode at N ÷ at 50 (≤ 3×)', 'frontmatter at N (< 150 KB)', 'reopen + first send at N (< 1 s)', 'reopen + first send ÷ next, at N (≤ 5×; CPU)'],
+    wholeTurnTargets(rows).map((t) => ({ ...t, ...shortAndReopenRatios(rows).find((r) => r.vault === t.vault), ...shortAndReopenCpuRatios(rows).find((r) => r.vault === t.vault) })).map((t) => [
       `${t.vault}, N = ${int(t.at)}`,
       `${ratio(t.nextRatio, 1)}${pass(t.nextRatio === null ? null : t.nextRatio <= 3)}`,
-      `${ratio(t.tenRatio ?? null, 2)}${pass(t.tenRatio == null ? null : t.tenRatio <= 1)}`,
+      `${ratio(t.tenRatio ?? null, 2)}${pass(t.tenRatio == null ? null : t.tenRatio <= 1)}${t.tenCpuRatio == null ? '' : `; ${ratio(t.tenCpuRatio, 2)}${pass(t.tenCpuRatio <= 1)}`}`,
       `${ratio(t.saveRatio, 1)}${pass(t.saveRatio === null ? null : t.saveRatio <= 3)}`,
       t.encodeRatio === null ? '—' : `${ratio(t.encodeRatio, 1)}${pass(t.encodeRatio <= 3)}`,
       `${kib(t.frontmatterBytes)}${pass(t.frontmatterBytes < FRONTMATTER_TARGET)}`,
       `${ms(t.reopenMs)}${pass(t.reopenMs < REOPEN_TARGET_MS)}`,
-      `${ratio(t.reopenRatio ?? null, 1)}${pass(t.reopenRatio == null ? null : t.reopenRatio <= 5)}`,
+      `${ratio(t.reopenRatio ?? null, 1)}${pass(t.reopenRatio == null ? null : t.reopenRatio <= 5)}${t.reopenCpuRatio == null ? '' : `; ${ratio(t.reopenCpuRatio, 1)}${pass(t.reopenCpuRatio <= 5)}`}`,
     ]),
     ['l'],
   );
@@ -102,7 +129,7 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
       'one note attached per turn, every third turn re-attaching an earlier one; the provider is a stand-in that answers at once with ~400 characters (nothing goes over the network); ' +
       'a listener reads the chat state on every change, as the view does; no condensing (the budget is set out of reach). ' +
       '**cached**: notes read from disk once, then from memory, with their modification time and size in memory (Obsidian\'s `cachedRead` and `TFile.stat`); **uncached**: `FsVault`, the disk every time. ' +
-      `**next**: \`send()\` → the provider's \`send\` called, median of turns N−${(o?.window ?? 7) - 1}…N; ` +
+      `**next**: \`send()\` → the provider's \`send\` called, median of turns N−${(o?.window ?? 7) - 1}…N (in brackets: the process's CPU time over the same span, all threads, which the machine's load stretches far less than wall time); ` +
       `**same turn again**: Retry of turn N after a failed request (resolve, re-read, assemble and compile the same turn again), median of ${o?.retries ?? 3}; ` +
       '**save**: one save of the chat note (encode, read-compare, write) as the controller makes them during those turns (wall time, other work of the turn may overlap it), and how many a turn makes; ' +
       '**its encode**: the part of those saves that is Strata\'s (the update `process()` runs: the merge check and the encode), without the note\'s read and write (a whole-file rewrite, as `Vault.process` makes); ' +
@@ -117,6 +144,26 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
     '',
   );
   if (before && before.length > 0) out.push('Before issue 16\'s changes (bench/wholeTurn/before.json, the same worker on commit 863d8c4):', '', rowsTable(before), '', targetsTable(before), '');
+  const warm = runs.filter((r) => r.firstUse && (r.options.warmupTurns ?? 0) > 0);
+  for (const r of warm) {
+    const ten = rows.find((row) => row.vault === r.vault && row.turns === 10);
+    out.push(
+      `First use (${r.vault}): each run first plays a ${int(r.options.warmupTurns ?? 0)}-turn warm-up chat in the same process (its own folder and vault, its figures dropped), so the rows above time the turn, not V8 compiling Strata's code on its first calls. ` +
+        `That warm-up chat, a fresh process's first chat: turn 1 ${ms(r.firstUse?.firstTurnMs ?? NaN)}, turns 2–10 ${ms(r.firstUse?.turns2to10Ms ?? NaN)} (median)` +
+        `${ten ? `, against ${ms(ten.nextMs)} at turn 10 of the measured chat` : ''}.`,
+      '',
+    );
+  }
+  for (const r of runs) {
+    const sc = r.shortChats;
+    if (!sc) continue;
+    const pass = (x: number) => (x <= 1 ? ' ✓' : ' ✗');
+    out.push(
+      `Turn 10 against turn 50 (${r.vault}), issue 30's "no slower" (≤ 1×): ${sc.chats} more chats of 50 turns after the warm-up, each with its own notes, the next request at turns 4–10 and 44–50 pooled (${sc.samples} turns each): ` +
+        `${ms(sc.tenMs)} against ${ms(sc.fiftyMs)}, ${ratio(sc.tenMs / sc.fiftyMs, 2)}${pass(sc.tenMs / sc.fiftyMs)}; CPU ${ms(sc.tenCpuMs)} against ${ms(sc.fiftyCpuMs)}, ${ratio(sc.tenCpuMs / sc.fiftyCpuMs, 2)}${pass(sc.tenCpuMs / sc.fiftyCpuMs)} (one chat's window of 7 turns, in the table above, moves by ±20 % between runs).`,
+      '',
+    );
+  }
   const durations = runs.map((r) => `${r.vault} ${int(r.durationMs / 1000)} s`).join(', ');
   if (durations) out.push(`Run time: ${durations}.`, '');
   return out.join('\n');

@@ -21,6 +21,8 @@ export class InstantProvider implements ChatProvider {
   };
   /** performance.now() of the last send. */
   calledAt = 0;
+  /** The process's CPU time (µs, all threads) at the last send: a loaded machine stretches it less than wall time. */
+  calledCpuUs = 0;
   calls = 0;
   /** The next sends that fail (a Retry is timed on them). */
   failNext = 0;
@@ -28,6 +30,8 @@ export class InstantProvider implements ChatProvider {
 
   send(request: ChatRequest): Promise<ChatResult> {
     this.calledAt = performance.now();
+    const cpu = process.cpuUsage();
+    this.calledCpuUs = cpu.user + cpu.system;
     this.calls++;
     if (this.failNext > 0) {
       this.failNext--;

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { median } from '../lib/stats';
 import type { VaultKind, WholeTurnCheckpoint, WholeTurnOptions, WholeTurnRun } from './worker';
 
 /** One row of `wholeTurn` in latest.json: the issue's fields first, then the rest of what was measured. */
@@ -7,9 +8,39 @@ export interface WholeTurnRow extends Omit<WholeTurnCheckpoint, 'nextSamples' | 
   readonly vault: VaultKind;
 }
 
+/** A fresh process's first turns (the warm-up chat): what first use costs, kept apart from the per-length figures. */
+export interface FirstUse {
+  /** Turn 1: Enter → provider call, everything on the path used for the first time. */
+  readonly firstTurnMs: number;
+  /** Median of turns 2–10 of that chat, beside the measured (warm) chat's turn-10 figure. */
+  readonly turns2to10Ms: number;
+}
+
 export interface WholeTurnFigures {
   readonly rows: readonly WholeTurnRow[];
-  readonly runs: readonly { readonly vault: VaultKind; readonly durationMs: number; readonly peakHeapMiB: number; readonly options: WholeTurnOptions }[];
+  readonly runs: readonly { readonly vault: VaultKind; readonly durationMs: number; readonly peakHeapMiB: number; readonly options: WholeTurnOptions; readonly firstUse?: FirstUse; readonly shortChats?: ShortChats }[];
+}
+
+/** Issue 30's turn 10 ÷ turn 50 over several short chats: medians of the pooled turns 4–10 and 44–50. */
+export interface ShortChats {
+  readonly chats: number;
+  readonly samples: number;
+  readonly tenMs: number;
+  readonly fiftyMs: number;
+  readonly tenCpuMs: number;
+  readonly fiftyCpuMs: number;
+}
+
+/** Pure: the pooled medians of a run's short chats (null without any). */
+export function shortChatsOf(pooled: WholeTurnRun['shortChats']): ShortChats | null {
+  if (!pooled || pooled.tenMs.length === 0 || pooled.fiftyMs.length === 0 || pooled.tenCpuMs.length === 0 || pooled.fiftyCpuMs.length === 0) return null;
+  return { chats: pooled.chats, samples: pooled.tenMs.length, tenMs: median(pooled.tenMs), fiftyMs: median(pooled.fiftyMs), tenCpuMs: median(pooled.tenCpuMs), fiftyCpuMs: median(pooled.fiftyCpuMs) };
+}
+
+/** Pure: the first-use figures of a warm-up chat's per-turn times (null without one, or shorter than 10 turns). */
+export function firstUseOf(warmupNextMs: readonly number[] | undefined): FirstUse | null {
+  if (!warmupNextMs || warmupNextMs.length < 10) return null;
+  return { firstTurnMs: warmupNextMs[0], turns2to10Ms: median(warmupNextMs.slice(1, 10)) };
 }
 
 /** Pure: the rows of one worker run, with the issue's field names first. */
@@ -38,7 +69,9 @@ export function measureWholeTurn(root: string, base: Omit<WholeTurnOptions, 'vau
     if (result.status !== 0) throw new Error(`whole-turn worker failed (${result.status})`);
     const run = JSON.parse(result.stdout) as WholeTurnRun;
     rows.push(...rowsOf(run));
-    runs.push({ vault, durationMs: run.durationMs, peakHeapMiB: run.peakHeapMiB, options });
+    const firstUse = firstUseOf(run.warmupNextMs);
+    const shortChats = shortChatsOf(run.shortChats);
+    runs.push({ vault, durationMs: run.durationMs, peakHeapMiB: run.peakHeapMiB, options, ...(firstUse ? { firstUse } : {}), ...(shortChats ? { shortChats } : {}) });
   }
   return { rows, runs };
 }

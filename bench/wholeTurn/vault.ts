@@ -50,10 +50,10 @@ export function notePath(i: number): string {
   return `${AREAS[i % AREAS.length]}/Note ${String(i).padStart(4, '0')}.md`;
 }
 
-/** Writes `count` notes under `root`; returns their vault paths in index order. */
-export function writeVault(root: string, count: number): string[] {
+/** Writes `count` notes under `root` (notes `first`… of the generator); returns their vault paths in index order. */
+export function writeVault(root: string, count: number, first = 0): string[] {
   const paths: string[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = first; i < first + count; i++) {
     const rel = notePath(i);
     const full = path.join(root, ...rel.split('/'));
     mkdirSync(path.dirname(full), { recursive: true });

@@ -32,6 +32,20 @@ export interface WholeTurnOptions {
   readonly window: number;
   /** Retries timed at each checkpoint (`againMs`): the checkpoint turn fails this many times, then goes through. */
   readonly retries: number;
+  /**
+   * Turns of a warm-up chat played first in the same process (its own folder and vault, its figures
+   * dropped; a checkpoint at its end, so retry and reopen run too): the measured chat's early
+   * checkpoints then time the turn, not V8 compiling the code on its first uses. 0 or absent: none.
+   */
+  readonly warmupTurns?: number;
+  /**
+   * Short chats of 50 turns played after the warm-up (each with its own notes, folder and vault): the
+   * next request at turns 4–10 and 44–50 of every one, pooled, for issue 30's "turn 10 no slower than
+   * turn 50" (one chat's window of 7 turns moved that ratio by ±20 % between runs). 0 or absent: none.
+   */
+  readonly shortChats?: number;
+  /** The generator's first note (the warm-up chat's notes are others than the measured chat's: no content-keyed memo carries over). */
+  readonly firstNote?: number;
 }
 
 export interface WholeTurnCheckpoint {
@@ -39,6 +53,8 @@ export interface WholeTurnCheckpoint {
   /** Medians, milliseconds. */
   readonly nextMs: number;
   readonly nextSamples: readonly number[];
+  /** The same turns' CPU time (the process, all threads), median: what the turn costs whatever else the machine runs. */
+  readonly nextCpuMs: number;
   readonly againMs: number;
   readonly againSamples: readonly number[];
   /** The chat's saves during ordinary turns of the window: median wall time of one, and how many a turn makes. */
@@ -53,7 +69,10 @@ export interface WholeTurnCheckpoint {
   /** Median of the reopens (`openSamples`). */
   readonly openMs: number;
   readonly openSamples: readonly number[];
+  /** CPU time of the reopens (median) and of the first send after the last one. */
+  readonly openCpuMs: number;
   readonly firstSendMs: number;
+  readonly firstSendCpuMs: number;
   readonly noteBytes: number;
   readonly frontmatterBytes: number;
   readonly chatDataBytes: number;
@@ -69,6 +88,12 @@ export interface WholeTurnRun {
   readonly options: WholeTurnOptions;
   readonly checkpoints: readonly WholeTurnCheckpoint[];
   readonly perTurnNextMs: readonly number[];
+  /** The warm-up chat's Enter → provider call per turn (a fresh process's first turns), when one was played. */
+  readonly warmupNextMs?: readonly number[];
+  /** The same in CPU time, per turn. */
+  readonly perTurnNextCpuMs?: readonly number[];
+  /** The short chats' next requests at turns 4–10 and 44–50, pooled (wall and CPU, ms). */
+  readonly shortChats?: { readonly chats: number; readonly tenMs: readonly number[]; readonly fiftyMs: readonly number[]; readonly tenCpuMs: readonly number[]; readonly fiftyCpuMs: readonly number[] };
   readonly peakHeapMiB: number;
   readonly durationMs: number;
 }
@@ -138,12 +163,27 @@ interface Live {
 }
 
 export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurnRun> {
+  const warmup = options.warmupTurns ?? 0;
+  const warmupNextMs = warmup > 0 ? (await runWholeTurn({ ...options, notes: warmup, firstNote: options.notes, turns: warmup, checkpoints: [warmup], warmupTurns: 0 })).perTurnNextMs : undefined;
+  let shortChats: WholeTurnRun['shortChats'];
+  if ((options.shortChats ?? 0) > 0) {
+    const pooled = { chats: options.shortChats ?? 0, tenMs: [] as number[], fiftyMs: [] as number[], tenCpuMs: [] as number[], fiftyCpuMs: [] as number[] };
+    for (let k = 0; k < pooled.chats; k++) {
+      const short = await runWholeTurn({ ...options, notes: 50, firstNote: options.notes + warmup + 50 * k, turns: 50, checkpoints: [50], retries: 0, warmupTurns: 0, shortChats: 0 });
+      pooled.tenMs.push(...short.perTurnNextMs.slice(3, 10));
+      pooled.fiftyMs.push(...short.perTurnNextMs.slice(43, 50));
+      pooled.tenCpuMs.push(...(short.perTurnNextCpuMs ?? []).slice(3, 10));
+      pooled.fiftyCpuMs.push(...(short.perTurnNextCpuMs ?? []).slice(43, 50));
+    }
+    shortChats = pooled;
+  }
+  gc?.(); // the warm-up chats' objects are not the measured chat's heap
   const started = performance.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-wholeturn-'));
   try {
     const vaultDir = path.join(dir, 'vault');
     const chatsDir = path.join(dir, 'chats');
-    const paths = writeVault(vaultDir, options.notes);
+    const paths = writeVault(vaultDir, options.notes, options.firstNote ?? 0);
     const disk = new FsVault(vaultDir);
     const vault = new CountingVault(options.vault === 'cached' ? new CachedVault(disk) : disk);
     const provider = new InstantProvider();
@@ -185,7 +225,12 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
     let peakHeap = 0;
     let reopened: { openMs: number } | null = null;
     const last = Math.max(...options.checkpoints);
-    const pending = new Map<number, Omit<WholeTurnCheckpoint, 'firstSendMs'>>();
+    const pending = new Map<number, Omit<WholeTurnCheckpoint, 'firstSendMs' | 'firstSendCpuMs'>>();
+    const perTurnNextCpuMs: number[] = [];
+    const cpuUs = () => {
+      const u = process.cpuUsage();
+      return u.user + u.system;
+    };
 
     for (let t = 1; t <= last + 1; t++) {
       const checkpoint = options.checkpoints.includes(t);
@@ -195,12 +240,15 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       const [reads, stats] = [vault.reads, vault.stats];
       if (checkpoint) provider.failNext = options.retries;
       const calls = provider.calls;
+      const cpuStart = cpuUs();
       const start = performance.now();
       await chat.controller.send(textFor(t, chips), chips);
       const nextMs = provider.calledAt - start;
+      const nextCpuMs = (provider.calledCpuUs - cpuStart) / 1000;
       // A turn that failed before the provider call would time nothing: the run stops and says why.
       if (provider.calls === calls) throw new Error(`turn ${t} never reached the provider: ${chat.controller.state.pending?.error ?? 'no error shown'}`);
       perTurnNextMs.push(nextMs);
+      perTurnNextCpuMs.push(nextCpuMs);
       perTurnReads.push(vault.reads - reads);
       perTurnStats.push(vault.stats - stats);
       const againSamples: number[] = [];
@@ -221,7 +269,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         const first = nextMs;
         const at = t - 1;
         const row = pending.get(at);
-        if (row) checkpoints.push({ ...row, firstSendMs: first });
+        if (row) checkpoints.push({ ...row, firstSendMs: first, firstSendCpuMs: nextCpuMs });
         pending.delete(at);
         reopened = null;
       }
@@ -258,13 +306,16 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       // Reopened `REOPENS` times, each on a fresh controller and archive (one sample moves too much with
       // the machine's load); the first send is on the last.
       const openSamples: number[] = [];
+      const openCpuSamples: number[] = [];
       for (let k = 0; k < REOPENS; k++) {
         if (k > 0) chat.unsubscribe();
         gc?.();
         const reopenedChat = live();
+        const openCpuStart = cpuUs();
         const openStart = performance.now();
         await reopenedChat.controller.open(id);
         openSamples.push(performance.now() - openStart);
+        openCpuSamples.push((cpuUs() - openCpuStart) / 1000);
         await settle(reopenedChat.controller);
         chat = reopenedChat;
       }
@@ -274,6 +325,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         turns: t,
         nextMs: median(nextSamples),
         nextSamples,
+        nextCpuMs: median(window(t - options.window + 1, t).map((i) => perTurnNextCpuMs[i])),
         againMs: againSamples.length > 0 ? median(againSamples) : NaN,
         againSamples,
         saveMs: saves.length > 0 ? median(saves) : NaN,
@@ -283,6 +335,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         previewMs: median(preview),
         openMs,
         openSamples,
+        openCpuMs: median(openCpuSamples),
         noteBytes: size.noteBytes,
         frontmatterBytes: size.frontmatterBytes,
         chatDataBytes: size.chatDataBytes,
@@ -294,7 +347,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       process.stderr.write(`wholeTurn ${options.vault}: checkpoint ${t}: next ${median(nextSamples).toFixed(1)} ms, open ${openMs.toFixed(0)} ms (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
     }
     chat.unsubscribe();
-    return { options, checkpoints, perTurnNextMs, peakHeapMiB: peakHeap / MiB, durationMs: performance.now() - started };
+    return { options, checkpoints, perTurnNextMs, perTurnNextCpuMs, ...(warmupNextMs ? { warmupNextMs } : {}), ...(shortChats ? { shortChats } : {}), peakHeapMiB: peakHeap / MiB, durationMs: performance.now() - started };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -35,7 +35,8 @@ export class GeminiPromptCache {
       this.byModel.set(model, list);
     }
     let best = 0;
-    for (const earlier of list) best = Math.max(best, sharedPrefixLength(earlier, tokens));
+    // Newest first, skipping prompts no longer than the best match so far (they cannot beat it).
+    for (let i = list.length - 1; i >= 0 && best < tokens.length; i--) if (list[i].length > best) best = Math.max(best, sharedPrefixLength(list[i], tokens));
     const copy = Uint32Array.from(tokens);
     if (!list.some((earlier) => earlier.length >= copy.length && sharedPrefixLength(earlier, copy) === copy.length)) {
       list.push(copy);

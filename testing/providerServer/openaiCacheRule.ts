@@ -36,9 +36,12 @@ export class OpenAIPromptCache {
   /** Cached tokens for `tokens` against earlier prompts under `key`, without remembering it. */
   lookup(key: string, tokens: ArrayLike<number>): number {
     let best = 0;
-    for (const earlier of this.byKey.get(key) ?? []) {
-      best = Math.max(best, sharedPrefixLength(earlier, tokens));
-      if (best === tokens.length) break;
+    const list = this.byKey.get(key) ?? [];
+    // Newest first: a conversation's last request usually shares the longest prefix, and an earlier
+    // prompt no longer than the best match so far cannot beat it (a long replay skips nearly all).
+    for (let i = list.length - 1; i >= 0 && best < tokens.length; i--) {
+      if (list[i].length <= best) continue;
+      best = Math.max(best, sharedPrefixLength(list[i], tokens));
     }
     return Math.min(openaiCachedTokens(best), tokens.length);
   }
