@@ -47,17 +47,32 @@ const MAX_FUZZY = 6;
 const MAX_TF = 0xffff;
 /** Distinct words whose terms are remembered; past this the cache starts over. */
 const WORD_CACHE_LIMIT = 400_000;
+/** Terms put in the lookup tables between two steps of loadSteps (a real vault has hundreds of thousands). */
+const TERMS_PER_STEP = 20_000;
+/** The list of a saved term not read yet. */
+const EMPTY = new Uint32Array(0);
 
 /** The index's state as the codec (termIndexCodec.ts) reads and writes it. */
 export interface TermIndexState {
   readonly fields: readonly string[];
   readonly termText: string[];
-  readonly postings: Uint32Array[];
-  readonly postingLength: number[];
   /** By document id: 1 while indexed. */
   readonly alive: Uint8Array;
   /** By document id × field: unique words in the field. */
   readonly fieldLength: Uint32Array;
+}
+
+/**
+ * A restored index's postings still as saved (termIndexCodec.ts's varints): each term's list is
+ * decoded when first read (postingsOf), so a restart does not decode millions of postings that no
+ * query may ask for, and the index holds 2.5 bytes a posting, not 8, for the terms never read.
+ */
+export interface PackedPostings {
+  readonly bytes: Uint8Array;
+  /** By term: the offset of its first posting in `bytes`. */
+  readonly at: Uint32Array;
+  /** By term: its postings. */
+  readonly count: Uint32Array;
 }
 
 export class TermIndex {
@@ -68,6 +83,13 @@ export class TermIndex {
   /** Per term: pairs of (document id, field << 16 | frequency), documents ascending. */
   private postings: Uint32Array[] = [];
   private postingLength: number[] = [];
+  /** The saved postings of terms not yet read since a restore (null once every one is). */
+  private packed: PackedPostings | null = null;
+  /** By term: 1 while its postings are still only in `packed`. */
+  private pending: Uint8Array = new Uint8Array(0);
+  private pendingCount = 0;
+  /** Scratch for peekPostings() (a saved term's list decoded without keeping it). */
+  private peekScratch = new Uint32Array(16);
   private alive: Uint8Array = new Uint8Array(1024);
   private fieldLength: Uint32Array;
   private readonly fieldLengthSum: Float64Array;
@@ -171,6 +193,7 @@ export class TermIndex {
   async compact(pause: () => Promise<void> = () => Promise.resolve(), terms = 20_000): Promise<void> {
     for (let term = 0; term < this.postings.length; term++) {
       if (term > 0 && term % terms === 0) await pause();
+      if (this.isPending(term)) continue; // Decoded without the removed documents when first read.
       const list = this.postings[term];
       const length = this.postingLength[term];
       let out = 0;
@@ -203,7 +226,7 @@ export class TermIndex {
   documentFrequency(term: string): number {
     const id = this.termIds.get(term);
     if (id === undefined) return 0;
-    const list = this.postings[id];
+    const list = this.postingsOf(id);
     const length = this.postingLength[id];
     const perField = new Array<number>(this.fieldCount).fill(0);
     for (let i = 0; i < length; i += 2) if (this.alive[list[i]] === 1) perField[list[i + 1] >>> 16]++;
@@ -212,12 +235,27 @@ export class TermIndex {
 
   /** The state for the codec; the arrays are the index's own (read, do not change). */
   state(): TermIndexState {
-    return { fields: this.fields, termText: this.termText, postings: this.postings, postingLength: this.postingLength, alive: this.alive, fieldLength: this.fieldLength };
+    return { fields: this.fields, termText: this.termText, alive: this.alive, fieldLength: this.fieldLength };
   }
 
-  /** Load a state written by the codec into this empty index. */
-  load(state: Omit<TermIndexState, 'fields'>): void {
+  /**
+   * A term's postings and their length (in numbers) for the codec, without keeping a saved term's
+   * decoded list: valid until the next call. Removed documents' postings may be among them.
+   */
+  peekPostings(term: number): { readonly list: Uint32Array; readonly length: number } {
+    if (!this.isPending(term)) return { list: this.postings[term], length: this.postingLength[term] };
+    const packed = this.packed as PackedPostings;
+    if (this.peekScratch.length < packed.count[term] * 2) this.peekScratch = new Uint32Array(grow(this.peekScratch.length, packed.count[term] * 2));
+    return { list: this.peekScratch, length: this.decodeInto(term, this.peekScratch) };
+  }
+
+  /**
+   * Load a state written by the codec into this empty index, a step per `TERMS_PER_STEP` terms.
+   * `packed`: the terms' postings as saved, decoded per term when first read.
+   */
+  *loadSteps(state: Omit<TermIndexState, 'fields'>, packed: PackedPostings): Generator<void, void> {
     if (this.termText.length > 0 || this.documents > 0) throw new Error('TermIndex.load: the index is not empty');
+    if (packed.at.length !== state.termText.length || packed.count.length !== state.termText.length) throw new Error('TermIndex.load: the postings do not match the terms');
     this.alive = state.alive;
     this.fieldLength = state.fieldLength;
     for (let id = 0; id < this.alive.length; id++) {
@@ -225,15 +263,27 @@ export class TermIndex {
       this.documents++;
       for (let field = 0; field < this.fieldCount; field++) this.fieldLengthSum[field] += this.fieldLength[id * this.fieldCount + field];
     }
-    this.postings = state.postings;
-    this.postingLength = state.postingLength;
     this.termText = state.termText;
-    for (let term = 0; term < this.termText.length; term++) {
+    const terms = this.termText.length;
+    this.postings = new Array<Uint32Array>(terms).fill(EMPTY);
+    this.postingLength = new Array<number>(terms);
+    this.packed = packed;
+    this.pending = new Uint8Array(terms).fill(1);
+    this.pendingCount = terms;
+    for (let term = 0; term < terms; term++) {
       this.termIds.set(this.termText[term], term);
       this.bucket(this.termText[term], term);
-      this.livePostings += this.postingLength[term] / 2;
+      this.postingLength[term] = packed.count[term] * 2;
+      this.livePostings += packed.count[term];
+      if (term % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
     }
+    if (terms === 0) this.packed = null;
     if (this.tfScratch.length < this.termText.length) this.tfScratch = new Int32Array(grow(this.tfScratch.length, this.termText.length));
+  }
+
+  /** Terms whose saved postings are not decoded yet (a restored index's terms no query has read). */
+  get packedTerms(): number {
+    return this.pendingCount;
   }
 
   // ---- what QueryRun reads ----
@@ -245,9 +295,11 @@ export class TermIndex {
     return this.termText[id];
   }
   /** @internal */ postingsOf(term: number): Uint32Array {
+    if (this.isPending(term)) this.unpack(term);
     return this.postings[term];
   }
   /** @internal */ postingCount(term: number): number {
+    if (this.isPending(term)) this.unpack(term);
     return this.postingLength[term];
   }
   /** @internal */ isAlive(doc: number): boolean {
@@ -307,7 +359,60 @@ export class TermIndex {
     push(this.tails, term.slice(-3), id);
   }
 
+  private isPending(term: number): boolean {
+    return term < this.pending.length && this.pending[term] === 1;
+  }
+
+  /** A saved term's postings decoded into its own list (first read since the restore). */
+  private unpack(term: number): void {
+    const packed = this.packed as PackedPostings;
+    const list = new Uint32Array(Math.max(4, packed.count[term] * 2));
+    this.postingLength[term] = this.decodeInto(term, list);
+    this.postings[term] = list;
+    this.pending[term] = 0;
+    if (--this.pendingCount === 0) {
+      this.packed = null; // Every term read: the saved bytes can go.
+      this.pending = new Uint8Array(0);
+    }
+  }
+
+  /**
+   * A saved term's postings into `out` (codec varints: document delta, then frequency × fields +
+   * field), leaving out removed documents and any posting naming no document or field (a damaged
+   * file's: the codec checked only the structure). Returns the numbers written.
+   */
+  private decodeInto(term: number, out: Uint32Array): number {
+    const { bytes, at, count } = this.packed as PackedPostings;
+    const fieldCount = this.fieldCount;
+    let p = at[term];
+    let doc = 0;
+    let length = 0;
+    for (let i = 0; i < count[term]; i++) {
+      let delta = 0;
+      for (let shift = 0; ; shift += 7) {
+        const byte = bytes[p++];
+        delta += (byte & 0x7f) * 2 ** shift;
+        if (byte < 0x80) break;
+      }
+      let value = 0;
+      for (let shift = 0; ; shift += 7) {
+        const byte = bytes[p++];
+        value += (byte & 0x7f) * 2 ** shift;
+        if (byte < 0x80) break;
+      }
+      doc += delta;
+      if (doc >= this.alive.length || this.alive[doc] !== 1) continue;
+      const field = value % fieldCount;
+      const tf = Math.floor(value / fieldCount);
+      if (tf === 0 || tf > MAX_TF) continue;
+      out[length++] = doc;
+      out[length++] = (field << 16) | tf;
+    }
+    return length;
+  }
+
   private append(term: number, doc: number, packed: number): void {
+    if (this.isPending(term)) this.unpack(term);
     let list = this.postings[term];
     const length = this.postingLength[term];
     if (length + 2 > list.length) {
