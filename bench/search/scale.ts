@@ -38,6 +38,9 @@ export interface ScaleRun {
   readonly catchUpMs: number;
   readonly catchUpCpuMs: number;
   readonly catchUpSlices: Slices;
+  /** Of the restart: the restore alone (searches answer from here on), wall and CPU. */
+  readonly restoreMs: number;
+  readonly restoreCpuMs: number;
   /** One edited note re-indexed (update()), over `edits` notes of median size or above. */
   readonly edits: number;
   readonly editMedianMs: number;
@@ -55,6 +58,10 @@ export interface ScaleRun {
   /** Highest heap in use seen at the pauses of the build, vault text included. */
   readonly peakHeapMiB: number;
   readonly maxRssMiB: number;
+  /** Memory after the restart (a full GC first): heap in use, typed arrays' buffers (outside the heap), resident set. */
+  readonly restartHeapMiB: number;
+  readonly restartArrayBuffersMiB: number;
+  readonly restartRssMiB: number;
 }
 
 const MiB = 1024 * 1024;
@@ -81,6 +88,10 @@ class StatVault implements VaultReader {
   }
   stat(path: string): Promise<NoteStat | null> {
     return Promise.resolve(this.stats.get(path) ?? null);
+  }
+  /** As Obsidian's reader answers it, from the TFile in memory. */
+  statNow(path: string): NoteStat | null {
+    return this.stats.get(path) ?? null;
   }
   change(path: string, text: string, mtime: number): void {
     this.notes.set(path, text);
@@ -197,7 +208,7 @@ async function main(): Promise<void> {
   recorder.start();
   const saveStarted = performance.now();
   const saveCpu = process.cpuUsage();
-  const saved = await index.serialize(recorder.pause);
+  const saved = await index.serialize(options);
   const saveMs = performance.now() - saveStarted;
   const saveCpuMs = cpuMs(saveCpu);
   const saveSlices = recorder.finish();
@@ -212,13 +223,17 @@ async function main(): Promise<void> {
   recorder.start();
   const catchUpStarted = performance.now();
   const catchUpCpu = process.cpuUsage();
-  const report = await restarted.restoreReportAsync(saved, recorder.pause);
+  const report = await restarted.restoreReportAsync(saved, options);
   if (report !== 'restored') throw new Error(`the saved index was not restored: ${report}`);
+  const restoreMs = performance.now() - catchUpStarted;
+  const restoreCpuMs = cpuMs(catchUpCpu);
   const caught = await restarted.build(options);
   const catchUpMs = performance.now() - catchUpStarted;
   const catchUpCpuMs = cpuMs(catchUpCpu);
   const catchUpSlices = recorder.finish();
   if (caught.indexed !== changed) throw new Error(`catch-up re-indexed ${caught.indexed} notes, not ${changed}`);
+  gc();
+  const memory = process.memoryUsage();
 
   const run: ScaleRun = {
     notes: vault.notes.size,
@@ -235,6 +250,8 @@ async function main(): Promise<void> {
     catchUpMs,
     catchUpCpuMs,
     catchUpSlices,
+    restoreMs,
+    restoreCpuMs,
     edits: editTimes.length,
     editMedianMs: median(editTimes),
     editMaxMs: Math.max(...editTimes),
@@ -248,6 +265,9 @@ async function main(): Promise<void> {
     retainedHeapMiB,
     peakHeapMiB: peak / MiB,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    restartHeapMiB: memory.heapUsed / MiB,
+    restartArrayBuffersMiB: memory.arrayBuffers / MiB,
+    restartRssMiB: memory.rss / MiB,
   };
   process.stdout.write(`${JSON.stringify(run)}\n`);
 }

@@ -49,7 +49,7 @@ const MAX_TF = 0xffff;
 const WORD_CACHE_LIMIT = 400_000;
 /** Terms put in the lookup tables between two steps of loadSteps (a real vault has hundreds of thousands). */
 const TERMS_PER_STEP = 20_000;
-/** The list of a saved term not read yet. */
+/** The added list of a saved term not read yet, until a posting is added (append never writes into it). */
 const EMPTY = new Uint32Array(0);
 
 /** The index's state as the codec (termIndexCodec.ts) reads and writes it. */
@@ -80,7 +80,10 @@ export class TermIndex {
   private readonly fieldCount: number;
   private readonly termIds = new Map<string, number>();
   private termText: string[] = [];
-  /** Per term: pairs of (document id, field << 16 | frequency), documents ascending. */
+  /**
+   * Per term: pairs of (document id, field << 16 | frequency), documents ascending. For a restored
+   * term not read yet (`pending`), only the postings added since: they follow its saved ones.
+   */
   private postings: Uint32Array[] = [];
   private postingLength: number[] = [];
   /** The saved postings of terms not yet read since a restore (null once every one is). */
@@ -245,8 +248,9 @@ export class TermIndex {
   peekPostings(term: number): { readonly list: Uint32Array; readonly length: number } {
     if (!this.isPending(term)) return { list: this.postings[term], length: this.postingLength[term] };
     const packed = this.packed as PackedPostings;
-    if (this.peekScratch.length < packed.count[term] * 2) this.peekScratch = new Uint32Array(grow(this.peekScratch.length, packed.count[term] * 2));
-    return { list: this.peekScratch, length: this.decodeInto(term, this.peekScratch) };
+    const need = packed.count[term] * 2 + this.postingLength[term];
+    if (this.peekScratch.length < need) this.peekScratch = new Uint32Array(grow(this.peekScratch.length, need));
+    return { list: this.peekScratch, length: this.unpackInto(term, this.peekScratch) };
   }
 
   /**
@@ -266,14 +270,13 @@ export class TermIndex {
     this.termText = state.termText;
     const terms = this.termText.length;
     this.postings = new Array<Uint32Array>(terms).fill(EMPTY);
-    this.postingLength = new Array<number>(terms);
+    this.postingLength = new Array<number>(terms).fill(0);
     this.packed = packed;
     this.pending = new Uint8Array(terms).fill(1);
     this.pendingCount = terms;
     for (let term = 0; term < terms; term++) {
       this.termIds.set(this.termText[term], term);
       this.bucket(this.termText[term], term);
-      this.postingLength[term] = packed.count[term] * 2;
       this.livePostings += packed.count[term];
       if (term % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
     }
@@ -366,8 +369,8 @@ export class TermIndex {
   /** A saved term's postings decoded into its own list (first read since the restore). */
   private unpack(term: number): void {
     const packed = this.packed as PackedPostings;
-    const list = new Uint32Array(Math.max(4, packed.count[term] * 2));
-    this.postingLength[term] = this.decodeInto(term, list);
+    const list = new Uint32Array(Math.max(4, packed.count[term] * 2 + this.postingLength[term]));
+    this.postingLength[term] = this.unpackInto(term, list);
     this.postings[term] = list;
     this.pending[term] = 0;
     if (--this.pendingCount === 0) {
@@ -381,6 +384,18 @@ export class TermIndex {
    * field), leaving out removed documents and any posting naming no document or field (a damaged
    * file's: the codec checked only the structure). Returns the numbers written.
    */
+  /** A pending term's saved postings, then the ones added since, into `out` (removed documents left out); returns the numbers written. */
+  private unpackInto(term: number, out: Uint32Array): number {
+    let length = this.decodeInto(term, out);
+    const added = this.postings[term];
+    for (let i = 0; i < this.postingLength[term]; i += 2) {
+      if (this.alive[added[i]] !== 1) continue;
+      out[length++] = added[i];
+      out[length++] = added[i + 1];
+    }
+    return length;
+  }
+
   private decodeInto(term: number, out: Uint32Array): number {
     const { bytes, at, count } = this.packed as PackedPostings;
     const fieldCount = this.fieldCount;
@@ -411,12 +426,12 @@ export class TermIndex {
     return length;
   }
 
+  /** A posting at the end of a term's list (a pending term's saved postings stay packed: it is added after them). */
   private append(term: number, doc: number, packed: number): void {
-    if (this.isPending(term)) this.unpack(term);
     let list = this.postings[term];
     const length = this.postingLength[term];
     if (length + 2 > list.length) {
-      const next = new Uint32Array(list.length * 2);
+      const next = new Uint32Array(Math.max(4, list.length * 2));
       next.set(list);
       this.postings[term] = list = next;
     }
