@@ -1,4 +1,5 @@
 import { LinkResolver, linksIn, linksInSteps, type NoteLink } from '../agent/links';
+import { ownString } from './ownString';
 
 /**
  * The vault's link graph as the search index sees it: each note's links as written, kept note by
@@ -36,7 +37,7 @@ export class LinkGraph {
       const key = `${link.markdown ? 'm' : 'w'}${link.target}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      links.push({ target: link.target, markdown: link.markdown });
+      links.push({ target: ownString(link.target), markdown: link.markdown }); // Kept: not a view into the note's text.
     }
     this.setLinks(path, links);
   }

@@ -1,4 +1,5 @@
 import { similarTerms } from './similarTerms';
+import { ownString } from './ownString';
 import { processTerm, tokenize } from './text';
 
 /**
@@ -211,6 +212,20 @@ export class TermIndex {
     this.deadPostings = 0;
   }
 
+  /**
+   * Lists down to their length where a quarter or more is spare: a build doubles them as it goes,
+   * which leaves a third of the postings' memory unused (17 of 55 MiB at 25,000 notes). A step
+   * per `TERMS_PER_STEP` terms.
+   */
+  *trimSteps(): Generator<void, void> {
+    for (let term = 0; term < this.postings.length; term++) {
+      const list = this.postings[term];
+      const length = this.postingLength[term];
+      if (list.length > 8 && list.length - length >= list.length / 4) this.postings[term] = list.slice(0, Math.max(4, length));
+      if (term % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
+    }
+  }
+
   search(query: string, options: TermQuery): TermResult[] {
     const queryTerms: string[] = [];
     for (const word of tokenize(query)) {
@@ -326,7 +341,7 @@ export class TermIndex {
     let number = this.words.get(word);
     if (number !== undefined) return number;
     number = this.words.size;
-    this.words.set(word, number);
+    this.words.set(ownString(word), number); // Kept: a copy, not a view into the note's text.
     if (number >= this.wordTerm.length) {
       const size = grow(this.wordTerm.length, number + 1);
       const terms = new Int32Array(size);
@@ -343,6 +358,7 @@ export class TermIndex {
 
   private newTerm(term: string): number {
     const id = this.termText.length;
+    term = ownString(term);
     this.termText.push(term);
     this.termIds.set(term, id);
     this.postings.push(new Uint32Array(4));

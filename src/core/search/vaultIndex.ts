@@ -5,6 +5,7 @@ import { chunkNote, chunkNoteSteps, DEFAULT_CHUNK_OPTIONS, noteTitle, type Chunk
 import { DEFAULT_RANKING, FIELDS, fuseRankings, rankChunks, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { LinkGraph } from './linkGraph';
+import { ownString } from './ownString';
 import { makeSnippet } from './snippet';
 import { TermIndex } from './termIndex';
 import { runSteps, runStepsAsync } from './termIndexCodec';
@@ -409,6 +410,7 @@ export class VaultIndex implements VaultSearch {
   async serialize(pacing: StepPacing = () => Promise.resolve()): Promise<string> {
     const pause = typeof pacing === 'function' ? pacing : (pacing.pause ?? macrotask);
     if (this.terms.dirtShare > 0.2) await this.terms.compact(pause);
+    await runPaced(this.terms.trimSteps(), pacing);
     return runPaced(saveSteps({ notes: this.notes, chunks: this.chunks, terms: this.terms, links: this.linkGraph, nextId: this.nextId }, this.paths(), this.fingerprint), pacing);
   }
 
@@ -462,7 +464,7 @@ export class VaultIndex implements VaultSearch {
       const chunk = note.chunks[i];
       const id = this.nextId++;
       ids.push(id);
-      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embeddingTextOf(path, lines, note, about, i)) });
+      this.chunks.set(id, { path, headings: chunk.headings.map(ownString), startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embeddingTextOf(path, lines, note, about, i)) });
       this.terms.add(id, [note.title, aliases, chunk.headings.join('\n'), tags, note.properties, folder, chunk.body]);
       yield;
     }
