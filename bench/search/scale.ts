@@ -38,9 +38,9 @@ export interface ScaleRun {
   readonly catchUpMs: number;
   readonly catchUpCpuMs: number;
   readonly catchUpSlices: Slices;
-  /** Of the restart: the restore alone (searches answer from here on), wall and CPU. */
-  readonly restoreMs: number;
-  readonly restoreCpuMs: number;
+  /** Of the restart: the restore alone (searches answer from here on), wall and CPU. Absent in older results, as the memory figures below. */
+  readonly restoreMs?: number;
+  readonly restoreCpuMs?: number;
   /** One edited note re-indexed (update()), over `edits` notes of median size or above. */
   readonly edits: number;
   readonly editMedianMs: number;
@@ -58,10 +58,11 @@ export interface ScaleRun {
   /** Highest heap in use seen at the pauses of the build, vault text included. */
   readonly peakHeapMiB: number;
   readonly maxRssMiB: number;
-  /** Memory after the restart (a full GC first): heap in use, typed arrays' buffers (outside the heap), resident set. */
-  readonly restartHeapMiB: number;
-  readonly restartArrayBuffersMiB: number;
-  readonly restartRssMiB: number;
+  /** Typed arrays' buffers (outside the heap: the postings) after the build and a full GC. */
+  readonly retainedArrayBuffersMiB?: number;
+  /** What the restarted index holds after its catch-up and a full GC: heap, typed arrays' buffers (a difference, as retainedHeapMiB). */
+  readonly restartHeapMiB?: number;
+  readonly restartArrayBuffersMiB?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -174,6 +175,7 @@ async function main(): Promise<void> {
   recorder.onPause = () => undefined;
   gc();
   const retainedHeapMiB = (process.memoryUsage().heapUsed - heapBefore) / MiB;
+  const retainedArrayBuffersMiB = process.memoryUsage().arrayBuffers / MiB;
 
   const queryTimes: number[] = [];
   const queryCpu: number[] = [];
@@ -219,6 +221,8 @@ async function main(): Promise<void> {
     const path = paths[Math.floor((i * paths.length) / changed) + 1];
     vault.change(path, `${vault.notes.get(path)!}\nChanged while Obsidian was closed (${i}).\n`, 1_700_000_200_000 + i);
   }
+  gc();
+  const beforeRestart = process.memoryUsage();
   const restarted = new VaultIndex(vault);
   recorder.start();
   const catchUpStarted = performance.now();
@@ -265,9 +269,9 @@ async function main(): Promise<void> {
     retainedHeapMiB,
     peakHeapMiB: peak / MiB,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
-    restartHeapMiB: memory.heapUsed / MiB,
-    restartArrayBuffersMiB: memory.arrayBuffers / MiB,
-    restartRssMiB: memory.rss / MiB,
+    retainedArrayBuffersMiB,
+    restartHeapMiB: (memory.heapUsed - beforeRestart.heapUsed) / MiB,
+    restartArrayBuffersMiB: (memory.arrayBuffers - beforeRestart.arrayBuffers) / MiB,
   };
   process.stdout.write(`${JSON.stringify(run)}\n`);
 }
