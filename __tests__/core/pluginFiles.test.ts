@@ -147,9 +147,10 @@ describe('the search index file', () => {
       write({ links: ['null'] }),
       write({ links: ['[["a.md", [[5]]]]'] }),
       // An entry changed inside a part of the notes (each part is the JSON of up to 1,000 notes), the sections' lengths kept right.
-      write({ notes: stored.notes.map((part, i) => (i === 0 ? part.replace(/"chunks":\[\[/, '"chunks":[["x",') : part)) }),
+      write({ notes: stored.notes.map((part, i) => (i === 0 ? part.replace('"ids":[', '"ids":["x",') : part)) }),
+      write({ notes: stored.notes.map((part, i) => (i === 0 ? part.replace('"ids":[', '"ids":[1e300,') : part)) }),
       // The same change without the header's lengths following: the sections no longer add up.
-      saved.replace(/"chunks":\[\[/, '"chunks":[["x",'),
+      saved.replace('"ids":[', '"ids":["x",'),
       write({ nextId: 'next' }),
     ];
     const cuts = fc.sample(fc.integer({ min: 0, max: saved.length - 1 }), { numRuns: 40, seed: 2603 });

@@ -43,7 +43,7 @@ test.each([
   ['not JSON', () => '\u0000\u0001 not an index', 'damaged'],
   ['another version', (saved: string) => saved.replace(/"version":\d+/, '"version":999'), 'written by another version'],
   // The notes are saved as sections, each the JSON of up to 1,000 notes (savedIndex.ts).
-  ['mutated entries', (saved: string) => saved.replace(/"chunks":\[\[/, '"chunks":[["x",'), 'damaged'],
+  ['mutated entries', (saved: string) => saved.replace('"ids":[', '"ids":["x",'), 'damaged'],
 ])('a search index file %s: rebuilt from the notes, with a notice', async (_name, damage, words) => {
   const first = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats'] }));
   first.start();

@@ -16,8 +16,3 @@ export interface NoteEntry {
   stat: NoteStat | null;
   readonly ids: readonly number[];
 }
-
-export function isStat(value: unknown): value is NoteStat {
-  const stat = value as Partial<NoteStat> | null;
-  return typeof stat === 'object' && stat !== null && typeof stat.mtime === 'number' && typeof stat.size === 'number';
-}
