@@ -176,6 +176,7 @@ export function* restoreSteps(text: string, fingerprint: string): Generator<void
   } catch {
     return 'damaged';
   }
+  yield;
   // The term index and the chunks must name the same documents.
   if (terms.documentCount !== chunks.size) return 'damaged';
   for (const id of chunks.keys()) if (!terms.has(id) || id >= file.nextId) return 'damaged';

@@ -282,6 +282,7 @@ export class TermIndex {
       this.documents++;
       for (let field = 0; field < this.fieldCount; field++) this.fieldLengthSum[field] += this.fieldLength[id * this.fieldCount + field];
     }
+    yield;
     this.termText = state.termText;
     const terms = this.termText.length;
     this.postings = new Array<Uint32Array>(terms).fill(EMPTY);
