@@ -127,7 +127,7 @@ describe('the search index file', () => {
     const { saved } = await built();
     // The file's parts (savedIndex.ts: a JSON header line, then sections), each damaged in turn.
     const stored = readSavedIndex(saved) as SavedIndexFile;
-    const write = (parts: Record<string, unknown>): string => formatSavedIndex({ ...stored, ...parts } as unknown as SavedIndexFile);
+    const write = (parts: Record<string, unknown>): string => formatSavedIndex({ ...stored, ...parts });
     const damaged: string[] = [
       '',
       'garbage',

@@ -1,5 +1,6 @@
 import { similarTerms } from './similarTerms';
 import { ownString } from './ownString';
+import { PackedTerms, type PackedPostings } from './packedPostings';
 import { processTerm, tokenize } from './text';
 
 /**
@@ -48,9 +49,9 @@ const MAX_FUZZY = 6;
 const MAX_TF = 0xffff;
 /** Distinct words whose terms are remembered; past this the cache starts over. */
 const WORD_CACHE_LIMIT = 400_000;
-/** Terms put in the lookup tables between two steps of loadSteps (a real vault has hundreds of thousands). */
+/** Terms between two steps of loadSteps and trimSteps (a real vault has hundreds of thousands). */
 const TERMS_PER_STEP = 20_000;
-/** The added list of a saved term not read yet, until a posting is added (append never writes into it). */
+/** The added list of a packed term until a posting is added (append never writes into it). */
 const EMPTY = new Uint32Array(0);
 
 /** The index's state as the codec (termIndexCodec.ts) reads and writes it. */
@@ -61,19 +62,6 @@ export interface TermIndexState {
   readonly alive: Uint8Array;
   /** By document id × field: unique words in the field. */
   readonly fieldLength: Uint32Array;
-}
-
-/**
- * A restored index's postings still as saved (termIndexCodec.ts's varints): each term's list is
- * decoded when first read (postingsOf), so a restart does not decode millions of postings that no
- * query may ask for, and the index holds 2.5 bytes a posting, not 8, for the terms never read.
- */
-export interface PackedPostings {
-  readonly bytes: Uint8Array;
-  /** By term: the offset of its first posting in `bytes`. */
-  readonly at: Uint32Array;
-  /** By term: its postings. */
-  readonly count: Uint32Array;
 }
 
 export class TermIndex {
@@ -87,13 +75,8 @@ export class TermIndex {
    */
   private postings: Uint32Array[] = [];
   private postingLength: number[] = [];
-  /** The saved postings of terms not yet read since a restore (null once every one is). */
-  private packed: PackedPostings | null = null;
-  /** By term: 1 while its postings are still only in `packed`. */
-  private pending: Uint8Array = new Uint8Array(0);
-  private pendingCount = 0;
-  /** Scratch for peekPostings() (a saved term's list decoded without keeping it). */
-  private peekScratch = new Uint32Array(16);
+  /** The saved postings of terms not yet read since a restore (packedPostings.ts; null once every one is). */
+  private packed: PackedTerms | null = null;
   private alive: Uint8Array = new Uint8Array(1024);
   private fieldLength: Uint32Array;
   private readonly fieldLengthSum: Float64Array;
@@ -256,22 +239,13 @@ export class TermIndex {
     return { fields: this.fields, termText: this.termText, alive: this.alive, fieldLength: this.fieldLength };
   }
 
-  /**
-   * A term's postings and their length (in numbers) for the codec, without keeping a saved term's
-   * decoded list: valid until the next call. Removed documents' postings may be among them.
-   */
+  /** A term's postings (removed documents' may be among them) for the codec; a packed term's are decoded, not kept: valid until the next call. */
   peekPostings(term: number): { readonly list: Uint32Array; readonly length: number } {
     if (!this.isPending(term)) return { list: this.postings[term], length: this.postingLength[term] };
-    const packed = this.packed as PackedPostings;
-    const need = packed.count[term] * 2 + this.postingLength[term];
-    if (this.peekScratch.length < need) this.peekScratch = new Uint32Array(grow(this.peekScratch.length, need));
-    return { list: this.peekScratch, length: this.unpackInto(term, this.peekScratch) };
+    return (this.packed as PackedTerms).peek(term, this.postings[term], this.postingLength[term], this.alive);
   }
 
-  /**
-   * Load a state written by the codec into this empty index, a step per `TERMS_PER_STEP` terms.
-   * `packed`: the terms' postings as saved, decoded per term when first read.
-   */
+  /** Load a state written by the codec into this empty index in steps; `packed`: the postings as saved (packedPostings.ts). */
   *loadSteps(state: Omit<TermIndexState, 'fields'>, packed: PackedPostings): Generator<void, void> {
     if (this.termText.length > 0 || this.documents > 0) throw new Error('TermIndex.load: the index is not empty');
     if (packed.at.length !== state.termText.length || packed.count.length !== state.termText.length) throw new Error('TermIndex.load: the postings do not match the terms');
@@ -287,22 +261,19 @@ export class TermIndex {
     const terms = this.termText.length;
     this.postings = new Array<Uint32Array>(terms).fill(EMPTY);
     this.postingLength = new Array<number>(terms).fill(0);
-    this.packed = packed;
-    this.pending = new Uint8Array(terms).fill(1);
-    this.pendingCount = terms;
+    this.packed = terms === 0 ? null : new PackedTerms(packed, this.fieldCount);
     for (let term = 0; term < terms; term++) {
       this.termIds.set(this.termText[term], term);
       this.bucket(this.termText[term], term);
       this.livePostings += packed.count[term];
       if (term % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
     }
-    if (terms === 0) this.packed = null;
     if (this.tfScratch.length < this.termText.length) this.tfScratch = new Int32Array(grow(this.tfScratch.length, this.termText.length));
   }
 
   /** Terms whose saved postings are not decoded yet (a restored index's terms no query has read). */
   get packedTerms(): number {
-    return this.pendingCount;
+    return this.packed?.remaining ?? 0;
   }
 
   // ---- what QueryRun reads ----
@@ -380,67 +351,16 @@ export class TermIndex {
   }
 
   private isPending(term: number): boolean {
-    return term < this.pending.length && this.pending[term] === 1;
+    return this.packed !== null && this.packed.has(term);
   }
 
   /** A saved term's postings decoded into its own list (first read since the restore). */
   private unpack(term: number): void {
-    const packed = this.packed as PackedPostings;
-    const list = new Uint32Array(Math.max(4, packed.count[term] * 2 + this.postingLength[term]));
-    this.postingLength[term] = this.unpackInto(term, list);
+    const packed = this.packed as PackedTerms;
+    const { list, length } = packed.take(term, this.postings[term], this.postingLength[term], this.alive);
     this.postings[term] = list;
-    this.pending[term] = 0;
-    if (--this.pendingCount === 0) {
-      this.packed = null; // Every term read: the saved bytes can go.
-      this.pending = new Uint8Array(0);
-    }
-  }
-
-  /**
-   * A saved term's postings into `out` (codec varints: document delta, then frequency × fields +
-   * field), leaving out removed documents and any posting naming no document or field (a damaged
-   * file's: the codec checked only the structure). Returns the numbers written.
-   */
-  /** A pending term's saved postings, then the ones added since, into `out` (removed documents left out); returns the numbers written. */
-  private unpackInto(term: number, out: Uint32Array): number {
-    let length = this.decodeInto(term, out);
-    const added = this.postings[term];
-    for (let i = 0; i < this.postingLength[term]; i += 2) {
-      if (this.alive[added[i]] !== 1) continue;
-      out[length++] = added[i];
-      out[length++] = added[i + 1];
-    }
-    return length;
-  }
-
-  private decodeInto(term: number, out: Uint32Array): number {
-    const { bytes, at, count } = this.packed as PackedPostings;
-    const fieldCount = this.fieldCount;
-    let p = at[term];
-    let doc = 0;
-    let length = 0;
-    for (let i = 0; i < count[term]; i++) {
-      let delta = 0;
-      for (let shift = 0; ; shift += 7) {
-        const byte = bytes[p++];
-        delta += (byte & 0x7f) * 2 ** shift;
-        if (byte < 0x80) break;
-      }
-      let value = 0;
-      for (let shift = 0; ; shift += 7) {
-        const byte = bytes[p++];
-        value += (byte & 0x7f) * 2 ** shift;
-        if (byte < 0x80) break;
-      }
-      doc += delta;
-      if (doc >= this.alive.length || this.alive[doc] !== 1) continue;
-      const field = value % fieldCount;
-      const tf = Math.floor(value / fieldCount);
-      if (tf === 0 || tf > MAX_TF) continue;
-      out[length++] = doc;
-      out[length++] = (field << 16) | tf;
-    }
-    return length;
+    this.postingLength[term] = length;
+    if (packed.remaining === 0) this.packed = null; // Every term read: the saved bytes can go.
   }
 
   /** A posting at the end of a term's list (a pending term's saved postings stay packed: it is added after them). */

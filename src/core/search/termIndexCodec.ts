@@ -116,7 +116,7 @@ export function* encodeTermIndex(index: TermIndex): Generator<void, StoredTermIn
  * Decodes a stored index for `fields`; throws when it is damaged or was made for other fields.
  * The documents are decoded at once; the postings' structure is checked (every number whole, as
  * many lists as terms, nothing after the last) and each term's list left to be decoded when a
- * query first reads it (termIndex.ts's PackedPostings).
+ * query first reads it (packedPostings.ts).
  */
 export function* decodeTermIndex(stored: StoredTermIndex, fields: readonly string[]): Generator<void, TermIndex> {
   if (!stored || !Array.isArray(stored.fields) || stored.fields.join('\n') !== fields.join('\n')) throw new Error('term index: other fields');
