@@ -1,6 +1,6 @@
-import { similarTerms } from './similarTerms';
 import { ownString } from './ownString';
 import { PackedTerms, type PackedPostings } from './packedPostings';
+import { similarTerms } from './similarTerms';
 import { processTerm, tokenize } from './text';
 
 /**
@@ -53,7 +53,6 @@ const WORD_CACHE_LIMIT = 400_000;
 const TERMS_PER_STEP = 20_000;
 /** The added list of a packed term until a posting is added (append never writes into it). */
 const EMPTY = new Uint32Array(0);
-
 /** The index's state as the codec (termIndexCodec.ts) reads and writes it. */
 export interface TermIndexState {
   readonly fields: readonly string[];
