@@ -75,6 +75,13 @@ function gc(): void {
   collect();
 }
 
+/** A full GC, then another once V8 has freed the dead typed arrays' buffers (it does so after the GC, off the main thread). */
+async function settle(): Promise<void> {
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  gc();
+}
+
 /** A vault in memory with stats, whose notes can change while "the app is closed". */
 class StatVault implements VaultReader {
   private readonly stats = new Map<string, NoteStat>();
@@ -221,7 +228,7 @@ async function main(): Promise<void> {
     const path = paths[Math.floor((i * paths.length) / changed) + 1];
     vault.change(path, `${vault.notes.get(path)!}\nChanged while Obsidian was closed (${i}).\n`, 1_700_000_200_000 + i);
   }
-  gc();
+  await settle();
   const beforeRestart = process.memoryUsage();
   const restarted = new VaultIndex(vault);
   recorder.start();
@@ -236,7 +243,7 @@ async function main(): Promise<void> {
   const catchUpCpuMs = cpuMs(catchUpCpu);
   const catchUpSlices = recorder.finish();
   if (caught.indexed !== changed) throw new Error(`catch-up re-indexed ${caught.indexed} notes, not ${changed}`);
-  gc();
+  await settle();
   const memory = process.memoryUsage();
 
   const run: ScaleRun = {
