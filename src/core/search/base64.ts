@@ -66,30 +66,6 @@ export function* bytesToBase64Steps(bytes: Uint8Array): Generator<void, string> 
   return parts.join('');
 }
 
-/** base64ToBytes a piece at a time, yielding between pieces (the same bytes; throws the same way). */
-export function* base64ToBytesSteps(text: string): Generator<void, Uint8Array> {
-  if (text.length <= (PIECE_BYTES / 3) * 4) return base64ToBytes(text);
-  if (text.length % 4 !== 0) throw new Error('not base64: the length is not a multiple of 4');
-  const pieceChars = (PIECE_BYTES / 3) * 4;
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (let at = 0; at < text.length; at += pieceChars) {
-    const part = base64ToBytes(text.slice(at, at + pieceChars));
-    // Padding may only end the last piece: a full piece decodes to exactly PIECE_BYTES.
-    if (at + pieceChars < text.length && part.length !== PIECE_BYTES) throw new Error('not base64: padding inside the text');
-    parts.push(part);
-    total += part.length;
-    yield;
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** Characters decoded per step by base64ToBytesFast (768 KB of bytes: a few ms). */
 const FAST_PIECE_CHARS = 1 << 20;
 
