@@ -77,6 +77,9 @@ export interface BuildReport {
   readonly skipped: number;
 }
 
+/** Vaults of this many notes or more pause once after listing them, before the notes are read. */
+const LISTING_PAUSE_FROM = 1000;
+
 /** Notes at least this long are hashed a piece at a time. */
 const HASH_IN_SLICES_FROM = 256 * 1024;
 
@@ -205,6 +208,12 @@ export class VaultIndex implements VaultSearch {
     for (const known of gone.sort()) {
       this.remove(known);
       removed++;
+    }
+    if (paths.length >= LISTING_PAUSE_FROM) {
+      // A big vault's listing and removal scan are a slice of their own (25,000 paths: tens of ms).
+      await pause();
+      clock.restart();
+      if (signal?.aborted) throw abortError();
     }
     let indexed = 0;
     let unchanged = 0;
