@@ -11,6 +11,7 @@ import { PLUGIN_FILE_LIMITS, readPluginJson, readSettingsFile, readSettingsText,
 import { SummaryCache } from '../../src/core/planning/summaryCache';
 import { ChunkVectors } from '../../src/core/search/semantic';
 import { VaultIndex } from '../../src/core/search/vaultIndex';
+import { formatSavedIndex, readSavedIndex, type SavedIndexFile } from '../../src/core/search/savedIndex';
 import { loadSettings } from '../../src/core/settings/settings';
 import { fileSummaryStore } from '../../src/node/fileSummaryStore';
 import { FsVault } from '../../src/node/fsVault';
@@ -124,26 +125,33 @@ describe('the search index file', () => {
 
   test('cut short, mutated, another version or other settings: never throws; a fresh index then builds and finds notes', async () => {
     const { saved } = await built();
-    const stored = JSON.parse(saved) as Record<string, unknown>;
+    // The file's parts (savedIndex.ts: a JSON header line, then sections), each damaged in turn.
+    const stored = readSavedIndex(saved) as SavedIndexFile;
+    const write = (parts: Record<string, unknown>): string => formatSavedIndex({ ...stored, ...parts });
     const damaged: string[] = [
       '',
       'garbage',
       '[]',
       'null',
       saved.slice(0, saved.length / 2),
-      JSON.stringify({ ...stored, version: 999 }),
-      JSON.stringify({ ...stored, fingerprint: 'other' }),
-      JSON.stringify({ ...stored, notes: 'none' }),
-      JSON.stringify({ ...stored, notes: [[1, 2]] }),
-      JSON.stringify({ ...stored, notes: [['a.md', { hash: 'h', chunks: [['x', null, 1, 2, 3]] }]] }),
-      JSON.stringify({ ...stored, notes: [['a.md', null]] }),
-      JSON.stringify({ ...stored, terms: null }),
-      JSON.stringify({ ...stored, terms: { documentCount: 'many' } }),
-      JSON.stringify({ ...stored, links: null }),
-      JSON.stringify({ ...stored, links: [['a.md', [[5]]]] }),
-      // An entry changed inside a part of the notes (each part is the JSON of up to 1,000 notes).
-      saved.replace(/\\"chunks\\":\[\[/, '\\"chunks\\":[[\\"x\\",'),
-      JSON.stringify({ ...stored, nextId: 'next' }),
+      write({ version: 999 }),
+      write({ fingerprint: 'other' }),
+      write({ notes: ['"none"'] }),
+      write({ notes: ['[[1, 2]]'] }),
+      write({ notes: [JSON.stringify([['a.md', { hash: 'h', chunks: [['x', null, 1, 2, 3]] }]])] }),
+      write({ notes: ['[["a.md", null]]'] }),
+      write({ notes: [] }),
+      write({ terms: { ...stored.terms, fields: null } }),
+      write({ terms: { ...stored.terms, documents: 'many' } }),
+      write({ terms: { ...stored.terms, terms: 7 } }),
+      write({ links: ['null'] }),
+      write({ links: ['[["a.md", [[5]]]]'] }),
+      // An entry changed inside a part of the notes (each part is the JSON of up to 1,000 notes), the sections' lengths kept right.
+      write({ notes: stored.notes.map((part, i) => (i === 0 ? part.replace('"ids":[', '"ids":["x",') : part)) }),
+      write({ notes: stored.notes.map((part, i) => (i === 0 ? part.replace('"ids":[', '"ids":[1e300,') : part)) }),
+      // The same change without the header's lengths following: the sections no longer add up.
+      saved.replace('"ids":[', '"ids":["x",'),
+      write({ nextId: 'next' }),
     ];
     const cuts = fc.sample(fc.integer({ min: 0, max: saved.length - 1 }), { numRuns: 40, seed: 2603 });
     for (const cut of cuts) damaged.push(saved.slice(0, cut));

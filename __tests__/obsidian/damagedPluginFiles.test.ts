@@ -42,8 +42,8 @@ test.each([
   ['cut short', (saved: string) => saved.slice(0, saved.length / 3), 'damaged'],
   ['not JSON', () => '\u0000\u0001 not an index', 'damaged'],
   ['another version', (saved: string) => saved.replace(/"version":\d+/, '"version":999'), 'written by another version'],
-  // The notes are saved as parts, each the JSON of up to 1,000 notes: their quotes are escaped.
-  ['mutated entries', (saved: string) => saved.replace(/\\"chunks\\":\[\[/, '\\"chunks\\":[[\\"x\\",'), 'damaged'],
+  // The notes are saved as sections, each the JSON of up to 1,000 notes (savedIndex.ts).
+  ['mutated entries', (saved: string) => saved.replace('"ids":[', '"ids":["x",'), 'damaged'],
 ])('a search index file %s: rebuilt from the notes, with a notice', async (_name, damage, words) => {
   const first = new ObsidianVaultSearch(host(), () => ({ excludedFolders: ['Strata/Chats'] }));
   first.start();

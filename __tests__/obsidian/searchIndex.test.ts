@@ -2,6 +2,7 @@ import { TFile, type EventRef, type FileManager, type Vault } from 'obsidian';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ObsidianVaultSearch, type SearchHost, type SemanticChoice } from '../../src/obsidian/searchIndex';
+import { readSavedIndex } from '../../src/core/search/savedIndex';
 import type { ProviderServer } from '../../testing/providerServer';
 import { createEmbedder } from '../../src/providers/embeddings';
 import { recordingSleep } from '../providers/helpers';
@@ -75,7 +76,7 @@ test('saved in the plugin folder; the next start re-reads only what changed whil
   await first.settled();
   const file = join(wb.vaultDir, vault.configDir, 'plugins', pluginId(), 'search-index.json');
   expect(existsSync(file)).toBe(true);
-  expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveProperty('fingerprint');
+  expect(readSavedIndex(readFileSync(file, 'utf8'))).toHaveProperty('fingerprint');
   const notes = first.lastBuild!.notes;
   for (const cleanup of cleanups.splice(0)) cleanup();
 

@@ -68,9 +68,11 @@ function scaleTable(runs: readonly ScaleRun[]): string {
     ['saved index', '≤ 60 MB', (r) => `${r.savedMB.toFixed(1)} MB`],
     ['save (longest task)', '–', (r) => `${both(r.saveMs, r.saveCpuMs)}; ${ms(r.saveSlices.longestMs)} (CPU ${ms(r.saveSlices.longestCpuMs)})`],
     ['restart: restore + catch up on 100 changed notes (longest task)', '≤ 1 s', (r) => `${both(r.catchUpMs, r.catchUpCpuMs)}; ${ms(r.catchUpSlices.longestMs)} (CPU ${ms(r.catchUpSlices.longestCpuMs)})`],
+    ['of which the restore (searches answer from its end)', '–', (r) => (r.restoreMs === undefined ? '–' : both(r.restoreMs, r.restoreCpuMs ?? 0))],
     ['one edited note re-indexed (median / max)', '≤ 20 ms', (r) => `${ms(r.editMedianMs)} / ${ms(r.editMaxMs)} (CPU max ${ms(r.editMaxCpuMs)})`],
     ['query median / p95', 'p95 ≤ 30 ms', (r) => `${ms(r.queryMedianMs)} / ${ms(r.queryP95Ms)} (CPU ${ms(r.queryMedianCpuMs)} / ${ms(r.queryP95CpuMs)})`],
     ['heap retained / peak', '≤ 300 MB', (r) => `${mib(r.retainedHeapMiB)} / ${mib(r.peakHeapMiB)}`],
+    ['the index after the build / after a restart: heap + typed arrays', '≤ 300 MB', (r) => (r.restartHeapMiB === undefined ? '–' : `${mib(r.retainedHeapMiB)} + ${mib(r.retainedArrayBuffersMiB ?? 0)} / ${mib(r.restartHeapMiB)} + ${mib(r.restartArrayBuffersMiB ?? 0)}`)],
     ['peak RSS (whole process)', '–', (r) => mib(r.maxRssMiB)],
     ['load average at the end', '–', (r) => r.load.toFixed(1)],
   ];

@@ -38,6 +38,9 @@ export interface ScaleRun {
   readonly catchUpMs: number;
   readonly catchUpCpuMs: number;
   readonly catchUpSlices: Slices;
+  /** Of the restart: the restore alone (searches answer from here on), wall and CPU. Absent in older results, as the memory figures below. */
+  readonly restoreMs?: number;
+  readonly restoreCpuMs?: number;
   /** One edited note re-indexed (update()), over `edits` notes of median size or above. */
   readonly edits: number;
   readonly editMedianMs: number;
@@ -55,6 +58,11 @@ export interface ScaleRun {
   /** Highest heap in use seen at the pauses of the build, vault text included. */
   readonly peakHeapMiB: number;
   readonly maxRssMiB: number;
+  /** Typed arrays' buffers (outside the heap: the postings) after the build and a full GC. */
+  readonly retainedArrayBuffersMiB?: number;
+  /** What the restarted index holds after its catch-up and a full GC: heap, typed arrays' buffers (a difference, as retainedHeapMiB). */
+  readonly restartHeapMiB?: number;
+  readonly restartArrayBuffersMiB?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -65,6 +73,13 @@ function gc(): void {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (!collect) throw new Error('the scale bench needs node --expose-gc');
   collect();
+}
+
+/** A full GC, then another once V8 has freed the dead typed arrays' buffers (it does so after the GC, off the main thread). */
+async function settle(): Promise<void> {
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  gc();
 }
 
 /** A vault in memory with stats, whose notes can change while "the app is closed". */
@@ -81,6 +96,10 @@ class StatVault implements VaultReader {
   }
   stat(path: string): Promise<NoteStat | null> {
     return Promise.resolve(this.stats.get(path) ?? null);
+  }
+  /** As Obsidian's reader answers it, from the TFile in memory. */
+  statNow(path: string): NoteStat | null {
+    return this.stats.get(path) ?? null;
   }
   change(path: string, text: string, mtime: number): void {
     this.notes.set(path, text);
@@ -163,6 +182,7 @@ async function main(): Promise<void> {
   recorder.onPause = () => undefined;
   gc();
   const retainedHeapMiB = (process.memoryUsage().heapUsed - heapBefore) / MiB;
+  const retainedArrayBuffersMiB = process.memoryUsage().arrayBuffers / MiB;
 
   const queryTimes: number[] = [];
   const queryCpu: number[] = [];
@@ -197,7 +217,7 @@ async function main(): Promise<void> {
   recorder.start();
   const saveStarted = performance.now();
   const saveCpu = process.cpuUsage();
-  const saved = await index.serialize(recorder.pause);
+  const saved = await index.serialize(options);
   const saveMs = performance.now() - saveStarted;
   const saveCpuMs = cpuMs(saveCpu);
   const saveSlices = recorder.finish();
@@ -208,17 +228,23 @@ async function main(): Promise<void> {
     const path = paths[Math.floor((i * paths.length) / changed) + 1];
     vault.change(path, `${vault.notes.get(path)!}\nChanged while Obsidian was closed (${i}).\n`, 1_700_000_200_000 + i);
   }
+  await settle();
+  const beforeRestart = process.memoryUsage();
   const restarted = new VaultIndex(vault);
   recorder.start();
   const catchUpStarted = performance.now();
   const catchUpCpu = process.cpuUsage();
-  const report = await restarted.restoreReportAsync(saved, recorder.pause);
+  const report = await restarted.restoreReportAsync(saved, options);
   if (report !== 'restored') throw new Error(`the saved index was not restored: ${report}`);
+  const restoreMs = performance.now() - catchUpStarted;
+  const restoreCpuMs = cpuMs(catchUpCpu);
   const caught = await restarted.build(options);
   const catchUpMs = performance.now() - catchUpStarted;
   const catchUpCpuMs = cpuMs(catchUpCpu);
   const catchUpSlices = recorder.finish();
   if (caught.indexed !== changed) throw new Error(`catch-up re-indexed ${caught.indexed} notes, not ${changed}`);
+  await settle();
+  const memory = process.memoryUsage();
 
   const run: ScaleRun = {
     notes: vault.notes.size,
@@ -235,6 +261,8 @@ async function main(): Promise<void> {
     catchUpMs,
     catchUpCpuMs,
     catchUpSlices,
+    restoreMs,
+    restoreCpuMs,
     edits: editTimes.length,
     editMedianMs: median(editTimes),
     editMaxMs: Math.max(...editTimes),
@@ -248,6 +276,9 @@ async function main(): Promise<void> {
     retainedHeapMiB,
     peakHeapMiB: peak / MiB,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    retainedArrayBuffersMiB,
+    restartHeapMiB: (memory.heapUsed - beforeRestart.heapUsed) / MiB,
+    restartArrayBuffersMiB: (memory.arrayBuffers - beforeRestart.arrayBuffers) / MiB,
   };
   process.stdout.write(`${JSON.stringify(run)}\n`);
 }

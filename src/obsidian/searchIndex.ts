@@ -5,7 +5,7 @@ import { DEFAULT_TIMERS } from '../core/timers';
 import type { Embedder } from '../core/search/embedder';
 import { ChunkVectors, type SemanticStatus } from '../core/search/semantic';
 import type { SearchHit, SearchOptions, VaultSearch } from '../core/search/types';
-import { VaultIndex, type BuildReport, type IndexSettings } from '../core/search/vaultIndex';
+import { VaultIndex, type BuildReport, type IndexSettings, type RestoreReport } from '../core/search/vaultIndex';
 import { ObsidianVaultReader } from './obsidianVault';
 import { withCanvasText } from '../core/context/canvas/canvasSearch';
 import type { VaultReader } from '../core/ports/vault';
@@ -318,8 +318,7 @@ export class ObsidianVaultSearch implements VaultSearch {
   }
 
   private async restoreAndBuild(): Promise<void> {
-    const saved = await this.readSaved();
-    const report = saved === null ? null : await this.index.restoreReportAsync(saved, uiPause);
+    const report = await this.restoreSaved();
     const restored = report === 'restored';
     // Damaged or another version's: rebuilt from the notes, said once (other settings are the user's change: no notice).
     if (report === 'damaged' || report === 'other-version') {
@@ -327,6 +326,15 @@ export class ObsidianVaultSearch implements VaultSearch {
     }
     const built = await this.build();
     if (!restored || built.indexed > 0 || built.removed > 0 || built.skipped > 0) await this.save();
+  }
+
+  /**
+   * The saved index restored in slices (null: no file). Its own call, so the file's text (tens of
+   * MB on a big vault) is garbage once restored, not held by the build that follows.
+   */
+  private async restoreSaved(): Promise<RestoreReport | null> {
+    const saved = await this.readSaved();
+    return saved === null ? null : this.index.restoreReportAsync(saved, SLICES);
   }
 
   private async build(): Promise<BuildReport> {
@@ -383,7 +391,7 @@ export class ObsidianVaultSearch implements VaultSearch {
 
   private async save(): Promise<void> {
     try {
-      await this.plugin.app.vault.adapter.write(this.pluginFile(INDEX_FILE), await this.index.serialize(uiPause));
+      await this.plugin.app.vault.adapter.write(this.pluginFile(INDEX_FILE), await this.index.serialize(SLICES));
     } catch (error) {
       console.error('Strata search index: could not save', error);
     }

@@ -1,6 +1,7 @@
 import { LinkGraph } from '../../../src/core/search/linkGraph';
 import { linkBonuses } from '../../../src/core/search/graphExpansion';
 import { VaultIndex } from '../../../src/core/search/vaultIndex';
+import { formatSavedIndex, readSavedIndex, type SavedIndexFile } from '../../../src/core/search/savedIndex';
 import { MemoryVault } from './memoryVault';
 
 const noPause = (): Promise<void> => Promise.resolve();
@@ -66,11 +67,11 @@ describe('VaultIndex and links', () => {
     const restored = new VaultIndex(vault);
     expect(restored.restoreReport(saved)).toBe('restored');
     expect(restored.links.neighbours('a.md')).toEqual(['b.md', 'c.md']);
-    const old = JSON.stringify({ ...(JSON.parse(saved) as object), version: 2 });
+    const stored = readSavedIndex(saved) as SavedIndexFile;
+    const old = formatSavedIndex({ ...stored, version: 2 });
     expect(new VaultIndex(vault).restoreReport(old)).toBe('other-version');
-    const noLinks = JSON.parse(saved) as Record<string, unknown>;
-    delete noLinks.links;
-    expect(new VaultIndex(vault).restoreReport(JSON.stringify(noLinks))).toBe('damaged');
+    const noLinks = formatSavedIndex({ ...stored, links: [] });
+    expect(new VaultIndex(vault).restoreReport(noLinks)).toBe('damaged');
     index.remove('b.md');
     expect(index.links.neighbours('a.md')).toEqual(['c.md']);
   });

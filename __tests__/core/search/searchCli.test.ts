@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import type { ProviderServer } from '../../../testing/providerServer';
 import { FIXED_CLOCK, useProviderServer } from '../../helpers/providerServer';
+import { readSavedIndex } from '../../../src/core/search/savedIndex';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const VAULT = path.join(__dirname, 'fixtures', 'vault');
@@ -49,7 +50,7 @@ describe('npm run search', () => {
       const first = run(['sourdough', '--vault', VAULT, '--index', file, '--stats']);
       expect(first.status).toBe(0);
       expect(JSON.parse(first.stderr)).toMatchObject({ restored: false, indexed: 10 });
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveProperty('version');
+      expect(readSavedIndex(readFileSync(file, 'utf8'))).toHaveProperty('version');
       const second = run(['sourdough', '--vault', VAULT, '--index', file, '--stats']);
       expect(JSON.parse(second.stderr)).toMatchObject({ restored: true, indexed: 0, unchanged: 10, readToCompare: 0 });
       expect(second.stdout).toBe(first.stdout);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { FsVault } from '../../../src/node/fsVault';
 import { INDEX_FORMAT_VERSION, VaultIndex } from '../../../src/core/search/vaultIndex';
+import { formatSavedIndex, readSavedIndex, type SavedIndexFile } from '../../../src/core/search/savedIndex';
 import type { SearchHit } from '../../../src/core/search/types';
 import { MemoryVault } from './memoryVault';
 
@@ -148,7 +149,7 @@ describe('VaultIndex persistence', () => {
     const first = new VaultIndex(vault);
     await first.build({ pause: noPause });
     const saved = await first.serialize();
-    expect(JSON.parse(saved)).toMatchObject({ version: INDEX_FORMAT_VERSION, fingerprint: first.fingerprint });
+    expect(readSavedIndex(saved)).toMatchObject({ version: INDEX_FORMAT_VERSION, fingerprint: first.fingerprint });
 
     const second = new VaultIndex(vault);
     expect(second.restore(saved)).toBe(true);
@@ -194,7 +195,7 @@ describe('VaultIndex persistence', () => {
     const saved = await first.serialize();
     expect(new VaultIndex(vault, { excludedFolders: ['chats'] }).restore(saved)).toBe(false);
     expect(new VaultIndex(vault, { chunk: { maxChars: 800 } }).restore(saved)).toBe(false);
-    const older = JSON.stringify({ ...JSON.parse(saved), version: INDEX_FORMAT_VERSION - 1 });
+    const older = formatSavedIndex({ ...(readSavedIndex(saved) as SavedIndexFile), version: INDEX_FORMAT_VERSION - 1 });
     const stale = new VaultIndex(vault);
     expect(stale.restore(older)).toBe(false);
     expect(stale.noteCount).toBe(0);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { INDEX_FORMAT_VERSION, VaultIndex, type BuildOptions } from '../../../src/core/search/vaultIndex';
+import { formatSavedIndex, readSavedIndex, type SavedIndexFile } from '../../../src/core/search/savedIndex';
 import type { SearchHit } from '../../../src/core/search/types';
 import { MemoryVault } from './memoryVault';
 import { DEFAULT_RANKING, rankChunks } from '../../../src/core/search/chunkRanking';
@@ -62,7 +63,7 @@ test('the saved index: restored in steps too; another version, damaged postings 
   const vault = new MemoryVault({ 'a.md': '# Alpha\n\nGreenhouse vents.', 'b.md': 'Sourdough starter at 75 % hydration.' });
   const first = await VaultIndex.create(vault, {}, { pause: noPause });
   const saved = await first.serialize();
-  const stored = JSON.parse(saved) as { version: number; terms: { postings: string } };
+  const stored = readSavedIndex(saved) as SavedIndexFile;
   expect(stored.version).toBe(INDEX_FORMAT_VERSION);
   let pauses = 0;
   const stepped = new VaultIndex(vault);
@@ -71,10 +72,10 @@ test('the saved index: restored in steps too; another version, damaged postings 
   expect(await answers(stepped)).toEqual(await answers(first));
 
   const older = new VaultIndex(vault);
-  expect(older.restoreReport(JSON.stringify({ ...stored, version: INDEX_FORMAT_VERSION - 1 }))).toBe('other-version');
+  expect(older.restoreReport(formatSavedIndex({ ...stored, version: INDEX_FORMAT_VERSION - 1 }))).toBe('other-version');
   expect((await older.build({ pause: noPause })).indexed).toBe(2);
   const damaged = new VaultIndex(vault);
-  expect(damaged.restoreReport(JSON.stringify({ ...stored, terms: { ...stored.terms, postings: 'AAAA' } }))).toBe('damaged');
+  expect(damaged.restoreReport(formatSavedIndex({ ...stored, terms: { ...stored.terms, postings: 'AAAA' } }))).toBe('damaged');
   expect(damaged.noteCount).toBe(0);
   expect(new VaultIndex(vault).restoreReport(saved.slice(0, saved.length - 10))).toBe('damaged');
 });

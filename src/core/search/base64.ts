@@ -66,26 +66,57 @@ export function* bytesToBase64Steps(bytes: Uint8Array): Generator<void, string> 
   return parts.join('');
 }
 
-/** base64ToBytes a piece at a time, yielding between pieces (the same bytes; throws the same way). */
-export function* base64ToBytesSteps(text: string): Generator<void, Uint8Array> {
-  if (text.length <= (PIECE_BYTES / 3) * 4) return base64ToBytes(text);
+/** Characters decoded per step by base64ToBytesFast (768 KB of bytes: a few ms). */
+const FAST_PIECE_CHARS = 1 << 20;
+
+/**
+ * base64ToBytes a piece per step, fast: each piece's characters are copied into a reused buffer by
+ * TextEncoder.encodeInto (native, a few ms for 15 MB) and decoded by table, so a saved index's
+ * postings decode in tens of ms in all. Throws as base64ToBytes does (a length not a multiple of 4,
+ * a character outside the alphabet, padding before the end).
+ */
+export function* base64ToBytesFast(text: string): Generator<void, Uint8Array> {
   if (text.length % 4 !== 0) throw new Error('not base64: the length is not a multiple of 4');
-  const pieceChars = (PIECE_BYTES / 3) * 4;
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (let at = 0; at < text.length; at += pieceChars) {
-    const part = base64ToBytes(text.slice(at, at + pieceChars));
-    // Padding may only end the last piece: a full piece decodes to exactly PIECE_BYTES.
-    if (at + pieceChars < text.length && part.length !== PIECE_BYTES) throw new Error('not base64: padding inside the text');
-    parts.push(part);
-    total += part.length;
+  let length = text.length;
+  while (length > text.length - 2 && length > 0 && text.charCodeAt(length - 1) === EQUALS) length--;
+  const out = new Uint8Array(Math.floor((length * 3) / 4));
+  const whole = length - (length % 4);
+  // Three bytes of UTF-8 at most per character: a character past ASCII still fits, and is refused below.
+  const chars = new Uint8Array(Math.min(whole, FAST_PIECE_CHARS) * 3);
+  const encoder = new TextEncoder();
+  let o = 0;
+  for (let start = 0; start < whole; start += FAST_PIECE_CHARS) {
+    const end = Math.min(whole, start + FAST_PIECE_CHARS);
+    const { written } = encoder.encodeInto(text.slice(start, end), chars);
+    if (written !== end - start) throw new Error('not base64: unexpected character');
+    let bad = 0;
+    for (let i = 0; i < written; i += 4) {
+      const a = DECODE[chars[i] & 127] | (chars[i] & 128);
+      const b = DECODE[chars[i + 1] & 127] | (chars[i + 1] & 128);
+      const c = DECODE[chars[i + 2] & 127] | (chars[i + 2] & 128);
+      const d = DECODE[chars[i + 3] & 127] | (chars[i + 3] & 128);
+      bad |= a | b | c | d;
+      const n = (a << 18) | (b << 12) | (c << 6) | d;
+      out[o++] = n >>> 16;
+      out[o++] = (n >>> 8) & 0xff;
+      out[o++] = n & 0xff;
+    }
+    // A value over 63 is a character outside the alphabet (255 in the table, or a byte past ASCII).
+    if (bad > 63) throw new Error('not base64: unexpected character');
     yield;
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
+  const rest = length - whole;
+  if (rest === 1) throw new Error('not base64: unexpected character');
+  if (rest > 1) {
+    let n = 0;
+    for (let i = 0; i < 4; i++) {
+      const code = i < rest ? text.charCodeAt(whole + i) : 65;
+      const value = code < 128 ? DECODE[code] : 255;
+      if (value === 255) throw new Error('not base64: unexpected character');
+      n |= value << (18 - 6 * i);
+    }
+    out[o++] = n >>> 16;
+    if (rest === 3) out[o++] = (n >>> 8) & 0xff;
   }
   return out;
 }

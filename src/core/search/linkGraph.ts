@@ -1,4 +1,5 @@
 import { LinkResolver, linksIn, linksInSteps, type NoteLink } from '../agent/links';
+import { ownString } from './ownString';
 
 /**
  * The vault's link graph as the search index sees it: each note's links as written, kept note by
@@ -46,7 +47,7 @@ export class LinkGraph {
       const key = `${link.markdown ? 'm' : 'w'}${link.target}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      links.push({ target: link.target, markdown: link.markdown });
+      links.push({ target: ownString(link.target), markdown: link.markdown }); // Kept: not a view into the note's text.
     }
     this.setLinks(path, links);
   }
@@ -111,18 +112,41 @@ export class LinkGraph {
 
   /** A graph from toJSON()'s output; null when it is not that shape (a damaged saved index). */
   static fromJSON(value: unknown): LinkGraph | null {
-    if (!Array.isArray(value)) return null;
     const graph = new LinkGraph();
+    return graph.addStored(value) ? graph : null;
+  }
+
+  /** The notes with links known, sorted: a saved index writes their links a part at a time (stored()). */
+  paths(): string[] {
+    return [...this.out.keys()].sort(byCodePoint);
+  }
+
+  /** These notes' links as toJSON() writes them (notes without links known left out). */
+  stored(paths: readonly string[]): Array<[string, Array<[string, 0 | 1]>]> {
+    const out: Array<[string, Array<[string, 0 | 1]>]> = [];
+    for (const path of paths) {
+      const links = this.out.get(path);
+      if (links) out.push([path, links.map((l) => [l.target, l.markdown ? 1 : 0] as [string, 0 | 1])]);
+    }
+    return out;
+  }
+
+  /**
+   * Adds a part of toJSON()'s output (a saved index restores its links a part per step); false when
+   * it is not that shape, with nothing of the bad entry added (the caller drops the graph).
+   */
+  addStored(value: unknown): boolean {
+    if (!Array.isArray(value)) return false;
     for (const entry of value as unknown[]) {
-      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) return null;
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) return false;
       const links: Link[] = [];
       for (const link of entry[1] as unknown[]) {
-        if (!Array.isArray(link) || typeof link[0] !== 'string') return null;
+        if (!Array.isArray(link) || typeof link[0] !== 'string') return false;
         links.push({ target: link[0], markdown: link[1] === 1 });
       }
-      graph.setLinks(entry[0], links);
+      this.setLinks(entry[0], links);
     }
-    return graph;
+    return true;
   }
 
   /** Linked either way, sorted (graphExpansion.ts's Neighbours). */

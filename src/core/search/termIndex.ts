@@ -1,3 +1,5 @@
+import { ownString } from './ownString';
+import { PackedTerms, type PackedPostings } from './packedPostings';
 import { similarTerms } from './similarTerms';
 import { processTerm, tokenize } from './text';
 import { QueryMatches, QueryRun, QueryScratch, queryTermsOf, type PostingSource, type TermQuery, type TermResult } from './termQuery';
@@ -18,13 +20,14 @@ export type { Bm25Params, TermQuery, TermResult } from './termQuery';
 const MAX_TF = 0xffff;
 /** Distinct words whose terms are remembered; past this the cache starts over. */
 const WORD_CACHE_LIMIT = 400_000;
-
+/** Terms between two steps of loadSteps and trimSteps (a real vault has hundreds of thousands). */
+const TERMS_PER_STEP = 20_000;
+/** The added list of a packed term until a posting is added (append never writes into it). */
+const EMPTY = new Uint32Array(0);
 /** The index's state as the codec (termIndexCodec.ts) reads and writes it. */
 export interface TermIndexState {
   readonly fields: readonly string[];
   readonly termText: string[];
-  readonly postings: Uint32Array[];
-  readonly postingLength: number[];
   /** By document id: 1 while indexed. */
   readonly alive: Uint8Array;
   /** By document id × field: unique words in the field. */
@@ -36,9 +39,14 @@ export class TermIndex implements PostingSource {
   private readonly fieldCount: number;
   private readonly termIds = new Map<string, number>();
   private termText: string[] = [];
-  /** Per term: pairs of (document id, field << 16 | frequency), documents ascending. */
+  /**
+   * Per term: pairs of (document id, field << 16 | frequency), documents ascending. For a restored
+   * term not read yet (`pending`), only the postings added since: they follow its saved ones.
+   */
   private postings: Uint32Array[] = [];
   private postingLength: number[] = [];
+  /** The saved postings of terms not yet read since a restore (packedPostings.ts; null once every one is). */
+  private packed: PackedTerms | null = null;
   private alive: Uint8Array = new Uint8Array(1024);
   private fieldLength: Uint32Array;
   private readonly fieldLengthSum: Float64Array;
@@ -144,6 +152,7 @@ export class TermIndex implements PostingSource {
   async compact(pause: () => Promise<void> = () => Promise.resolve(), terms = 20_000): Promise<void> {
     for (let term = 0; term < this.postings.length; term++) {
       if (term > 0 && term % terms === 0) await pause();
+      if (this.isPending(term)) continue; // Decoded without the removed documents when first read.
       const list = this.postings[term];
       const length = this.postingLength[term];
       let out = 0;
@@ -156,6 +165,23 @@ export class TermIndex implements PostingSource {
       this.postingLength[term] = out;
     }
     this.deadPostings = 0;
+  }
+
+  /** Lists down to their length where a quarter or more is spare (a build doubles them: 17 of 55 MiB at 25,000 notes), in steps of a few ms. */
+  *trimSteps(): Generator<void, void> {
+    let copied = 0;
+    for (let term = 0; term < this.postings.length; term++) {
+      const list = this.postings[term];
+      const length = this.postingLength[term];
+      if (list.length > 8 && list.length - length >= list.length / 4) {
+        this.postings[term] = list.slice(0, Math.max(4, length));
+        copied += length;
+      }
+      if (term % TERMS_PER_STEP === TERMS_PER_STEP - 1 || copied >= 1 << 20) {
+        copied = 0;
+        yield;
+      }
+    }
   }
 
   /** MiniSearch's results for a query (each with its matched terms and fields). */
@@ -175,7 +201,7 @@ export class TermIndex implements PostingSource {
   documentFrequency(term: string): number {
     const id = this.termIds.get(term);
     if (id === undefined) return 0;
-    const list = this.postings[id];
+    const list = this.postingsOf(id);
     const length = this.postingLength[id];
     const perField = new Array<number>(this.fieldCount).fill(0);
     for (let i = 0; i < length; i += 2) if (this.alive[list[i]] === 1) perField[list[i + 1] >>> 16]++;
@@ -184,12 +210,19 @@ export class TermIndex implements PostingSource {
 
   /** The state for the codec; the arrays are the index's own (read, do not change). */
   state(): TermIndexState {
-    return { fields: this.fields, termText: this.termText, postings: this.postings, postingLength: this.postingLength, alive: this.alive, fieldLength: this.fieldLength };
+    return { fields: this.fields, termText: this.termText, alive: this.alive, fieldLength: this.fieldLength };
   }
 
-  /** Load a state written by the codec into this empty index. */
-  load(state: Omit<TermIndexState, 'fields'>): void {
+  /** A term's postings (removed documents' may be among them) for the codec; a packed term's are decoded, not kept: valid until the next call. */
+  peekPostings(term: number): { readonly list: Uint32Array; readonly length: number } {
+    if (!this.isPending(term)) return { list: this.postings[term], length: this.postingLength[term] };
+    return (this.packed as PackedTerms).peek(term, this.postings[term], this.postingLength[term], this.alive);
+  }
+
+  /** Load a state written by the codec into this empty index in steps; `packed`: the postings as saved (packedPostings.ts). */
+  *loadSteps(state: Omit<TermIndexState, 'fields'>, packed: PackedPostings): Generator<void, void> {
     if (this.termText.length > 0 || this.documents > 0) throw new Error('TermIndex.load: the index is not empty');
+    if (packed.at.length !== state.termText.length || packed.count.length !== state.termText.length) throw new Error('TermIndex.load: the postings do not match the terms');
     this.alive = state.alive;
     this.fieldLength = state.fieldLength;
     for (let id = 0; id < this.alive.length; id++) {
@@ -197,15 +230,24 @@ export class TermIndex implements PostingSource {
       this.documents++;
       for (let field = 0; field < this.fieldCount; field++) this.fieldLengthSum[field] += this.fieldLength[id * this.fieldCount + field];
     }
-    this.postings = state.postings;
-    this.postingLength = state.postingLength;
+    yield;
     this.termText = state.termText;
-    for (let term = 0; term < this.termText.length; term++) {
+    const terms = this.termText.length;
+    this.postings = new Array<Uint32Array>(terms).fill(EMPTY);
+    this.postingLength = new Array<number>(terms).fill(0);
+    this.packed = terms === 0 ? null : new PackedTerms(packed, this.fieldCount);
+    for (let term = 0; term < terms; term++) {
       this.termIds.set(this.termText[term], term);
       this.bucket(this.termText[term], term);
-      this.livePostings += this.postingLength[term] / 2;
+      this.livePostings += packed.count[term];
+      if (term % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
     }
     if (this.tfScratch.length < this.termText.length) this.tfScratch = new Int32Array(grow(this.tfScratch.length, this.termText.length));
+  }
+
+  /** Terms whose saved postings are not decoded yet (a restored index's terms no query has read). */
+  get packedTerms(): number {
+    return this.packed?.remaining ?? 0;
   }
 
   // ---- what a query reads (PostingSource, termQuery.ts) ----
@@ -217,9 +259,11 @@ export class TermIndex implements PostingSource {
     return this.termText[id];
   }
   postingsOf(term: number): Uint32Array {
+    if (this.isPending(term)) this.unpack(term);
     return this.postings[term];
   }
   postingCount(term: number): number {
+    if (this.isPending(term)) this.unpack(term);
     return this.postingLength[term];
   }
   aliveFlags(): Uint8Array {
@@ -243,7 +287,7 @@ export class TermIndex implements PostingSource {
     let number = this.words.get(word);
     if (number !== undefined) return number;
     number = this.words.size;
-    this.words.set(word, number);
+    this.words.set(ownString(word), number); // Kept: a copy, not a view into the note's text.
     if (number >= this.wordTerm.length) {
       const size = grow(this.wordTerm.length, number + 1);
       const terms = new Int32Array(size);
@@ -260,6 +304,7 @@ export class TermIndex implements PostingSource {
 
   private newTerm(term: string): number {
     const id = this.termText.length;
+    term = ownString(term);
     this.termText.push(term);
     this.termIds.set(term, id);
     this.postings.push(new Uint32Array(4));
@@ -279,11 +324,25 @@ export class TermIndex implements PostingSource {
     push(this.tails, term.slice(-3), id);
   }
 
+  private isPending(term: number): boolean {
+    return this.packed !== null && this.packed.has(term);
+  }
+
+  /** A saved term's postings decoded into its own list (first read since the restore). */
+  private unpack(term: number): void {
+    const packed = this.packed as PackedTerms;
+    const { list, length } = packed.take(term, this.postings[term], this.postingLength[term], this.alive);
+    this.postings[term] = list;
+    this.postingLength[term] = length;
+    if (packed.remaining === 0) this.packed = null; // Every term read: the saved bytes can go.
+  }
+
+  /** A posting at the end of a term's list (a pending term's saved postings stay packed: it is added after them). */
   private append(term: number, doc: number, packed: number): void {
     let list = this.postings[term];
     const length = this.postingLength[term];
     if (length + 2 > list.length) {
-      const next = new Uint32Array(list.length * 2);
+      const next = new Uint32Array(Math.max(4, list.length * 2));
       next.set(list);
       this.postings[term] = list = next;
     }

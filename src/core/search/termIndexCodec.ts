@@ -1,4 +1,4 @@
-import { base64ToBytesSteps, bytesToBase64Steps } from './base64';
+import { base64ToBytesFast, bytesToBase64Steps } from './base64';
 import { TermIndex } from './termIndex';
 
 export { runSteps, runStepsAsync } from './slices';
@@ -70,7 +70,7 @@ class ByteReader {
 
 /** Encodes `index`; yields between steps. Removed documents' postings are left out. */
 export function* encodeTermIndex(index: TermIndex): Generator<void, StoredTermIndex> {
-  const { fields, termText, postings, postingLength, alive, fieldLength } = index.state();
+  const { fields, termText, alive, fieldLength } = index.state();
   const fieldCount = fields.length;
   const documents = new ByteWriter();
   let previous = 0;
@@ -85,21 +85,22 @@ export function* encodeTermIndex(index: TermIndex): Generator<void, StoredTermIn
   const terms: string[] = [];
   let work = 0;
   for (let term = 0; term < termText.length; term++) {
-    const list = postings[term];
-    const length = postingLength[term];
+    // A restored term no query read is decoded into scratch, not kept (a save would otherwise decode them all).
+    const { list, length } = index.peekPostings(term);
     let live = 0;
     for (let i = 0; i < length; i += 2) live += alive[list[i]] === 1 ? 1 : 0;
-    if (live === 0) continue;
-    terms.push(termText[term]);
-    out.varint(live);
-    let doc = 0;
-    for (let i = 0; i < length; i += 2) {
-      if (alive[list[i]] !== 1) continue;
-      out.varint(list[i] - doc);
-      doc = list[i];
-      out.varint((list[i + 1] & 0xffff) * fieldCount + (list[i + 1] >>> 16));
-    }
     work += length;
+    if (live > 0) {
+      terms.push(termText[term]);
+      out.varint(live);
+      let doc = 0;
+      for (let i = 0; i < length; i += 2) {
+        if (alive[list[i]] !== 1) continue;
+        out.varint(list[i] - doc);
+        doc = list[i];
+        out.varint((list[i + 1] & 0xffff) * fieldCount + (list[i + 1] >>> 16));
+      }
+    }
     if (work >= STEP) {
       work = 0;
       yield;
@@ -111,57 +112,87 @@ export function* encodeTermIndex(index: TermIndex): Generator<void, StoredTermIn
   return { fields: [...fields], documents: documentText, terms: terms.join('\n'), postings: postingText };
 }
 
-/** Decodes a stored index for `fields`; throws when it is damaged or was made for other fields. */
+/**
+ * Decodes a stored index for `fields`; throws when it is damaged or was made for other fields.
+ * The documents are decoded at once; the postings' structure is checked (every number whole, as
+ * many lists as terms, nothing after the last) and each term's list left to be decoded when a
+ * query first reads it (packedPostings.ts).
+ */
 export function* decodeTermIndex(stored: StoredTermIndex, fields: readonly string[]): Generator<void, TermIndex> {
   if (!stored || !Array.isArray(stored.fields) || stored.fields.join('\n') !== fields.join('\n')) throw new Error('term index: other fields');
   if (typeof stored.documents !== 'string' || typeof stored.terms !== 'string' || typeof stored.postings !== 'string') throw new Error('term index: damaged');
   const fieldCount = fields.length;
-  const docs = new ByteReader(yield* base64ToBytesSteps(stored.documents));
-  const ids: number[] = [];
-  const lengths: number[] = [];
+  const docBytes = yield* base64ToBytesFast(stored.documents);
+  // Two passes over the documents' varints: the last id sizes the arrays, then they are filled in place.
+  const docs = new ByteReader(docBytes);
   let id = 0;
+  let count = 0;
   while (docs.more) {
-    id += docs.varint();
-    ids.push(id);
-    for (let field = 0; field < fieldCount; field++) lengths.push(docs.varint());
-    if (ids.length % STEP === 0) yield;
+    const delta = docs.varint();
+    if (count > 0 && delta === 0) throw new Error('term index: documents out of order');
+    id += delta;
+    count++;
+    for (let field = 0; field < fieldCount; field++) docs.varint();
+    if (count % STEP === 0) yield;
   }
-  const size = ids.length === 0 ? 16 : ids[ids.length - 1] + 1;
+  if (id >= 0x100000000) throw new Error('term index: a document id is too large');
+  const size = count === 0 ? 16 : id + 1;
   const alive = new Uint8Array(size);
   const fieldLength = new Uint32Array(size * fieldCount);
-  ids.forEach((doc, n) => {
-    if (n > 0 && doc <= ids[n - 1]) throw new Error('term index: documents out of order');
-    alive[doc] = 1;
-    for (let field = 0; field < fieldCount; field++) fieldLength[doc * fieldCount + field] = lengths[n * fieldCount + field];
-  });
+  const fill = new ByteReader(docBytes);
+  id = 0;
+  for (let n = 0; n < count; n++) {
+    id += fill.varint();
+    alive[id] = 1;
+    for (let field = 0; field < fieldCount; field++) fieldLength[id * fieldCount + field] = fill.varint();
+    if (n % STEP === STEP - 1) yield;
+  }
   yield;
   const termText = stored.terms === '' ? [] : stored.terms.split('\n');
-  const reader = new ByteReader(yield* base64ToBytesSteps(stored.postings));
-  const postings: Uint32Array[] = [];
-  const postingLength: number[] = [];
+  const bytes = yield* base64ToBytesFast(stored.postings);
+  const at = new Uint32Array(termText.length);
+  const counts = new Uint32Array(termText.length);
+  let p = 0;
   let work = 0;
   for (let term = 0; term < termText.length; term++) {
-    const count = reader.varint();
-    const list = new Uint32Array(Math.max(4, count * 2));
-    let doc = 0;
-    for (let i = 0; i < count; i++) {
-      doc += reader.varint();
-      const packed = reader.varint();
-      const field = packed % fieldCount;
-      if (doc >= size || alive[doc] !== 1) throw new Error('term index: a posting names no document');
-      list[2 * i] = doc;
-      list[2 * i + 1] = (field << 16) | Math.floor(packed / fieldCount);
-    }
-    postings.push(list);
-    postingLength.push(count * 2);
-    work += count;
-    if (work >= STEP) {
+    const [postings, next] = varintAt(bytes, p);
+    if (postings === 0) throw new Error('term index: a term without postings');
+    // Each posting is two whole varints (checked, not decoded: that waits for the first query of the term).
+    p = skipVarints(bytes, next, postings * 2);
+    at[term] = next;
+    counts[term] = postings;
+    work += postings;
+    if (work >= STEP * 4) {
       work = 0;
       yield;
     }
   }
-  if (reader.more) throw new Error('term index: data after the last term');
+  if (p !== bytes.length) throw new Error('term index: data after the last term');
+  yield;
   const index = new TermIndex(fields);
-  index.load({ termText, postings, postingLength, alive, fieldLength });
+  yield* index.loadSteps({ termText, alive, fieldLength }, { bytes, at, count: counts });
   return index;
+}
+
+/** The varint at `p` and where the next starts; throws when the data ends inside it or it is too long. */
+function varintAt(bytes: Uint8Array, p: number): [number, number] {
+  let value = 0;
+  for (let shift = 0; shift <= 28; shift += 7) {
+    if (p >= bytes.length) throw new Error('term index: the data ends inside a number');
+    const byte = bytes[p++];
+    value += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return [value, p];
+  }
+  throw new Error('term index: a number is too long');
+}
+
+/**
+ * Where `n` varints from `p` end (counting the bytes that end one); throws when the data ends first.
+ * How long each is does not matter here: the decoder bounds a term's list by where it ends.
+ */
+function skipVarints(bytes: Uint8Array, p: number, n: number): number {
+  const end = bytes.length;
+  while (n > 0 && p < end) n -= (bytes[p++] >>> 7) ^ 1;
+  if (n > 0) throw new Error('term index: the data ends inside a number');
+  return p;
 }

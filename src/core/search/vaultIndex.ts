@@ -5,13 +5,16 @@ import { chunkNote, chunkNoteSteps, DEFAULT_CHUNK_OPTIONS, noteTitle, type Chunk
 import { DEFAULT_RANKING, FIELDS, fuseRankings, type RankedChunk, type Ranking } from './chunkRanking';
 import { embeddingTextOf, embeddingTexts, noteAbout } from './embeddingText';
 import { LinkGraph } from './linkGraph';
+import { ownString } from './ownString';
 import { meanLogChunks, type NoteLengths } from './noteEvidence';
 import { NoteNumbers } from './noteNumbers';
 import { makeHits, pickHits } from './searchHits';
 import { TermIndex, type TermQuery } from './termIndex';
 import { componentsOf, RankScratch, scoreChunks, type ScoreComponent, type ScoredChunks } from './topChunks';
-import { decodeTermIndex, encodeTermIndex, runSteps, runStepsAsync, type StoredTermIndex } from './termIndexCodec';
+import { runSteps, runStepsAsync } from './termIndexCodec';
 import { abortError, driveSteps, hashInSlices, macrotask, SliceClock } from './slices';
+import type { ChunkMeta, NoteEntry } from './indexEntries';
+import { restoreSteps, saveSteps, type IndexContents, type RestoreReport } from './savedIndex';
 import type { SearchHit, SearchOptions, VaultSearch } from './types';
 
 /**
@@ -22,13 +25,7 @@ import type { SearchHit, SearchOptions, VaultSearch } from './types';
  * note too: it is hashed and indexed a piece at a time), so the host's UI never waits long.
  */
 
-/**
- * Bump when the stored shape, the chunker or the text processing changes: an older index is rebuilt.
- * 3: the term index's own compact format (MiniSearch's JSON before). Per-note fields added later
- * (a note-level index beside the chunks) go in a new key of Stored with a new version.
- * 4: the notes' links (linkGraph.ts) beside the chunks.
- */
-export const INDEX_FORMAT_VERSION = 4;
+export { INDEX_FORMAT_VERSION, type RestoreReport } from './savedIndex';
 
 /**
  * A second ranking of the index's chunks by meaning (semantic.ts: embeddings), fused with the
@@ -57,7 +54,7 @@ export interface IndexSettings {
 export interface BuildOptions {
   /** Called at each pause (every `yieldEvery` notes, and when a slice is due) and at the end, with notes handled so far and the total. */
   readonly onProgress?: (done: number, total: number) => void;
-  /** At most this many notes between two pauses (default 50). */
+  /** A pause at every this many notes when one of them was read since the last pause (default 50). */
   readonly yieldEvery?: number;
   /** Pause once a slice of work has taken this long, even inside one big note (default 12 ms). */
   readonly sliceMs?: number;
@@ -83,52 +80,19 @@ export interface BuildReport {
   readonly skipped: number;
 }
 
-interface ChunkMeta {
-  readonly path: string;
-  readonly headings: readonly string[];
-  readonly startLine: number;
-  readonly endLine: number;
-  /** Hash of the chunk's embedding text (title, headings, lines): a vector computed from another hash is stale. */
-  readonly hash: string;
-}
-
-interface NoteEntry {
-  hash: string;
-  stat: NoteStat | null;
-  readonly ids: readonly number[];
-}
-
-function isStat(value: unknown): value is NoteStat {
-  const stat = value as Partial<NoteStat> | null;
-  return typeof stat === 'object' && stat !== null && typeof stat.mtime === 'number' && typeof stat.size === 'number';
-}
-
-type StoredNote = [string, { hash: string; stat: NoteStat | null; chunks: Array<[number, string[], number, number, string]> }];
-
-interface Stored {
-  version: number;
-  fingerprint: string;
-  nextId: number;
-  /** Each part: the JSON of up to NOTES_PER_STEP notes, read one part per step (one parse of all of them held the thread ~100 ms at 25,000 notes). */
-  notes: string[];
-  terms: StoredTermIndex;
-  /** The notes' links (linkGraph.ts), since format 4. */
-  links: unknown;
-}
-
-
-/** Notes saved or restored between two pauses. */
-const NOTES_PER_STEP = 1000;
+/** Vaults of this many notes or more pause once after listing them, before the notes are read. */
+const LISTING_PAUSE_FROM = 1000;
 
 /** Notes at least this long are hashed a piece at a time. */
 const HASH_IN_SLICES_FROM = 256 * 1024;
 
-export type RestoreReport = 'restored' | 'damaged' | 'other-version' | 'other-settings';
+/** How saving and restoring are sliced: a pause function (a pause at every step), or slices timed by a clock. */
+export type StepPacing = (() => Promise<void>) | Pick<BuildOptions, 'pause' | 'sliceMs' | 'now'>;
 
 export class VaultIndex implements VaultSearch {
   private terms = new TermIndex(FIELDS);
-  private readonly notes = new Map<string, NoteEntry>();
-  private readonly chunks = new Map<number, ChunkMeta>();
+  private notes = new Map<string, NoteEntry>();
+  private chunks = new Map<number, ChunkMeta>();
   /** Each chunk's note as a number, so a query groups its matches by note in typed arrays (topChunks.ts). */
   private noteNumbers = new NoteNumbers();
   /** Typed arrays a query's ranking reuses (topChunks.ts). */
@@ -248,31 +212,43 @@ export class VaultIndex implements VaultSearch {
     const paths = (await this.vault.listMarkdown()).filter((p) => !this.isExcluded(p));
     const listed = new Set(paths);
     let removed = 0;
-    for (const known of [...this.notes.keys()].sort()) {
-      if (!listed.has(known)) {
-        this.remove(known);
-        removed++;
-      }
+    const gone: string[] = [];
+    for (const known of this.notes.keys()) if (!listed.has(known)) gone.push(known);
+    for (const known of gone.sort()) {
+      this.remove(known);
+      removed++;
+    }
+    if (paths.length >= LISTING_PAUSE_FROM) {
+      // A big vault's listing and removal scan are a slice of their own (25,000 paths: tens of ms).
+      await pause();
+      clock.restart();
+      if (signal?.aborted) throw abortError();
     }
     let indexed = 0;
     let unchanged = 0;
     let readToCompare = 0;
     let skipped = 0;
+    /** Notes read since the last pause: a restart's run over unchanged notes (a stat each) pauses only when its slice is due. */
+    let read = 0;
     for (let i = 0; i < paths.length; i++) {
       if (signal?.aborted) throw abortError();
-      if (i > 0 && (i % yieldEvery === 0 || clock.due)) {
+      if (i > 0 && ((i % yieldEvery === 0 && read > 0) || clock.due)) {
         onProgress?.(i, paths.length);
         await pause();
         clock.restart();
+        read = 0;
         if (signal?.aborted) throw abortError();
       }
       const path = paths[i];
       const known = this.notes.get(path);
-      const stat = this.vault.stat ? await this.vault.stat(path) : null;
+      // The host's stat from memory when it has one (Obsidian's TFile.stat): 25,000 promises cost more than the lookups.
+      let stat = this.vault.statNow?.(path);
+      if (stat === undefined) stat = this.vault.stat ? await this.vault.stat(path) : null;
       if (known && stat && known.stat && known.stat.mtime === stat.mtime && known.stat.size === stat.size) {
         unchanged++;
         continue;
       }
+      read++;
       let text: string | null;
       try {
         text = await this.vault.read(path);
@@ -443,122 +419,50 @@ export class VaultIndex implements VaultSearch {
   }
 
   /**
-   * The index as JSON, for the plugin folder (or a file): format version, settings fingerprint,
-   * per-note hashes and stats, and the term index (termIndexCodec.ts). Encoded in steps with
-   * `pause` between them (none by default); removed notes' postings are compacted away first.
+   * The index as saved in the plugin folder (savedIndex.ts): format version, settings fingerprint,
+   * per-note hashes and stats, links, and the term index (termIndexCodec.ts). Written in steps,
+   * paced by `pacing` (no pause by default); removed notes' postings are compacted away first.
    */
-  async serialize(pause: () => Promise<void> = () => Promise.resolve()): Promise<string> {
+  async serialize(pacing: StepPacing = () => Promise.resolve()): Promise<string> {
+    const pause = typeof pacing === 'function' ? pacing : (pacing.pause ?? macrotask);
     if (this.terms.dirtShare > 0.2) await this.terms.compact(pause);
-    const notes: string[] = [];
-    let part: StoredNote[] = [];
-    for (const path of this.paths()) {
-      const entry = this.notes.get(path) as NoteEntry;
-      const chunks = entry.ids.map((id) => {
-        const meta = this.chunks.get(id) as ChunkMeta;
-        return [id, [...meta.headings], meta.startLine, meta.endLine, meta.hash] as [number, string[], number, number, string];
-      });
-      part.push([path, { hash: entry.hash, stat: entry.stat, chunks }]);
-      if (part.length === NOTES_PER_STEP) {
-        notes.push(JSON.stringify(part));
-        part = [];
-        await pause();
-      }
-    }
-    if (part.length > 0) notes.push(JSON.stringify(part));
-    await pause();
-    const terms = await runStepsAsync(encodeTermIndex(this.terms), pause);
-    // JSON.stringify(stored) written a piece per step (the same text): one call took ~100 ms at 25,000 notes.
-    const head: Omit<Stored, 'notes' | 'terms' | 'links'> = { version: INDEX_FORMAT_VERSION, fingerprint: this.fingerprint, nextId: this.nextId };
-    const pieces = [JSON.stringify(head).slice(0, -1), ',"notes":['];
-    for (const [i, part] of notes.entries()) {
-      pieces.push(`${i > 0 ? ',' : ''}${JSON.stringify(part)}`);
-      await pause();
-    }
-    pieces.push('],"terms":{');
-    for (const [i, key] of (['fields', 'documents', 'terms', 'postings'] as const).entries()) {
-      pieces.push(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(terms[key])}`);
-      await pause();
-    }
-    pieces.push(`},"links":${JSON.stringify(this.linkGraph.toJSON())}}`);
-    return pieces.join('');
+    await runPaced(this.terms.trimSteps(), pacing);
+    return runPaced(saveSteps({ notes: this.notes, chunks: this.chunks, terms: this.terms, links: this.linkGraph, nextId: this.nextId }, this.paths(), this.fingerprint), pacing);
   }
 
   /**
    * Load a serialized index. Returns false, leaving this index empty, when the text is not an
    * index, was written by another format version, or with other settings; build() then reads every note.
    */
-  restore(json: string): boolean {
-    return this.restoreReport(json) === 'restored';
+  restore(text: string): boolean {
+    return this.restoreReport(text) === 'restored';
   }
 
   /**
-   * restore(), saying why an index was not restored: 'damaged' (not JSON, or not an index: a file
-   * cut short, edited or overwritten), 'other-version', 'other-settings'. Never throws; anything
-   * but 'restored' leaves this index empty.
+   * restore(), saying why an index was not restored: 'damaged' (not an index: a file cut short,
+   * edited or overwritten), 'other-version', 'other-settings'. Never throws; anything but
+   * 'restored' leaves this index as it was.
    */
-  restoreReport(json: string): RestoreReport {
-    return runSteps(this.restoreSteps(json));
+  restoreReport(text: string): RestoreReport {
+    return this.take(runSteps(restoreSteps(text, this.fingerprint)));
   }
 
-  /** restoreReport() in steps with `pause` between them (the term index is decoded a part at a time). */
-  restoreReportAsync(json: string, pause: () => Promise<void> = macrotask): Promise<RestoreReport> {
-    return runStepsAsync(this.restoreSteps(json), pause);
+  /** restoreReport() in steps paced by `pacing` (a pause at every step by default: a macrotask). */
+  async restoreReportAsync(text: string, pacing: StepPacing = macrotask): Promise<RestoreReport> {
+    return this.take(await runPaced(restoreSteps(text, this.fingerprint), pacing));
   }
 
-  private *restoreSteps(json: string): Generator<void, RestoreReport> {
-    let stored: Stored;
-    try {
-      stored = JSON.parse(json) as Stored;
-    } catch {
-      return 'damaged';
-    }
-    if (typeof stored !== 'object' || stored === null) return 'damaged';
-    if (stored.version !== INDEX_FORMAT_VERSION) return 'other-version';
-    if (stored.fingerprint !== this.fingerprint) return 'other-settings';
-    if (!Array.isArray(stored.notes) || !Number.isSafeInteger(stored.nextId)) return 'damaged';
-    const links = LinkGraph.fromJSON(stored.links);
-    if (links === null) return 'damaged';
-    yield;
-    let terms: TermIndex;
-    const notes = new Map<string, NoteEntry>();
-    const chunks = new Map<number, ChunkMeta>();
-    try {
-      // Every entry checked before any is taken: a damaged one leaves this index as it was (empty).
-      for (const text of stored.notes) {
-        yield;
-        const part = JSON.parse(text) as StoredNote[];
-        if (!Array.isArray(part)) return 'damaged';
-        for (const [path, entry] of part) {
-          if (typeof path !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.chunks)) return 'damaged';
-          const ids: number[] = [];
-          for (const [id, headings, startLine, endLine, hash] of entry.chunks) {
-            if (!Number.isSafeInteger(id) || !Array.isArray(headings) || !Number.isSafeInteger(startLine) || !Number.isSafeInteger(endLine) || typeof hash !== 'string') return 'damaged';
-            ids.push(id);
-            chunks.set(id, { path, headings, startLine, endLine, hash });
-          }
-          notes.set(path, { hash: entry.hash, stat: isStat(entry.stat) ? entry.stat : null, ids });
-        }
-      }
-      yield;
-      terms = yield* decodeTermIndex(stored.terms, FIELDS);
-    } catch {
-      return 'damaged';
-    }
-    // The term index and the chunks must name the same documents.
-    if (terms.documentCount !== chunks.size) return 'damaged';
-    for (const id of chunks.keys()) if (!terms.has(id) || id >= stored.nextId) return 'damaged';
-    this.terms = terms;
-    this.linkGraph = links;
-    this.notes.clear();
-    this.chunks.clear();
+  private take(restored: IndexContents | Exclude<RestoreReport, 'restored'>): RestoreReport {
+    if (typeof restored === 'string') return restored;
+    // Taken whole, not copied: the restore made them for this index alone.
+    this.terms = restored.terms;
+    this.linkGraph = restored.links;
+    this.notes = restored.notes;
+    this.chunks = restored.chunks;
+    this.nextId = restored.nextId;
     this.noteNumbers = new NoteNumbers();
-    for (const [path, entry] of notes) this.notes.set(path, entry);
-    for (const [id, meta] of chunks) {
-      this.chunks.set(id, meta);
-      this.noteNumbers.add(id, meta.path);
-    }
+    for (const [id, meta] of this.chunks) this.noteNumbers.add(id, meta.path);
     this.lengths = null;
-    this.nextId = stored.nextId;
     return 'restored';
   }
 
@@ -579,7 +483,7 @@ export class VaultIndex implements VaultSearch {
       const chunk = note.chunks[i];
       const id = this.nextId++;
       ids.push(id);
-      this.chunks.set(id, { path, headings: chunk.headings, startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embeddingTextOf(path, lines, note, about, i)) });
+      this.chunks.set(id, { path, headings: chunk.headings.map(ownString), startLine: chunk.startLine, endLine: chunk.endLine, hash: sha256Hex(embeddingTextOf(path, lines, note, about, i)) });
       this.noteNumbers.add(id, path);
       this.terms.add(id, [note.title, aliases, chunk.headings.join('\n'), tags, note.properties, folder, chunk.body]);
       yield;
@@ -592,3 +496,9 @@ export class VaultIndex implements VaultSearch {
 }
 
 export { noteTitle };
+
+/** Steps run to their end, paced: a pause at every step, or when a clock-timed slice is due. */
+function runPaced<T>(steps: Generator<void, T>, pacing: StepPacing): Promise<T> {
+  if (typeof pacing === 'function') return runStepsAsync(steps, pacing);
+  return driveSteps(steps, new SliceClock(pacing.sliceMs ?? 12, pacing.now), pacing.pause ?? macrotask);
+}
