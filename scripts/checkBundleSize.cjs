@@ -1,17 +1,14 @@
 /**
  * CI's check after the build (.ci/run): main.js must stay under the size it is allowed. Obsidian
- * Sync's Standard plan skips plugin files over 5 MB; issue 30 aims at 2.5 MB. After its second round
- * (langsmith shimmed, cl100k_base stored over o200k_base, the XML parser, the model profiles and the
- * SDK helpers LangChain never calls left out) main.js is 2.90 MB, the packed rank tables 1.18 MB of
- * it; Gemini's SDK (+59 KB) and the Codex CLI provider then took it to 3.00 MB. The rank tables
- * range coded instead of DEFLATEd: 1.07 MB, main.js 2.86 MB (2,862,100 bytes). The 2.5 MB target is
- * not reached, so the limit sits just above what was reached (3.00 MB and 50 KB of room): a feature
- * that needs more says so in its commit.
+ * Sync's Standard plan skips plugin files over 5 MB; issue 30's target is 2.5 MB, reached in its
+ * third round (the SDKs', LangChain's and zod 3's unused modules stubbed: scripts/unusedModules.cjs;
+ * the rank tables range coded): 2.46 MB (2,459,198 bytes). The limit is the target itself: a
+ * feature that needs more makes room for itself first, or says in its commit why it cannot.
  */
 const { statSync } = require('node:fs');
 const path = require('node:path');
 
-const LIMIT_BYTES = 3_050_000;
+const LIMIT_BYTES = 2_500_000;
 const TARGET_BYTES = 2_500_000;
 
 const file = path.join(__dirname, '..', 'main.js');
