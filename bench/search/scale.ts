@@ -92,7 +92,7 @@ class StatVault implements VaultReader {
     return Promise.resolve(this.notes.get(path) ?? null);
   }
   listMarkdown(): Promise<string[]> {
-    return Promise.resolve([...this.notes.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    return Promise.resolve([...this.notes.keys()].sort());
   }
   stat(path: string): Promise<NoteStat | null> {
     return Promise.resolve(this.stats.get(path) ?? null);

@@ -18,7 +18,7 @@ export function withCanvasText(vault: VaultReader, listCanvases: () => Promise<s
       if ('error' in canvas) throw new UnreadableNoteError(path, 'unreadable', canvas.error);
       return canvas.text;
     },
-    listMarkdown: async () => [...(await vault.listMarkdown()), ...(await listCanvases())].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    listMarkdown: async () => [...(await vault.listMarkdown()), ...(await listCanvases())].sort(), // code-unit order, as `<`
     ...(vault.stat ? { stat: vault.stat.bind(vault) } : {}),
     ...(vault.statNow ? { statNow: vault.statNow.bind(vault) } : {}),
     ...(vault.tagsOf ? { tagsOf: vault.tagsOf.bind(vault) } : {}),
