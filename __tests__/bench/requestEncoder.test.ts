@@ -1,27 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { notesUnder } from '../helpers/notesUnder';
+import { VAULT } from '../helpers/paths';
 import { tokenCounterFor } from '../../src/core/tokens/tokenCounter';
 import { paragraphsOf, RequestEncoder } from '../../bench/cache/encode';
-
-/** Markdown notes of the shared corpus (real text: headings, lists, code, links, other scripts). */
-function corpusTexts(limit: number): string[] {
-  const root = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (out.length >= limit) return;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.md')) out.push(readFileSync(full, 'utf8'));
-    }
-  };
-  try {
-    walk(root);
-  } catch {
-    // no corpus beside the checkout: the hand-made cases still run
-  }
-  return out;
-}
 
 const CASES = [
   'one line',
@@ -44,7 +24,7 @@ describe('RequestEncoder: a block encoded paragraph by paragraph gives the whole
   test.each(['gpt-4o', 'gpt-4'])('%s', (model) => {
     const counter = tokenCounterFor(model);
     const encoder = new RequestEncoder(model, counter);
-    const texts = [...CASES, ...corpusTexts(300)];
+    const texts = [...CASES, ...notesUnder(VAULT, 300)];
     expect(texts.length).toBeGreaterThan(CASES.length);
     for (const text of texts) expect(encoder.blockTokens(text)).toEqual(counter.encode(text));
     // Again, from the memo.
