@@ -33,37 +33,31 @@ export interface ShortAndReopenCpuRatios {
 /** A CPU figure of a row, or NaN for rows from before it was measured. */
 const cpu = (n: number | undefined) => (typeof n === 'number' ? n : NaN);
 
+/** Each vault kind's rows at turn 10, turn 50 and the longest run, in first-appearance order. */
+function checkpointsOf(rows: readonly WholeTurnRow[]): Array<{ vault: string; ten?: WholeTurnRow; fifty?: WholeTurnRow; last?: WholeTurnRow }> {
+  return [...new Set(rows.map((r) => r.vault))].map((vault) => {
+    const own = rows.filter((r) => r.vault === vault).sort((a, b) => a.turns - b.turns);
+    return { vault, ten: own.find((r) => r.turns === 10), fifty: own.find((r) => r.turns === 50), last: own[own.length - 1] };
+  });
+}
+
 /** Pure: issue 30's ratios per vault kind (null when the run has no 10- or 50-turn row). */
 export function shortAndReopenRatios(rows: readonly WholeTurnRow[]): ShortAndReopenRatios[] {
-  const kinds = [...new Set(rows.map((r) => r.vault))];
-  return kinds.map((vault) => {
-    const own = rows.filter((r) => r.vault === vault).sort((a, b) => a.turns - b.turns);
-    const last = own[own.length - 1];
-    const fifty = own.find((r) => r.turns === 50);
-    const ten = own.find((r) => r.turns === 10);
-    return {
-      vault,
-      tenRatio: ten && fifty && fifty.nextMs > 0 ? ten.nextMs / fifty.nextMs : null,
-      reopenRatio: last && last.nextMs > 0 ? (last.openMs + last.firstSendMs) / last.nextMs : null,
-    };
-  });
+  return checkpointsOf(rows).map(({ vault, ten, fifty, last }) => ({
+    vault,
+    tenRatio: ten && fifty && fifty.nextMs > 0 ? ten.nextMs / fifty.nextMs : null,
+    reopenRatio: last && last.nextMs > 0 ? (last.openMs + last.firstSendMs) / last.nextMs : null,
+  }));
 }
 
 /** Pure: issue 30's ratios per vault kind in CPU time. */
 export function shortAndReopenCpuRatios(rows: readonly WholeTurnRow[]): ShortAndReopenCpuRatios[] {
-  const kinds = [...new Set(rows.map((r) => r.vault))];
   const positive = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : null);
-  return kinds.map((vault) => {
-    const own = rows.filter((r) => r.vault === vault).sort((a, b) => a.turns - b.turns);
-    const last = own[own.length - 1];
-    const fifty = own.find((r) => r.turns === 50);
-    const ten = own.find((r) => r.turns === 10);
-    return {
-      vault,
-      tenCpuRatio: ten && fifty ? positive(cpu(ten.nextCpuMs), cpu(fifty.nextCpuMs)) : null,
-      reopenCpuRatio: last ? positive(cpu(last.openCpuMs) + cpu(last.firstSendCpuMs), cpu(last.nextCpuMs)) : null,
-    };
-  });
+  return checkpointsOf(rows).map(({ vault, ten, fifty, last }) => ({
+    vault,
+    tenCpuRatio: ten && fifty ? positive(cpu(ten.nextCpuMs), cpu(fifty.nextCpuMs)) : null,
+    reopenCpuRatio: last ? positive(cpu(last.openCpuMs) + cpu(last.firstSendCpuMs), cpu(last.nextCpuMs)) : null,
+  }));
 }
 
 /** Pure: the targets per vault kind (null ratios when the run has no 50-turn row or nothing past it). */
