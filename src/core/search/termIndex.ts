@@ -1,8 +1,8 @@
 import { ownString } from './ownString';
 import { PackedTerms, type PackedPostings } from './packedPostings';
 import { similarTerms } from './similarTerms';
-import { processTerm, tokenize } from './text';
-import { QueryMatches, QueryRun, QueryScratch, queryTermsOf, type PostingSource, type TermQuery, type TermResult } from './termQuery';
+import { processTerm, terms as termsOf, tokenize } from './text';
+import { QueryMatches, QueryRun, QueryScratch, type PostingSource, type TermQuery, type TermResult } from './termQuery';
 
 /**
  * The inverted index under the vault search: terms to postings in typed arrays, scored with
@@ -186,12 +186,12 @@ export class TermIndex implements PostingSource {
 
   /** MiniSearch's results for a query (each with its matched terms and fields). */
   search(query: string, options: TermQuery): TermResult[] {
-    return new QueryRun(this, options, this.scratch, queryTermsOf(query), true).results();
+    return new QueryRun(this, options, this.scratch, termsOf(query), true).results();
   }
 
   /** The same scores as search(), typed: no object per match (what the vault search ranks). */
   match(query: string, options: TermQuery): QueryMatches {
-    return new QueryRun(this, options, this.scratch, queryTermsOf(query), false).matches();
+    return new QueryRun(this, options, this.scratch, termsOf(query), false).matches();
   }
 
   /**

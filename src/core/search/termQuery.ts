@@ -1,5 +1,3 @@
-import { processTerm, tokenize } from './text';
-
 /**
  * One search over the term index (termIndex.ts): each query term scored on its own (exact, then
  * prefix, then fuzzy expansions, as MiniSearch's executeQuerySpec), summed into the totals (its OR
@@ -143,16 +141,6 @@ function holds(list: Uint32Array, length: number, doc: number): boolean {
     else hi = mid - 1;
   }
   return false;
-}
-
-/** The query's processed terms, in order (stop words dropped, repeats kept: MiniSearch scores each). */
-export function queryTermsOf(query: string): string[] {
-  const out: string[] = [];
-  for (const word of tokenize(query)) {
-    const term = processTerm(word);
-    if (term) out.push(term);
-  }
-  return out;
 }
 
 /**
