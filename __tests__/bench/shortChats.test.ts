@@ -32,15 +32,15 @@ describe('whole-turn short chats (issue 30: turn 10 no slower than turn 50)', ()
     expect(sc.perChat.cpuRatio.median).toBeCloseTo(0.95, 6);
     expect(sc.samples).toBe(28);
     const line = shortChatsLine('cached', sc);
-    expect(line).toContain('**0.95× (quartiles 0.50–1.00×)** ✓ in wall time (3 of 4 chats no slower)');
-    expect(line).toContain('the turns pooled (28 each)');
+    expect(line).toContain('pooled (28 turns each)');
+    expect(line).toContain('over the chats: 0.95× (quartiles 0.50–1.00×) in wall time (3 of 4 chats no slower)');
   });
 
   test('a run from before the per-chat figures keeps its pooled line', () => {
     const c = chat(1, 2);
     const sc = shortChatsOf({ chats: 1, ...c });
     expect(sc?.perChat).toBeUndefined();
-    expect(sc ? shortChatsLine('cached', sc) : '').toContain('44–50, the turns pooled (7 each): 1.00 ms against 2.00 ms, 0.50× ✓');
+    expect(sc ? shortChatsLine('cached', sc) : '').toContain('44–50 of every chat pooled (7 turns each): 1.00 ms against 2.00 ms, 0.50× ✓ in wall time');
     expect(shortChatsOf({ chats: 0, tenMs: [], fiftyMs: [], tenCpuMs: [], fiftyCpuMs: [] })).toBeNull();
   });
 });
