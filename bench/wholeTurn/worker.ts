@@ -42,7 +42,8 @@ export interface WholeTurnOptions {
    * Short chats of 50 turns played after the warm-up (each with its own notes, folder and vault, from a
    * collected heap, without a checkpoint's saves and reopens): the next request at turns 4–10 and 44–50
    * of every one, for issue 30's "turn 10 no slower than turn 50" (one chat's window of 7 turns moved
-   * that ratio by ±20 % between runs, three chats pooled by ±10 %). 0 or absent: none.
+   * that ratio by ±20 % between runs; three chats pooled gave 0.73–1.61× in wall time and 0.77–1.10× in
+   * CPU time in five runs at load 11–15, 24 chats 0.88–1.14× and 0.85–0.95×). 0 or absent: none.
    */
   readonly shortChats?: number;
   /** The generator's first note (the warm-up chat's notes are others than the measured chat's: no content-keyed memo carries over). */
