@@ -114,6 +114,29 @@ describe('a damaged note reads an intact fence as the message', () => {
     expect(decoded.conversation.turns.map((t) => [t.text, t.reply])).toEqual([['<!--', '%%'], ['next', 'ok']]);
   });
 
+  test('blank lines added before an opening fence: the fenced text when it is what the chat data hashed', () => {
+    const chat = chatWith({ id: 'chat-fence-before', title: 'Fence', turns: [turn('<!--', '%%\n'), turn('next', 'ok')] });
+    const note = encodeChatNote(chat);
+    const damaged = note.replace('## User · 1\n\n```', '## User · 1\n\n\n```').replace('## Assistant · 1\n\n```', '## Assistant · 1\n\n \n\n```');
+    expect(damaged).not.toBe(note);
+    const decoded = decodeChatNote(damaged, fallback);
+    expect(decoded.warnings).toEqual([]);
+    expect(decoded.conversation.turns.map((t) => [t.text, t.reply])).toEqual([['<!--', '%%\n'], ['next', 'ok']]);
+    // Without the chat data there is no hash to tell: the text is kept as written (a plain text may start so).
+    const bare = damaged.slice(0, damaged.indexOf('> [!strata-data]'));
+    expect(decodeChatNote(bare, fallback).conversation.turns[0].text).toBe('\n```strata-text\n<!--\n```');
+  });
+
+  test('a plain text that starts with a blank line and a strata fence line reads as written', () => {
+    const text = '\n```strata-text\nx\n```';
+    const chat = chatWith({ id: 'chat-fence-plain', title: 'Fence', turns: [turn(text, text)] });
+    const note = encodeChatNote(chat);
+    expect(note).toContain(`## User · 1\n\n${text}\n\n## Assistant · 1`);
+    const decoded = decodeChatNote(note, fallback);
+    expect(decoded.warnings).toEqual([]);
+    expect(decoded.conversation).toEqual(chat);
+  });
+
   test('property: any text encoded, with blank lines (and spaces) after it, decodes to the text', () => {
     fc.assert(
       fc.property(messageText, fc.array(fc.constantFrom('', ' ', '\t', '  \r'), { minLength: 1, maxLength: 4 }), (text, blanks) => {
