@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { decodeChatNote, encodeChatNote } from '../../../src/core/conversation/codec';
 import type { ChatTurn } from '../../../src/core/conversation/model';
 import { decodeText, encodeText } from '../../../src/core/conversation/textBlock';
-import { chatWith, messageText } from './arbitraries';
+import { chatWith, conversation, messageText } from './arbitraries';
 
 const fallback = { id: 'chat-fallback', now: 0 };
 
@@ -145,6 +145,37 @@ describe('a damaged note reads an intact fence as the message', () => {
         expect(decodeText(`${encoded}\n${blanks.join('\n')}`)).toEqual({ text, encoding: encoded.startsWith('```strata-json') ? 'json' : 'fenced' });
       }),
       { numRuns: 500 },
+    );
+  });
+
+  test('property: blank lines put anywhere in the body but inside a fence, every fenced or JSON message reads back exactly', () => {
+    fc.assert(
+      fc.property(conversation, fc.array(fc.tuple(fc.nat(), fc.constantFrom('', ' ', '\t', '  ')), { minLength: 1, maxLength: 4 }), (c, inserts) => {
+        const lines = encodeChatNote(c).split('\n');
+        const bodyStart = lines.indexOf('---', 1) + 1;
+        const dataAt = lines.findIndex((l) => l.startsWith('> [!strata-data]'));
+        // Each encoded message: the lines of its fence, opening to closing.
+        const fenced: { turn: number; role: 'user' | 'assistant'; open: number; close: number }[] = [];
+        let n = -1;
+        lines.forEach((line, i) => {
+          const heading = /^## (User|Assistant) · (\d+)$/.exec(line);
+          if (!heading) return;
+          n = Number(heading[2]) - 1;
+          const role = heading[1] === 'User' ? 'user' : 'assistant';
+          const encoded = encodeText(role === 'user' ? c.turns[n].text : (c.turns[n].reply ?? ''));
+          if (encoded.startsWith('```strata-')) fenced.push({ turn: n, role, open: i + 2, close: i + 1 + encoded.split('\n').length });
+        });
+        // Last first, so each index is the undamaged note's.
+        const at = inserts.map(([k, blank]) => [bodyStart + (k % (dataAt - bodyStart)), blank] as const).sort((a, b) => b[0] - a[0]);
+        for (const [i, blank] of at) lines.splice(i, 0, blank);
+        const turns = decodeChatNote(lines.join('\n'), fallback).conversation.turns;
+        for (const f of fenced) {
+          if (at.some(([i]) => i > f.open && i <= f.close)) continue; // inside the fence: lines of the text
+          const want = f.role === 'user' ? c.turns[f.turn].text : c.turns[f.turn].reply;
+          expect([f.role, f.turn, f.role === 'user' ? turns[f.turn]?.text : turns[f.turn]?.reply]).toEqual([f.role, f.turn, want]);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 
