@@ -14,7 +14,7 @@ import type { AppliedEdit } from '../../core/edits/proposal';
 import { renderAppliedEdit } from './appliedEdits';
 import type { PendingReview, UnwrittenChanges } from './pendingReviews';
 import { ReviewArea } from './reviewArea';
-import { FRAME_BUDGET_MS, MessageWindow } from './messageWindow';
+import { FIRST_BUILD_BUDGET_MS, MessageWindow, nextBuildBudget } from './messageWindow';
 import { placeChildren, restoreScrollAnchor, scrollAnchorOf } from './listPlacement';
 
 export interface MessageActions {
@@ -65,6 +65,8 @@ export class MessageList {
   private readonly window: MessageWindow;
   /** The state last rendered: drawn again when the window grows or a page's rest is built. */
   private state: ChatState | null = null;
+  /** Milliseconds of building per render (see nextBuildBudget). */
+  private buildBudget = FIRST_BUILD_BUDGET_MS;
 
   constructor(
     parent: HTMLElement,
@@ -108,7 +110,7 @@ export class MessageList {
         this.rendered.delete(key);
       }
     }
-    const from = this.buildNewestFirst(entries, started);
+    const { from, built } = this.buildNewestFirst(entries, started);
     const nodes: HTMLElement[] = first > 0 ? [this.window.sentinel] : [];
     for (let i = from; i < entries.length; i++) nodes.push(this.rendered.get(entries[i].key)?.el ?? createDiv());
     // The message in view stays where it is when messages are added above it (a page, a compaction).
@@ -132,6 +134,7 @@ export class MessageList {
     if (refocus?.isConnected && this.el.ownerDocument.activeElement !== refocus) refocus.focus({ preventScroll: true });
     if (!restoreScrollAnchor(this.el, anchor)) this.el.scrollTop = top;
     this.scrollToEnd();
+    if (built > 0) this.buildBudget = nextBuildBudget(this.buildBudget, performance.now() - started);
     this.window.rendered(from === 0);
   }
 
@@ -179,15 +182,16 @@ export class MessageList {
 
   /**
    * Renders the entries not cached, newest first (the end of the chat, then upwards), until this
-   * frame's budget is spent; returns the first entry shown. The rest is built in the next frames.
+   * frame's budget is spent; returns the first entry shown and how many were built. The rest is
+   * built in the next frames.
    */
-  private buildNewestFirst(entries: readonly Entry[], started: number): number {
+  private buildNewestFirst(entries: readonly Entry[], started: number): { from: number; built: number } {
     let from = entries.length;
     let built = 0;
     while (from > 0) {
       const entry = entries[from - 1];
       if (!this.rendered.has(entry.key)) {
-        if (built > 0 && performance.now() - started > FRAME_BUDGET_MS) break;
+        if (built > 0 && performance.now() - started > this.buildBudget) break;
         const component = new Component();
         this.owner.addChild(component);
         const el = createDiv();
@@ -197,7 +201,7 @@ export class MessageList {
       }
       from--;
     }
-    return from;
+    return { from, built };
   }
 
   /** Cheap per-token update: plain text while streaming; markdown once the reply is complete. */

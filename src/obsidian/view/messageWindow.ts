@@ -3,10 +3,24 @@ import type { Component } from 'obsidian';
 /** Turns added per page: about 30 messages (a question and its reply each). */
 export const PAGE_TURNS = 15;
 /**
- * Milliseconds of building messages (markdown through Obsidian's renderer) in one frame: past it,
- * the rest of a page is built in the next frames, so a long chat never holds the main thread.
+ * Milliseconds a render of the list may take in one frame: building messages (markdown through
+ * Obsidian's renderer) stops past its share, and the rest of a page is built in the next frames,
+ * so a long chat never holds the main thread.
  */
-export const FRAME_BUDGET_MS = 30;
+export const FRAME_MS = 40;
+/** The first share of a frame given to building; then adjusted to what laying the messages out costs. */
+export const FIRST_BUILD_BUDGET_MS = 20;
+/** Building never takes more of a frame than this: laying out what was built needs the rest. */
+const MAX_BUILD_MS = 30;
+
+/**
+ * The next frame's building time, from this one's: a frame that took `frameMs` in all (building,
+ * then laying out what was built) scales it towards FRAME_MS. Heavy messages (tables, code) cost
+ * more to lay out than to build, so fewer are built per frame.
+ */
+export function nextBuildBudget(budgetMs: number, frameMs: number): number {
+  return Math.min(MAX_BUILD_MS, Math.max(2, (budgetMs * FRAME_MS) / Math.max(frameMs, 1)));
+}
 
 /**
  * Which of a long chat's turns the list shows. A chat opened or switched to shows its last page;
