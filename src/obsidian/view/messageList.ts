@@ -80,8 +80,14 @@ export class MessageList {
       if (this.state) this.render(this.state);
     });
     owner.registerDomEvent(this.el, 'scroll', () => {
-      this.stick = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 48;
+      this.follow(this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 48);
     });
+    // A narrower or shorter view (the sidebar resized) makes the messages taller: the newest stays in view.
+    if (typeof ResizeObserver !== 'undefined') {
+      const observer = new ResizeObserver(() => this.scrollToEnd());
+      observer.observe(this.el);
+      owner.register(() => observer.disconnect());
+    }
     owner.registerDomEvent(this.el, 'click', (event) => {
       const target = event.target instanceof HTMLElement ? event.target.closest('a') : null;
       if (!target) return;
@@ -98,7 +104,7 @@ export class MessageList {
     this.state = state;
     const id = state.conversation.id;
     // Another chat opens at its end; the same chat keeps the place the user scrolled to.
-    if (id !== this.chatId) this.stick = true;
+    if (id !== this.chatId) this.follow(true);
     this.chatId = id;
     const first = this.window.firstTurn(id, state.answered.length);
     const entries = this.entriesOf(state, first);
@@ -372,8 +378,18 @@ export class MessageList {
 
   /** Keep the newest message in view, if the user is following it (or `follow`: they just sent one). */
   scrollToEnd(follow = false): void {
-    if (follow) this.stick = true;
+    if (follow) this.follow(true);
     if (this.stick) this.el.scrollTop = this.el.scrollHeight;
+  }
+
+  /**
+   * Following the end or not. While it does, the browser's scroll anchoring is off (styles.css): on
+   * a narrower view it would hold a message in place and leave the newest below the fold; the
+   * resize observer scrolls to the end instead.
+   */
+  private follow(on: boolean): void {
+    this.stick = on;
+    this.el.toggleClass('is-following', on);
   }
 
   destroy(): void {
