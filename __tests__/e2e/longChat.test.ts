@@ -2,7 +2,8 @@
  * A long chat in the view (issue 30): a saved chat of 1,000 turns (made through the engine and the
  * codec, as the bench's chats are) opens at its last page, the newest reply in view; scrolling to
  * the top, or Tab to "Show earlier messages" and Enter, brings the page before without moving the
- * message in view; a message sent goes on at the bottom. Screenshots at 300 px and wide, light and dark.
+ * message in view; a message sent goes on at the bottom; a narrower sidebar keeps the newest reply
+ * in view. Screenshots at 300 px and wide, light and dark.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -50,6 +51,17 @@ function offsetOf(words: string): Promise<number> {
   }, words);
 }
 
+/** The newest reply's end is in the list's view. */
+function newestInView(): Promise<boolean> {
+  return page.evaluate(() => {
+    const list = document.querySelector('.strata-messages') as HTMLElement;
+    const replies = list.querySelectorAll('.strata-message.is-assistant');
+    const last = replies[replies.length - 1].getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    return last.bottom <= box.bottom + 1 && last.bottom > box.top;
+  });
+}
+
 /** Two animation frames with nothing added: a page being built over several frames is complete. */
 async function settled(): Promise<void> {
   await page.evaluate(
@@ -91,15 +103,13 @@ test('a chat of 1,000 turns opens at its last page, the newest reply in view', a
   expect(count).toBeLessThanOrEqual(PAGE);
   expect(await firstQuestion()).toMatch(new RegExp(`^Question ${TURNS - PAGE_TURNS + 1}:`));
   expect(await page.textContent('.strata-earlier-count')).toBe(`${TURNS - PAGE_TURNS} earlier turns`);
-  const inView = await page.evaluate(() => {
-    const list = document.querySelector('.strata-messages') as HTMLElement;
-    const replies = list.querySelectorAll('.strata-message.is-assistant');
-    const last = replies[replies.length - 1].getBoundingClientRect();
-    const box = list.getBoundingClientRect();
-    return last.bottom <= box.bottom + 1 && last.bottom > box.top;
-  });
-  expect(inView).toBe(true);
+  expect(await newestInView()).toBe(true);
   await shoot('long-chat-opened');
+  // A narrower sidebar makes every message taller: the newest reply stays in view.
+  await wb.narrowSidebar(true);
+  await settled();
+  expect(await newestInView()).toBe(true);
+  await wb.narrowSidebar(false);
   expect(await wb.errors()).toEqual([]);
 }, 180_000);
 
