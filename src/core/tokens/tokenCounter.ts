@@ -5,7 +5,7 @@ import { encodingForModel, type EncodingName } from './encodings';
 import { chunkStarts } from './lineChunks';
 import { internalsOf, LinearEncoder } from './linearBpe';
 import { rankSource } from './packedRanks';
-import { unpackRanksInSlices, type PackedRanks, type RankKeys, type UnpackedRanks } from './rankCodec';
+import { unpackRanksInSlices, type PackedRanks, type UnpackedRanks } from './rankCodec';
 
 /** Counts tokens for one model's tokenizer. */
 export interface TokenCounter {
@@ -19,9 +19,6 @@ const tokenizers = new Map<EncodingName, Tiktoken>();
 /** The bundle's unpacked tables by encoding: cl100k_base is stored over o200k_base's (rankCodec.ts). */
 const unpacked = new Map<string, UnpackedRanks>();
 
-/** Tables unpacked only as another's base (o200k_base for cl100k_base): their keys, no rank map. */
-const baseKeys = new Map<string, RankKeys>();
-
 type PackedEncoding = Exclude<EncodingName, 'estimate'>;
 
 function packedSource(encoding: PackedEncoding): { packed: PackedRanks; baseName: PackedEncoding | undefined } {
@@ -31,29 +28,20 @@ function packedSource(encoding: PackedEncoding): { packed: PackedRanks; baseName
   return { packed: source.packed, baseName: baseName === 'o200k_base' || baseName === 'cl100k_base' ? baseName : undefined };
 }
 
-/** A table's keys for a table stored over it: from its full unpack if there is one, else unpacked without its rank map. */
-function* keysInSlices(encoding: PackedEncoding): Generator<void, RankKeys, void> {
-  const known = unpacked.get(encoding) ?? baseKeys.get(encoding);
-  if (known) return known;
-  const { packed, baseName } = packedSource(encoding);
-  const base = baseName ? yield* keysInSlices(baseName) : undefined;
-  const { keys, firstBytes, lastBytes } = yield* unpackRanksInSlices(packed, base, false);
-  const table = unpacked.get(encoding) ?? baseKeys.get(encoding) ?? { keys, firstBytes, lastBytes };
-  baseKeys.set(encoding, table);
-  return table;
-}
-
-/** A bundled table unpacked (its base's keys first), in slices: the generator stops between them (rankCodec.ts). */
+/**
+ * A bundled table unpacked (its base first), in slices: the generator stops between them
+ * (rankCodec.ts). A base's table is the one its own count reads too: its hash index is built on
+ * its first lookup, so a table unpacked only as a base costs no index.
+ */
 function* unpackedTableInSlices(encoding: PackedEncoding): Generator<void, UnpackedRanks, void> {
   const cached = unpacked.get(encoding);
   if (cached) return cached;
   const { packed, baseName } = packedSource(encoding);
-  const base = baseName ? yield* keysInSlices(baseName) : undefined;
+  const base = baseName ? yield* unpackedTableInSlices(baseName) : undefined;
   const fresh = yield* unpackRanksInSlices(packed, base);
   // A count may have unpacked it meanwhile (between the slices of a warm-up): that one is kept.
   const table = unpacked.get(encoding) ?? fresh;
   unpacked.set(encoding, table);
-  baseKeys.delete(encoding);
   return table;
 }
 
