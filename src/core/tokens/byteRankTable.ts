@@ -20,9 +20,13 @@ export class ByteRankTable {
   private readonly hashes: Int32Array;
   /** Each entry's rank (the entry's own index in a table unpacked from the bundle). */
   private readonly ranks: Int32Array;
-  /** MULTIPLIER^k, for k up to the longest entry: a joined entry's hash from its parts' in O(1). */
-  private powers = new Int32Array(64);
-  private slots: Int32Array | null = null;
+  /** Each entry's first and last byte, which the unpacking reads for every token: a small array stays in cache. */
+  private readonly firstBytes: Uint8Array;
+  private readonly lastBytes: Uint8Array;
+  /** MULTIPLIER^k for k below 256 (longer entries compute theirs): a joined entry's hash from its parts' in O(1). */
+  private readonly powers = new Int32Array(256);
+  /** The hash index (entry + 1, 0 for none), empty until the first lookup; never null, so V8 keeps one field type. */
+  private slots = new Int32Array(0);
   private shift = 32;
   /** Entries added so far. */
   size = 0;
@@ -34,6 +38,8 @@ export class ByteRankTable {
     this.starts = new Int32Array(capacity + 1);
     this.hashes = new Int32Array(capacity);
     this.ranks = new Int32Array(capacity);
+    this.firstBytes = new Uint8Array(capacity);
+    this.lastBytes = new Uint8Array(capacity);
     this.powers[0] = 1;
     for (let k = 1; k < this.powers.length; k++) this.powers[k] = Math.imul(this.powers[k - 1], MULTIPLIER);
   }
@@ -67,13 +73,13 @@ export class ByteRankTable {
 
   /** MULTIPLIER^length. */
   private power(length: number): number {
-    if (length >= this.powers.length) {
-      const grown = new Int32Array(Math.max(length + 1, this.powers.length * 2));
-      grown.set(this.powers);
-      for (let k = this.powers.length; k < grown.length; k++) grown[k] = Math.imul(grown[k - 1], MULTIPLIER);
-      this.powers = grown;
-    }
-    return this.powers[length];
+    return length < 256 ? this.powers[length] : this.longPower(length);
+  }
+
+  private longPower(length: number): number {
+    let power = this.powers[255];
+    for (let k = 255; k < length; k++) power = Math.imul(power, MULTIPLIER);
+    return power;
   }
 
   private added(hash: number, rank: number): void {
@@ -81,10 +87,13 @@ export class ByteRankTable {
     const e = this.size++;
     this.hashes[e] = hash;
     this.ranks[e] = rank;
+    const start = this.starts[e];
     this.starts[e + 1] = this.used;
-    const length = this.used - this.starts[e];
+    this.firstBytes[e] = this.bytes[start];
+    this.lastBytes[e] = this.bytes[this.used - 1];
+    const length = this.used - start;
     if (length > this.maxTokenBytes) this.maxTokenBytes = length;
-    if (this.slots) this.place(e);
+    if (this.slots.length > 0) this.place(e);
   }
 
   /** An entry of `source[start … end)`, ranked `rank` (the next index when not given). */
@@ -130,19 +139,23 @@ export class ByteRankTable {
     const start = other.starts[e];
     const end = other.starts[e + 1];
     this.reserve(end - start);
-    this.bytes.set(other.bytes.subarray(start, end), this.used);
-    this.used += end - start;
+    // A loop: a subarray and set() per token of a few bytes cost several times more.
+    const bytes = this.bytes;
+    const from = other.bytes;
+    let at = this.used;
+    for (let i = start; i < end; i++) bytes[at++] = from[i];
+    this.used = at;
     this.added(other.hashes[e], this.size);
   }
 
   /** Entry e's first byte. */
   first(e: number): number {
-    return this.bytes[this.starts[e]];
+    return this.firstBytes[e];
   }
 
   /** Entry e's last byte. */
   last(e: number): number {
-    return this.bytes[this.starts[e + 1] - 1];
+    return this.lastBytes[e];
   }
 
   /** A copy of entry e's bytes. */
@@ -165,7 +178,7 @@ export class ByteRankTable {
   rank(source: Uint8Array, start: number, end: number): number {
     const length = end - start;
     if (length > this.maxTokenBytes || length <= 0) return -1;
-    const slots = this.slots ?? this.index();
+    const slots = this.slots.length > 0 ? this.slots : this.index();
     let hash = 0;
     for (let i = start; i < end; i++) hash = (Math.imul(hash, MULTIPLIER) + source[i] + 1) | 0;
     const mask = slots.length - 1;
@@ -185,6 +198,7 @@ export class ByteRankTable {
   }
 
   /** The hash index over every entry so far (entries added later are placed as they come). */
+  /** Built at once on the first lookup: filled as the tokens are unpacked, it made the unpacking slower (measured). */
   private index(): Int32Array {
     let bits = 4;
     while (1 << bits < this.capacity * 2) bits++;
@@ -196,7 +210,7 @@ export class ByteRankTable {
 
   /** Entry e into its slot; an entry with the same bytes is replaced, as a later Map.set replaces a value. */
   private place(e: number): void {
-    const slots = this.slots as Int32Array;
+    const slots = this.slots;
     const mask = slots.length - 1;
     const hash = this.hashes[e];
     const start = this.starts[e];

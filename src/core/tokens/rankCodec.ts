@@ -210,29 +210,35 @@ class TableReader {
  * (packed.base) needs that one unpacked first, as `base`.
  */
 export function unpackRanks(packed: PackedRanks, base?: RankKeys): UnpackedRanks {
-  const steps = unpackRanksInSlices(packed, base);
+  const steps = unpackRanksInSlices(packed, base, { sliceTokens: packed.count });
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
   }
 }
 
+export interface UnpackOptions {
+  /** Tokens between two pauses. At once (a count's synchronous unpacking), one call: V8 compiles the loop once, not twice. */
+  readonly sliceTokens?: number;
+}
+
 /**
  * unpackRanks in slices: the generator stops after reading the text and every SLICE_TOKENS tokens,
  * so a caller can let the host draw a frame between slices (tokenCounter.ts's warmTokenizer).
- * The byte table's hash index is built on its first lookup: a table wanted only as another's base
- * never builds it.
+ * The byte table's hash index is built on its first lookup: a table unpacked only as another's
+ * base never builds it.
  */
-export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys): Generator<void, UnpackedRanks, void> {
+export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys, options: UnpackOptions = {}): Generator<void, UnpackedRanks, void> {
+  const { sliceTokens = SLICE_TOKENS } = options;
   const n = packed.count;
   if (packed.base !== undefined && !base) throw new Error(`packed rank table: stored over ${packed.base}, which must be unpacked first`);
   const over = packed.base === undefined ? undefined : base?.byteRanks;
   const rc = new RangeDecoder(bytesOfText(packed.text, packed.bytes));
   yield;
   const reader = new TableReader(rc, n, over);
-  for (let r = 0; r < n; r += SLICE_TOKENS) {
+  for (let r = 0; r < n; r += sliceTokens) {
     if (r > 0) yield;
-    reader.readUntil(Math.min(n, r + SLICE_TOKENS));
+    reader.readUntil(Math.min(n, r + sliceTokens));
   }
   if (reader.shared !== (packed.shared ?? 0) || rc.position > packed.bytes + 5) throw new Error('packed rank table: wrong size');
   return new UnpackedRanks(reader.table);

@@ -29,16 +29,16 @@ function packedSource(encoding: PackedEncoding): { packed: PackedRanks; baseName
 }
 
 /**
- * A bundled table unpacked (its base first), in slices: the generator stops between them
- * (rankCodec.ts). A base's table is the one its own count reads too: its hash index is built on
- * its first lookup, so a table unpacked only as a base costs no index.
+ * A bundled table unpacked (its base first), in slices (the generator stops between them), or
+ * `whole`, each table in one call (rankCodec.ts). A base's table is the one its own count reads
+ * too: its hash index is built on its first lookup, so a table unpacked only as a base costs no index.
  */
-function* unpackedTableInSlices(encoding: PackedEncoding): Generator<void, UnpackedRanks, void> {
+function* unpackedTableInSlices(encoding: PackedEncoding, whole = false): Generator<void, UnpackedRanks, void> {
   const cached = unpacked.get(encoding);
   if (cached) return cached;
   const { packed, baseName } = packedSource(encoding);
-  const base = baseName ? yield* unpackedTableInSlices(baseName) : undefined;
-  const fresh = yield* unpackRanksInSlices(packed, base);
+  const base = baseName ? yield* unpackedTableInSlices(baseName, whole) : undefined;
+  const fresh = yield* unpackRanksInSlices(packed, base, { sliceTokens: whole ? packed.count : undefined });
   // A count may have unpacked it meanwhile (between the slices of a warm-up): that one is kept.
   const table = unpacked.get(encoding) ?? fresh;
   unpacked.set(encoding, table);
@@ -46,7 +46,7 @@ function* unpackedTableInSlices(encoding: PackedEncoding): Generator<void, Unpac
 }
 
 function unpackedTable(encoding: PackedEncoding): UnpackedRanks {
-  const steps = unpackedTableInSlices(encoding);
+  const steps = unpackedTableInSlices(encoding, true);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
