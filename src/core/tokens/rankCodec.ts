@@ -161,30 +161,50 @@ class TableReader {
     this.table = new ByteRankTable(count, count * BYTES_PER_TOKEN);
   }
 
-  /** Reads the ranks up to `end` (excluded). */
+  /**
+   * Reads the ranks up to `end` (excluded). A table with a base and one without each run a loop of
+   * their own: one loop for both, optimized by V8 on the first table, would be thrown away and
+   * compiled again on the second's shared tokens (a branch it had never seen taken).
+   */
   readUntil(end: number): void {
-    const { table, over, rc, groups } = this;
-    for (let r = this.next; r < end; r++) {
-      if (r < SINGLES) {
-        // Its own method: their branch run first would leave the pairs' branch without type feedback when V8 optimizes this loop.
-        this.single();
-      } else if (over && this.isShared()) {
+    let r = this.next;
+    for (; r < end && r < SINGLES; r++) this.single(r);
+    if (this.over) this.readOver(this.over, r, end);
+    else this.readPairs(r, end);
+    this.next = end;
+  }
+
+  private single(r: number): void {
+    this.table.addByte(this.rc.direct(8));
+    this.groups[this.table.first(r)].push(r);
+  }
+
+  private readPairs(from: number, end: number): void {
+    const { table, groups } = this;
+    for (let r = from; r < end; r++) {
+      this.pair(r);
+      groups[table.first(r)].push(r);
+    }
+  }
+
+  private readOver(over: ByteRankTable, from: number, end: number): void {
+    const { table, groups, rc } = this;
+    for (let r = from; r < end; r++) {
+      if (this.isShared()) {
         const at = this.sharedRank.decode(rc, bitLength(r));
         if (at >= over.size) throw new Error('packed rank table: a shared token outside its base');
         table.addFrom(over, at);
         this.shared++;
-      } else {
-        const a = this.leftRank.decode(rc, Math.min(19, bitLength(r)));
-        if (a >= r) throw new Error('packed rank table: a pair refers forward');
-        table.addJoined(a, this.right(table.last(a)));
-      }
+      } else this.pair(r);
       groups[table.first(r)].push(r);
     }
-    this.next = end;
   }
 
-  private single(): void {
-    this.table.addByte(this.rc.direct(8));
+  /** A token that joins two earlier ones: the left part's rank, then the right part. */
+  private pair(r: number): void {
+    const a = this.leftRank.decode(this.rc, Math.min(19, bitLength(r)));
+    if (a >= r) throw new Error('packed rank table: a pair refers forward');
+    this.table.addJoined(a, this.right(this.table.last(a)));
   }
 
   /** Stored over a base: whether the next token is the base's. */
