@@ -10,6 +10,13 @@
 const MULTIPLIER = 0x01000193;
 const SPREAD = 0x9e3779b1 | 0;
 
+/** The hash of `source[start … end)` a table files it under (exported for the tests: entries that collide). */
+export function byteHash(source: Uint8Array, start: number, end: number): number {
+  let hash = 0;
+  for (let i = start; i < end; i++) hash = (Math.imul(hash, MULTIPLIER) + source[i] + 1) | 0;
+  return hash;
+}
+
 export class ByteRankTable {
   /** The entries' bytes, end to end (grown as entries are added). */
   private bytes: Uint8Array;
@@ -179,8 +186,7 @@ export class ByteRankTable {
     const length = end - start;
     if (length > this.maxTokenBytes || length <= 0) return -1;
     const slots = this.slots.length > 0 ? this.slots : this.index();
-    let hash = 0;
-    for (let i = start; i < end; i++) hash = (Math.imul(hash, MULTIPLIER) + source[i] + 1) | 0;
+    const hash = byteHash(source, start, end);
     const mask = slots.length - 1;
     for (let s = Math.imul(hash, SPREAD) >>> this.shift; ; s = (s + 1) & mask) {
       const e = slots[s] - 1;
