@@ -208,10 +208,26 @@ export class ByteRankTable {
   private index(): Int32Array {
     let bits = 4;
     while (1 << bits < this.capacity * 2) bits++;
-    this.slots = new Int32Array(1 << bits);
-    this.shift = 32 - bits;
-    for (let e = 0; e < this.size; e++) this.place(e);
-    return this.slots;
+    const slots = new Int32Array(1 << bits);
+    const shift = 32 - bits;
+    const mask = slots.length - 1;
+    const hashes = this.hashes;
+    this.slots = slots;
+    this.shift = shift;
+    // The common case in a small loop: the first free slot after the hash's. An entry with the same
+    // hash (the same bytes, or a rare collision) is left to place(), which compares the bytes.
+    for (let e = 0; e < this.size; e++) {
+      const hash = hashes[e];
+      let s = Math.imul(hash, SPREAD) >>> shift;
+      let other = slots[s];
+      while (other !== 0 && hashes[other - 1] !== hash) {
+        s = (s + 1) & mask;
+        other = slots[s];
+      }
+      if (other === 0) slots[s] = e + 1;
+      else this.place(e);
+    }
+    return slots;
   }
 
   /** Entry e into its slot; an entry with the same bytes is replaced, as a later Map.set replaces a value. */
