@@ -54,8 +54,10 @@ export class ByteRankTable {
   /** A table of js-tiktoken's own rank map ("b1,b2,…" → rank), as linearBpe.ts reads it run from source. */
   static ofRankMap(rankMap: ReadonlyMap<string, number>): ByteRankTable {
     const table = new ByteRankTable(rankMap.size);
-    const scratch = new Uint8Array(1024);
+    let scratch = new Uint8Array(256);
     for (const [key, rank] of rankMap) {
+      // No more bytes than characters in the key.
+      if (key.length > scratch.length) scratch = new Uint8Array(key.length);
       let length = 0;
       let value = 0;
       for (let i = 0; i < key.length; i++) {
@@ -203,8 +205,10 @@ export class ByteRankTable {
     return true;
   }
 
-  /** The hash index over every entry so far (entries added later are placed as they come). */
-  /** Built at once on the first lookup: filled as the tokens are unpacked, it made the unpacking slower (measured). */
+  /**
+   * The hash index over every entry so far (entries added later are placed as they come), built at
+   * once on the first lookup: filled as the tokens were unpacked, it made the unpacking slower.
+   */
   private index(): Int32Array {
     let bits = 4;
     while (1 << bits < this.capacity * 2) bits++;
