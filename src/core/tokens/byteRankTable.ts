@@ -183,6 +183,11 @@ export class ByteRankTable {
     return key;
   }
 
+  /** Builds the hash index now (a warm-up's step of its own) if no lookup has yet. */
+  prepare(): void {
+    if (this.slots.length === 0) this.index();
+  }
+
   /** The rank of `source[start … end)` as one token, or -1. The hash index is built on the first lookup. */
   rank(source: Uint8Array, start: number, end: number): number {
     const length = end - start;

@@ -97,8 +97,10 @@ export class UnpackedRanks implements RankMaps, RankKeys {
   }
 }
 
-/** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 40 slices of a few ms. */
+/** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 40-odd slices of a few ms. */
 const SLICE_TOKENS = 5_000;
+/** The first slice's tokens, doubled slice by slice up to SLICE_TOKENS: V8 runs the first ones unoptimized, several times slower. */
+const FIRST_SLICE_TOKENS = 1_000;
 
 /** Ranks 0-255 are the single bytes in every table (8 plain bits each); packRanks.cjs checks it. */
 const SINGLES = 256;
@@ -243,8 +245,9 @@ export interface UnpackOptions {
 }
 
 /**
- * unpackRanks in slices: the generator stops after reading the text and every SLICE_TOKENS tokens,
- * so a caller can let the host draw a frame between slices (tokenCounter.ts's warmTokenizer).
+ * unpackRanks in slices: the generator stops after reading the text and every SLICE_TOKENS tokens
+ * (fewer in the first slices), so a caller can let the host draw a frame between slices
+ * (tokenCounter.ts's warmTokenizer).
  * The byte table's hash index is built on its first lookup: a table unpacked only as another's
  * base never builds it.
  */
@@ -256,9 +259,9 @@ export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys, optio
   const rc = new RangeDecoder(bytesOfText(packed.text, packed.bytes));
   yield;
   const reader = new TableReader(rc, n, over);
-  for (let r = 0; r < n; r += sliceTokens) {
+  for (let r = 0, slice = Math.min(FIRST_SLICE_TOKENS, sliceTokens); r < n; r += slice, slice = Math.min(slice * 2, sliceTokens)) {
     if (r > 0) yield;
-    reader.readUntil(Math.min(n, r + sliceTokens));
+    reader.readUntil(Math.min(n, r + slice));
   }
   if (reader.shared !== (packed.shared ?? 0) || rc.position > packed.bytes + 5) throw new Error('packed rank table: wrong size');
   return new UnpackedRanks(reader.table);

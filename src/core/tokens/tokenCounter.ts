@@ -306,17 +306,23 @@ export const pauseForHost: Pause = () => new Promise<void>((resolve) => DEFAULT_
 
 /**
  * Unpack the bundle's rank table for `encoding` ahead of its first count, pausing between slices
- * (10,000 tokens at a time), so the ~100 ms of the first o200k_base unpack never
- * holds the main thread in one piece. A count meanwhile unpacks the rest at once, as without this.
- * Run from source (js-tiktoken's own tables: tests, scripts) there is nothing to unpack.
+ * (5,000 tokens at a time), so the unpacking never holds the main thread in one piece; then, each
+ * after a pause of its own, the table's hash index is built and the pre-tokenizer's pattern
+ * compiled (one short text encoded), which the first count would otherwise do in its own task. A
+ * count meanwhile unpacks the rest at once, as without this. Run from source (js-tiktoken's own
+ * tables: tests, scripts) there is nothing to unpack.
  */
 export async function warmTokenizer(encoding: EncodingName, pause: Pause = pauseForHost): Promise<void> {
   if (encoding === 'estimate' || unpacked.has(encoding) || !('packed' in rankSource(encoding))) return;
   const steps = unpackedTableInSlices(encoding);
-  while (!steps.next().done) {
+  for (let step = steps.next(); !step.done; step = steps.next()) {
     await pause();
-    if (unpacked.has(encoding)) return;
+    if (unpacked.has(encoding)) break;
   }
+  await pause();
+  unpacked.get(encoding)?.byteRanks.prepare();
+  await pause();
+  linearEncoderFor(encoding)?.encode('Warm up.');
 }
 
 /**
