@@ -148,7 +148,8 @@ class TableReader {
   private readonly sharedRank = new NumberModel(SHARED_CONTEXTS);
   private previousFlag = 0;
   /** The ranks read so far by first byte, in rank order: a part is its place in its byte's list. */
-  private readonly groups: number[][] = Array.from({ length: 256 }, () => []);
+  private readonly groups: Int32Array[] = Array.from({ length: 256 }, () => new Int32Array(64));
+  private readonly groupSizes = new Int32Array(256);
   readonly table: ByteRankTable;
   /** Tokens read from the base. */
   shared = 0;
@@ -178,19 +179,18 @@ class TableReader {
 
   private single(r: number): void {
     this.table.addByte(this.rc.direct(8));
-    this.groups[this.table.first(r)].push(r);
+    this.grouped(r);
   }
 
   private readPairs(from: number, end: number): void {
-    const { table, groups } = this;
     for (let r = from; r < end; r++) {
       this.pair(r);
-      groups[table.first(r)].push(r);
+      this.grouped(r);
     }
   }
 
   private readOver(over: ByteRankTable, from: number, end: number): void {
-    const { table, groups, rc } = this;
+    const { table, rc } = this;
     for (let r = from; r < end; r++) {
       if (this.isShared()) {
         const at = this.sharedRank.decode(rc, bitLength(r));
@@ -198,7 +198,7 @@ class TableReader {
         table.addFrom(over, at);
         this.shared++;
       } else this.pair(r);
-      groups[table.first(r)].push(r);
+      this.grouped(r);
     }
   }
 
@@ -219,10 +219,26 @@ class TableReader {
   /** The right part: its first byte in the context of the left part's last, then its place among the tokens starting with it. */
   private right(leftLast: number): number {
     const byte = this.firstRight.decode(this.rc, leftLast);
-    const group = this.groups[byte];
-    const place = this.placeRight.decode(this.rc, placeContext(byte, group.length));
-    if (place >= group.length) throw new Error('packed rank table: a pair refers forward');
-    return group[place];
+    const size = this.groupSizes[byte];
+    const place = this.placeRight.decode(this.rc, placeContext(byte, size));
+    if (place >= size) throw new Error('packed rank table: a pair refers forward');
+    return this.groups[byte][place];
+  }
+
+  /** Rank r into its first byte's list (typed arrays doubled as they fill: less for the collector than growing arrays of numbers). */
+  private grouped(r: number): void {
+    const byte = this.table.first(r);
+    const size = this.groupSizes[byte];
+    const group = size < this.groups[byte].length ? this.groups[byte] : this.grow(byte);
+    group[size] = r;
+    this.groupSizes[byte] = size + 1;
+  }
+
+  private grow(byte: number): Int32Array {
+    const bigger = new Int32Array(this.groups[byte].length * 2);
+    bigger.set(this.groups[byte]);
+    this.groups[byte] = bigger;
+    return bigger;
   }
 }
 
