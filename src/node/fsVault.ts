@@ -29,7 +29,8 @@ export class FsVault implements VaultReader {
     const bytes = await this.fileBytes(relative, MAX_BYTES);
     if (bytes === null) return null;
     if (bytes.includes(0)) throw new UnreadableNoteError(relative, 'binary', 'the file contains NUL bytes');
-    return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    // Decoded once by the buffer (no decoder object per note); a leading BOM is dropped, as TextDecoder did.
+    return bytes.toString('utf8', hasBom(bytes) ? 3 : 0);
   }
 
   async stat(relative: string): Promise<NoteStat | null> {
@@ -144,6 +145,10 @@ export class FsVault implements VaultReader {
     }
     return real;
   }
+}
+
+function hasBom(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 /** Symbolic links are not followed (a Dirent of a link is neither a file nor a folder): no walking out of the vault, no cycles. */
