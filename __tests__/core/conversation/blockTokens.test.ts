@@ -3,6 +3,7 @@
  * reopened chat's first request takes them instead of tokenizing its history again, and a count
  * can only ever apply to the text and the tokenizer it was made with.
  */
+import fc from 'fast-check';
 import { benchChat, benchVault } from '../../../bench/frontmatter/chat';
 import { ChipResolver } from '../../../src/core/context/resolver';
 import { readBlockTokens } from '../../../src/core/conversation/blockTokens';
@@ -99,5 +100,28 @@ describe('token counts saved with the chat', () => {
     const plain = encodeChatNote(withoutCounts(chat));
     expect(decode(plain).warnings).toEqual([]);
     expect(decode(plain).conversation).toEqual(withoutCounts(chat));
+  });
+
+  test('saved counts read by charCode as the entry pattern reads them: the same tokenizer, entries, values and key order', () => {
+    // The reading before it was one pass: split on spaces, each entry tested by this pattern.
+    const byPattern = (saved: string) => {
+      const [encoding = '', ...entries] = saved.split(' ');
+      const counts: Record<string, number> = {};
+      for (const entry of entries) {
+        if (!/^[0-9a-f]+:\d{1,9}$/.test(entry)) continue;
+        const colon = entry.indexOf(':');
+        counts[entry.slice(0, colon)] = Number(entry.slice(colon + 1));
+      }
+      return { encoding, counts };
+    };
+    const piece = fc.constantFrom('0', '9', 'a', 'f', 'g', 'A', ':', ' ', '\n', '00', '123456789', '1234567890', 'o200k_base', '-', 'é', '٣');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const saved = pieces.join('');
+        const read = readBlockTokens(saved);
+        expect(JSON.stringify(read)).toBe(JSON.stringify(byPattern(saved)));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

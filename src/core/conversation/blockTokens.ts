@@ -30,19 +30,41 @@ export function blockTokensOf(assembly: TurnAssembly, reply: string): BlockToken
   return counts.size > 0 ? [counter.encoding, ...[...counts].map(([hash, n]) => `${hash}:${n}`)].join(' ') : undefined;
 }
 
-const BLOCK_ENTRY = /^[0-9a-f]+:\d{1,9}$/;
-
 /** The counts a turn saved, by tokenizer; entries that do not read as `<hash>:<tokens>` are skipped. */
 export function readBlockTokens(saved: BlockTokens): { encoding: string; counts: Record<string, number> } {
-  const [encoding = '', ...entries] = saved.split(' ');
+  // One pass over the string with charCode tests (no split, no regex per entry): a reopened
+  // 1,000-turn chat reads thousands of entries, the first time in a process's cold code.
+  let space = saved.indexOf(' ');
+  const encoding = space < 0 ? saved : saved.slice(0, space);
   const counts: Record<string, number> = {};
-  // A test, then slices: no match object per entry (a reopened 1,000-turn chat reads thousands).
-  for (const entry of entries) {
-    if (!BLOCK_ENTRY.test(entry)) continue;
-    const colon = entry.indexOf(':');
-    counts[entry.slice(0, colon)] = Number(entry.slice(colon + 1));
+  while (space >= 0) {
+    const start = space + 1;
+    space = saved.indexOf(' ', start);
+    const end = space < 0 ? saved.length : space;
+    const colon = entryColon(saved, start, end);
+    if (colon < 0) continue;
+    let n = 0;
+    for (let i = colon + 1; i < end; i++) n = n * 10 + saved.charCodeAt(i) - 0x30;
+    counts[saved.slice(start, colon)] = n;
   }
   return { encoding, counts };
+}
+
+/** Where the `:` of an entry `<hex digits>:<1 to 9 digits>` in `text[start, end)` is; -1 when it is not one. */
+function entryColon(text: string, start: number, end: number): number {
+  let colon = start;
+  for (; colon < end; colon++) {
+    const c = text.charCodeAt(colon);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) break;
+  }
+  if (colon === start || colon === end || text.charCodeAt(colon) !== 0x3a) return -1;
+  const digits = end - colon - 1;
+  if (digits < 1 || digits > 9) return -1;
+  for (let i = colon + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return -1;
+  }
+  return colon;
 }
 
 /**
