@@ -36,7 +36,9 @@ export function readBlockTokens(saved: BlockTokens): { encoding: string; counts:
   // 1,000-turn chat reads thousands of entries, the first time in a process's cold code.
   let space = saved.indexOf(' ');
   const encoding = space < 0 ? saved : saved.slice(0, space);
-  const counts: Record<string, number> = {};
+  // Without a prototype, the object is a dictionary from the start: each hash a property name never
+  // seen before made a hidden class of its own (~5 µs an entry, the cost of reading the counts).
+  const counts = Object.create(null) as Record<string, number>;
   while (space >= 0) {
     const start = space + 1;
     space = saved.indexOf(' ', start);
