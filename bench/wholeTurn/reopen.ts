@@ -10,7 +10,7 @@
  * warm process).
  * Add `--cpu-prof --cpu-prof-dir=DIR` to node for a profile (the turns played before are in it too);
  * REOPEN_WINDOWS=<file> writes the open() calls' times in the profile's clock (to keep only their
- * samples), REOPEN_KEEP=<dir> a copy of the vault and the chat note (a fresh process can open it).
+ * samples), REOPEN_SEND_WINDOWS=<file> the first sends' (Enter → provider call), REOPEN_KEEP=<dir> a copy of the vault and the chat note (a fresh process can open it).
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -83,6 +83,8 @@ async function main(): Promise<void> {
     const first: number[] = [];
     // The open() windows in the profile's clock (microseconds, monotonic): a profile reader keeps the samples inside them.
     const windows: [number, number][] = [];
+    // The first sends' windows (Enter → provider call), the same way.
+    const sendWindows: [number, number][] = [];
     let t = turns;
     for (let k = 0; k < reopens; k++) {
       // The view showing the chat closes: the chat leaves memory (the hub holds what views show).
@@ -95,7 +97,9 @@ async function main(): Promise<void> {
       open.push(performance.now() - wall);
       openCpu.push(cpuMs() - cpu);
       await settle(chat);
+      const sendStart = process.hrtime.bigint();
       first.push(await send(chat, ++t));
+      sendWindows.push([Number(sendStart / 1000n), Number(provider.calledAtNs / 1000n)]);
     }
     const f = (xs: number[]) => median(xs).toFixed(1);
     process.stdout.write(
@@ -103,6 +107,7 @@ async function main(): Promise<void> {
     );
     if (process.env.REOPEN_KEEP) cpSync(dir, process.env.REOPEN_KEEP, { recursive: true });
     if (process.env.REOPEN_WINDOWS) writeFileSync(process.env.REOPEN_WINDOWS, JSON.stringify(windows));
+    if (process.env.REOPEN_SEND_WINDOWS) writeFileSync(process.env.REOPEN_SEND_WINDOWS, JSON.stringify(sendWindows));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

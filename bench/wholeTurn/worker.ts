@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ChatController } from '../../src/core/chat/chatController';
+import { ChatHub } from '../../src/core/chat/chatHub';
 import type { ContextChip } from '../../src/core/context/items';
 import { ChatArchive } from '../../src/core/conversation/archive';
 import type { Conversation } from '../../src/core/conversation/model';
@@ -191,11 +192,16 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
     let clock = Date.UTC(2026, 0, 1, 9);
     const now = () => (clock += 1000);
 
+    // The plugin's one archive and hub (main.ts): every view's controller shares them.
+    const store = new TimedStore(chatsDir);
+    const archive = new TimedArchive(new ChatArchive(store, { now }, settings.chatFolder));
+    // Each new chat its own id: a view's fresh chat must not be taken for the one reopened.
+    let ids = 0;
+    const deps = { vault, archive, providers: () => provider, settings: () => settings, now, newId: () => `whole-turn-${++ids}` };
+    const hub = new ChatHub(deps);
     // A controller as the view holds one: it reads the state on every change (what render() does).
     const live = (): Live => {
-      const store = new TimedStore(chatsDir);
-      const archive = new TimedArchive(new ChatArchive(store, { now }, settings.chatFolder));
-      const controller = new ChatController({ vault, archive, providers: () => provider, settings: () => settings, now, newId: () => 'whole-turn' });
+      const controller = new ChatController(deps, hub);
       let seen: unknown = null;
       const unsubscribe = controller.subscribe((change) => {
         if (change === 'state') seen = controller.state;
@@ -303,12 +309,15 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       const id = chat.controller.chatId;
       const libraryNotes = chat.controller.state.library.filter((e) => e.kind === 'note').length;
       chat.unsubscribe();
-      // Reopened `REOPENS` times, each on a fresh controller and archive (one sample moves too much with
-      // the machine's load); the first send is on the last.
+      // Reopened `REOPENS` times as the plugin reopens a chat (the view showing it closed, a new view's
+      // controller over the plugin's hub and archive; one sample moves too much with the machine's
+      // load); the first send is on the last.
       const openSamples: number[] = [];
       const openCpuSamples: number[] = [];
       for (let k = 0; k < REOPENS; k++) {
         if (k > 0) chat.unsubscribe();
+        // The view showing the chat closes: the chat leaves memory (the hub holds what views show).
+        chat.controller.detach();
         gc?.();
         const reopenedChat = live();
         const openCpuStart = cpuUs();

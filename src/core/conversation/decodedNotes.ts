@@ -1,6 +1,6 @@
 import { decodeChatNote, type DecodedChat } from './noteDecoder';
 import { isLfNote, noteFormat } from './lineEndings';
-import type { Conversation } from './model';
+import type { Conversation, NoteFormat } from './model';
 
 /**
  * Whole chat notes written or decoded before, by path: a chat reopened in the same session (switched
@@ -37,7 +37,8 @@ export function decodeChatNoteKept(path: string, text: string, fallback: { reado
     // Most recently used last: the oldest is dropped first.
     kept.delete(path);
     kept.set(path, known);
-    return { ...known.decoded, warnings: [...known.decoded.warnings] };
+    const found = { ...known.decoded, warnings: [...known.decoded.warnings] };
+    return check ? check(found, () => decodeChatNote(text, { id: fallback.id, now: fallback.now() })) : found;
   }
   let clockRead = false;
   const decoded = decodeChatNote(text, {
@@ -52,12 +53,36 @@ export function decodeChatNoteKept(path: string, text: string, fallback: { reado
   return decoded;
 }
 
+/**
+ * The test suites' check (jest's setup): every hit is decoded as well and compared with what was
+ * kept, so each test that reopens a chat also proves the round trip this memo stands on; the check
+ * returns what the caller gets. Null (the plugin, the bench): hits are taken as they are.
+ */
+type KeptCheck = (kept: DecodedChat, decode: () => DecodedChat) => DecodedChat;
+let check: KeptCheck | null = null;
+
+export function checkKeptNotes(next: KeptCheck | null): void {
+  check = next;
+}
+
 /** A note saved at `path` as `text`, encoded from `conversation`: kept as its decoding (see above). */
 export function keepSavedNote(path: string, text: string, conversation: Conversation): void {
   forget(path);
   const format = noteFormat(text);
-  const { format: _format, ...rest } = conversation;
-  keep(path, { text, decoded: { conversation: isLfNote(format) ? rest : { ...rest, format }, warnings: [], format } });
+  const decoded = asDecoded(conversation, format);
+  if (decoded) keep(path, { text, decoded: { conversation: decoded, warnings: [], format } });
+}
+
+/**
+ * `c` as decoding its note gives it: what the note does not write is left out (the line-break
+ * format when it is the default, a plan with nothing in it). Null for a chat whose note reads back
+ * otherwise (a message still on its way reads as not answered): it is decoded when reopened.
+ */
+function asDecoded(c: Conversation, format: NoteFormat): Conversation | null {
+  for (const turn of c.turns) if (turn.status !== 'complete' && (turn.error === undefined || turn.reply !== undefined)) return null;
+  const { format: _format, plan, ...rest } = c;
+  const kept = plan && (plan.decisions.length > 0 || plan.overrides.length > 0) ? { ...rest, plan } : rest;
+  return isLfNote(format) ? kept : { ...kept, format };
 }
 
 /** Drop what is kept for a note (deleted, renamed, or written by other means). */
