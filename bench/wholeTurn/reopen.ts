@@ -10,7 +10,8 @@
  * warm process).
  * Add `--cpu-prof --cpu-prof-dir=DIR` to node for a profile (the turns played before are in it too);
  * REOPEN_WINDOWS=<file> writes the open() calls' times in the profile's clock (to keep only their
- * samples), REOPEN_SEND_WINDOWS=<file> the first sends' (Enter → provider call), REOPEN_KEEP=<dir> a copy of the vault and the chat note (a fresh process can open it).
+ * samples), REOPEN_SEND_WINDOWS=<file> the first sends' (Enter → provider call), REOPEN_NEXT_WINDOWS=<file>
+ * the last 20 played turns', REOPEN_KEEP=<dir> a copy of the vault and the chat note (a fresh process can open it).
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -73,9 +74,13 @@ async function main(): Promise<void> {
     };
     let chat = controllerOf();
     const next: number[] = [];
+    // The last 20 played turns' windows (Enter → provider call), as the first sends'.
+    const nextWindows: [number, number][] = [];
     for (let t = 1; t <= turns; t++) {
+      const sendStart = process.hrtime.bigint();
       const ms = await send(chat, t);
       if (t > turns - 7) next.push(ms);
+      if (t > turns - 20) nextWindows.push([Number(sendStart / 1000n), Number(provider.calledAtNs / 1000n)]);
     }
     const id = chat.chatId;
     const open: number[] = [];
@@ -107,6 +112,7 @@ async function main(): Promise<void> {
     );
     if (process.env.REOPEN_KEEP) cpSync(dir, process.env.REOPEN_KEEP, { recursive: true });
     if (process.env.REOPEN_WINDOWS) writeFileSync(process.env.REOPEN_WINDOWS, JSON.stringify(windows));
+    if (process.env.REOPEN_NEXT_WINDOWS) writeFileSync(process.env.REOPEN_NEXT_WINDOWS, JSON.stringify(nextWindows));
     if (process.env.REOPEN_SEND_WINDOWS) writeFileSync(process.env.REOPEN_SEND_WINDOWS, JSON.stringify(sendWindows));
   } finally {
     rmSync(dir, { recursive: true, force: true });
