@@ -13,6 +13,7 @@ import { ChatController } from '../../src/core/chat/chatController';
 import { ChatHub } from '../../src/core/chat/chatHub';
 import type { ContextChip } from '../../src/core/context/items';
 import { ChatArchive } from '../../src/core/conversation/archive';
+import { forgetDecodedNote } from '../../src/core/conversation/decodedNotes';
 import type { Conversation } from '../../src/core/conversation/model';
 import type { ChatArchivePort, SaveResult } from '../../src/core/ports/chatArchive';
 import { FsChatStore } from '../../src/node/fsChatStore';
@@ -72,6 +73,9 @@ export interface WholeTurnCheckpoint {
   readonly openSamples: readonly number[];
   /** CPU time of the reopens (median) and of the first send after the last one. */
   readonly openCpuMs: number;
+  /** One reopen of the note as if changed outside Strata (not kept in memory: decoded), wall and CPU. */
+  readonly openDecodedMs?: number;
+  readonly openDecodedCpuMs?: number;
   readonly firstSendMs: number;
   readonly firstSendCpuMs: number;
   readonly noteBytes: number;
@@ -314,6 +318,18 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       // load); the first send is on the last.
       const openSamples: number[] = [];
       const openCpuSamples: number[] = [];
+      // First, once, the note as if it changed outside Strata (sync, an edit): decoded, not found kept.
+      chat.controller.detach();
+      forgetDecodedNote(chat.archive.lastPath);
+      gc?.();
+      const decodedChat = live();
+      const [decodedCpuStart, decodedStart] = [cpuUs(), performance.now()];
+      await decodedChat.controller.open(id);
+      const openDecodedMs = performance.now() - decodedStart;
+      const openDecodedCpuMs = (cpuUs() - decodedCpuStart) / 1000;
+      await settle(decodedChat.controller);
+      decodedChat.unsubscribe();
+      chat = decodedChat;
       for (let k = 0; k < REOPENS; k++) {
         if (k > 0) chat.unsubscribe();
         // The view showing the chat closes: the chat leaves memory (the hub holds what views show).
@@ -345,6 +361,8 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
         openMs,
         openSamples,
         openCpuMs: median(openCpuSamples),
+        openDecodedMs,
+        openDecodedCpuMs,
         noteBytes: size.noteBytes,
         frontmatterBytes: size.frontmatterBytes,
         chatDataBytes: size.chatDataBytes,
