@@ -205,8 +205,8 @@ async function main(): Promise<void> {
     const figures = measureWholeTurn(
       root,
       args.quick
-        ? { notes: 1000, turns: 200, checkpoints: [10, 50, 200], window: 5, retries: 3, warmupTurns: 60, shortChats: 3 }
-        : { notes: 1000, turns: 1000, checkpoints: [10, 50, 200, 1000], window: 7, retries: 3, warmupTurns: 60, shortChats: 3 },
+        ? { notes: 1000, turns: 200, checkpoints: [10, 50, 200], window: 5, retries: 3, warmupTurns: 60, shortChats: 12 }
+        : { notes: 1000, turns: 1000, checkpoints: [10, 50, 200, 1000], window: 7, retries: 3, warmupTurns: 60, shortChats: 24 },
       args.long ? ['cached', 'uncached'] : ['cached'],
       progress,
     );

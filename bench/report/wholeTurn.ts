@@ -1,4 +1,4 @@
-import type { WholeTurnFigures, WholeTurnRow } from '../wholeTurn/section';
+import type { ShortChats, Spread, WholeTurnFigures, WholeTurnRow } from '../wholeTurn/section';
 import { int, kib, mib, ms, ratio, table } from './format';
 
 const FRONTMATTER_TARGET = 150 * 1024;
@@ -115,6 +115,29 @@ function targetsTable(rows: readonly WholeTurnRow[]): string {
   );
 }
 
+/**
+ * Pure: issue 30's turn 10 against turn 50 over the short chats: the turns pooled (the figure judged:
+ * under load a turn's wall time has a long tail, and a median of many turns is steadier than one of
+ * a few per chat), then each chat's own ratio, its median and quartiles over the chats (the spread).
+ */
+export function shortChatsLine(vault: string, sc: ShortChats): string {
+  const pass = (x: number) => (x <= 1 ? ' ✓' : ' ✗');
+  const wall = sc.tenMs / sc.fiftyMs;
+  const cpuRatio = sc.tenCpuMs / sc.fiftyCpuMs;
+  const head = `Turn 10 against turn 50 (${vault}), issue 30's "no slower" (≤ 1×): ${sc.chats} more chats of 50 turns after the warm-up, each with its own notes`;
+  const pooled = (bold: string) =>
+    `the next request at turns 4–10 and 44–50 of every chat pooled (${sc.samples} turns each): ${ms(sc.tenMs)} against ${ms(sc.fiftyMs)}, ${bold}${ratio(wall, 2)}${bold}${pass(wall)} in wall time; ` +
+    `CPU ${ms(sc.tenCpuMs)} against ${ms(sc.fiftyCpuMs)}, ${bold}${ratio(cpuRatio, 2)}${bold}${pass(cpuRatio)}`;
+  const c = sc.perChat;
+  if (!c) return `${head}, ${pooled('')} (one chat's window of 7 turns, in the table above, moves by ±20 % between runs).`;
+  const spread = (s: Spread) => `${ratio(s.median, 2)} (quartiles ${s.q1.toFixed(2)}–${s.q3.toFixed(2)}×)`;
+  return (
+    `${head}, each from a collected heap: ${pooled('**')}. ` +
+    `Each chat's own ratio (its median at turns 4–10 ÷ its median at 44–50), over the chats: ${spread(c.ratio)} in wall time (${c.noSlower} of ${sc.chats} chats no slower), ` +
+    `${spread(c.cpuRatio)} in CPU time (${c.noSlowerCpu} of ${sc.chats}): one chat's 7 turns, like the table's row at turn 10, move that much.`
+  );
+}
+
 /** The whole-turn section of the report; `before`: the same figures from before a change, when kept. */
 export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnFigures['runs'], before?: readonly WholeTurnRow[]): string {
   const o = runs[0]?.options;
@@ -152,12 +175,7 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
   for (const r of runs) {
     const sc = r.shortChats;
     if (!sc) continue;
-    const pass = (x: number) => (x <= 1 ? ' ✓' : ' ✗');
-    out.push(
-      `Turn 10 against turn 50 (${r.vault}), issue 30's "no slower" (≤ 1×): ${sc.chats} more chats of 50 turns after the warm-up, each with its own notes, the next request at turns 4–10 and 44–50 pooled (${sc.samples} turns each): ` +
-        `${ms(sc.tenMs)} against ${ms(sc.fiftyMs)}, ${ratio(sc.tenMs / sc.fiftyMs, 2)}${pass(sc.tenMs / sc.fiftyMs)}; CPU ${ms(sc.tenCpuMs)} against ${ms(sc.fiftyCpuMs)}, ${ratio(sc.tenCpuMs / sc.fiftyCpuMs, 2)}${pass(sc.tenCpuMs / sc.fiftyCpuMs)} (one chat's window of 7 turns, in the table above, moves by ±20 % between runs).`,
-      '',
-    );
+    out.push(shortChatsLine(r.vault, sc), '');
   }
   const durations = runs.map((r) => `${r.vault} ${int(r.durationMs / 1000)} s`).join(', ');
   if (durations) out.push(`Run time: ${durations}.`, '');

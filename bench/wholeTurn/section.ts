@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { median } from '../lib/stats';
+import { median, quantile } from '../lib/stats';
 import type { VaultKind, WholeTurnCheckpoint, WholeTurnOptions, WholeTurnRun } from './worker';
 
 /** One row of `wholeTurn` in latest.json: the issue's fields first, then the rest of what was measured. */
@@ -21,7 +21,7 @@ export interface WholeTurnFigures {
   readonly runs: readonly { readonly vault: VaultKind; readonly durationMs: number; readonly peakHeapMiB: number; readonly options: WholeTurnOptions; readonly firstUse?: FirstUse; readonly shortChats?: ShortChats }[];
 }
 
-/** Issue 30's turn 10 ÷ turn 50 over several short chats: medians of the pooled turns 4–10 and 44–50. */
+/** Issue 30's turn 10 ÷ turn 50 over several short chats: medians of the pooled turns 4–10 and 44–50, and of each chat's own ratio. */
 export interface ShortChats {
   readonly chats: number;
   readonly samples: number;
@@ -29,12 +29,36 @@ export interface ShortChats {
   readonly fiftyMs: number;
   readonly tenCpuMs: number;
   readonly fiftyCpuMs: number;
+  /**
+   * Each chat's median at turns 4–10 ÷ its median at 44–50 (both a second apart, under the same load):
+   * the median over the chats, and the quartiles of their spread; absent for runs from before.
+   */
+  readonly perChat?: { readonly ratio: Spread; readonly cpuRatio: Spread; readonly noSlower: number; readonly noSlowerCpu: number };
 }
 
-/** Pure: the pooled medians of a run's short chats (null without any). */
+/** A median with the quartiles around it. */
+export interface Spread {
+  readonly q1: number;
+  readonly median: number;
+  readonly q3: number;
+}
+
+function spreadOf(xs: readonly number[]): Spread {
+  return { q1: quantile(xs, 0.25), median: median(xs), q3: quantile(xs, 0.75) };
+}
+
+/** Pure: the pooled medians of a run's short chats and their per-chat ratios (null without any). */
 export function shortChatsOf(pooled: WholeTurnRun['shortChats']): ShortChats | null {
   if (!pooled || pooled.tenMs.length === 0 || pooled.fiftyMs.length === 0 || pooled.tenCpuMs.length === 0 || pooled.fiftyCpuMs.length === 0) return null;
-  return { chats: pooled.chats, samples: pooled.tenMs.length, tenMs: median(pooled.tenMs), fiftyMs: median(pooled.fiftyMs), tenCpuMs: median(pooled.tenCpuMs), fiftyCpuMs: median(pooled.fiftyCpuMs) };
+  const base = { chats: pooled.chats, samples: pooled.tenMs.length, tenMs: median(pooled.tenMs), fiftyMs: median(pooled.fiftyMs), tenCpuMs: median(pooled.tenCpuMs), fiftyCpuMs: median(pooled.fiftyCpuMs) };
+  const measured = (pooled.perChat ?? []).filter((c) => c.tenMs.length > 0 && c.fiftyMs.length > 0 && c.tenCpuMs.length > 0 && c.fiftyCpuMs.length > 0);
+  if (measured.length === 0) return base;
+  const ratios = measured.map((c) => median(c.tenMs) / median(c.fiftyMs));
+  const cpuRatios = measured.map((c) => median(c.tenCpuMs) / median(c.fiftyCpuMs));
+  return {
+    ...base,
+    perChat: { ratio: spreadOf(ratios), cpuRatio: spreadOf(cpuRatios), noSlower: ratios.filter((r) => r <= 1).length, noSlowerCpu: cpuRatios.filter((r) => r <= 1).length },
+  };
 }
 
 /** Pure: the first-use figures of a warm-up chat's per-turn times (null without one, or shorter than 10 turns). */

@@ -41,9 +41,11 @@ export interface WholeTurnOptions {
    */
   readonly warmupTurns?: number;
   /**
-   * Short chats of 50 turns played after the warm-up (each with its own notes, folder and vault): the
-   * next request at turns 4–10 and 44–50 of every one, pooled, for issue 30's "turn 10 no slower than
-   * turn 50" (one chat's window of 7 turns moved that ratio by ±20 % between runs). 0 or absent: none.
+   * Short chats of 50 turns played after the warm-up (each with its own notes, folder and vault, from a
+   * collected heap, without a checkpoint's saves and reopens): the next request at turns 4–10 and 44–50
+   * of every one, for issue 30's "turn 10 no slower than turn 50" (one chat's window of 7 turns moved
+   * that ratio by ±20 % between runs; three chats pooled gave 0.73–1.61× in wall time and 0.77–1.10× in
+   * CPU time in five runs at load 11–15, 24 chats 0.88–1.14× and 0.85–0.95×). 0 or absent: none.
    */
   readonly shortChats?: number;
   /** The generator's first note (the warm-up chat's notes are others than the measured chat's: no content-keyed memo carries over). */
@@ -89,6 +91,14 @@ export interface WholeTurnCheckpoint {
   readonly heapMiB: number;
 }
 
+/** A short chat's next requests at turns 4–10 (`ten`) and 44–50 (`fifty`), wall and CPU (ms). */
+export interface ShortChatTurns {
+  readonly tenMs: readonly number[];
+  readonly fiftyMs: readonly number[];
+  readonly tenCpuMs: readonly number[];
+  readonly fiftyCpuMs: readonly number[];
+}
+
 export interface WholeTurnRun {
   readonly options: WholeTurnOptions;
   readonly checkpoints: readonly WholeTurnCheckpoint[];
@@ -97,8 +107,8 @@ export interface WholeTurnRun {
   readonly warmupNextMs?: readonly number[];
   /** The same in CPU time, per turn. */
   readonly perTurnNextCpuMs?: readonly number[];
-  /** The short chats' next requests at turns 4–10 and 44–50, pooled (wall and CPU, ms). */
-  readonly shortChats?: { readonly chats: number; readonly tenMs: readonly number[]; readonly fiftyMs: readonly number[]; readonly tenCpuMs: readonly number[]; readonly fiftyCpuMs: readonly number[] };
+  /** The short chats' next requests at turns 4–10 and 44–50, pooled, and each chat's (wall and CPU, ms). */
+  readonly shortChats?: ShortChatTurns & { readonly chats: number; readonly perChat?: readonly ShortChatTurns[] };
   readonly peakHeapMiB: number;
   readonly durationMs: number;
 }
@@ -167,21 +177,37 @@ interface Live {
   unsubscribe: () => void;
 }
 
-export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurnRun> {
-  const warmup = options.warmupTurns ?? 0;
-  const warmupNextMs = warmup > 0 ? (await runWholeTurn({ ...options, notes: warmup, firstNote: options.notes, turns: warmup, checkpoints: [warmup], warmupTurns: 0 })).perTurnNextMs : undefined;
-  let shortChats: WholeTurnRun['shortChats'];
-  if ((options.shortChats ?? 0) > 0) {
-    const pooled = { chats: options.shortChats ?? 0, tenMs: [] as number[], fiftyMs: [] as number[], tenCpuMs: [] as number[], fiftyCpuMs: [] as number[] };
-    for (let k = 0; k < pooled.chats; k++) {
-      const short = await runWholeTurn({ ...options, notes: 50, firstNote: options.notes + warmup + 50 * k, turns: 50, checkpoints: [50], retries: 0, warmupTurns: 0, shortChats: 0 });
-      pooled.tenMs.push(...short.perTurnNextMs.slice(3, 10));
-      pooled.fiftyMs.push(...short.perTurnNextMs.slice(43, 50));
-      pooled.tenCpuMs.push(...(short.perTurnNextCpuMs ?? []).slice(3, 10));
-      pooled.fiftyCpuMs.push(...(short.perTurnNextCpuMs ?? []).slice(43, 50));
-    }
-    shortChats = pooled;
+/** Turns 4–10 and 44–50 of a chat's per-turn figures (the first at index 0). */
+export function shortChatTurns(run: Pick<WholeTurnRun, 'perTurnNextMs' | 'perTurnNextCpuMs'>): ShortChatTurns {
+  const cpu = run.perTurnNextCpuMs ?? [];
+  return { tenMs: run.perTurnNextMs.slice(3, 10), fiftyMs: run.perTurnNextMs.slice(43, 50), tenCpuMs: cpu.slice(3, 10), fiftyCpuMs: cpu.slice(43, 50) };
+}
+
+/**
+ * The short chats of `options.shortChats`, after the warm-up: 50 turns each, with their own notes,
+ * each from a collected heap (so no chat pays for the one before's garbage) and with no checkpoint
+ * (the saves, previews and reopens there time nothing these chats report, and took most of their run).
+ */
+async function playShortChats(options: WholeTurnOptions, warmup: number): Promise<NonNullable<WholeTurnRun['shortChats']>> {
+  const chats = options.shortChats ?? 0;
+  const perChat: ShortChatTurns[] = [];
+  for (let k = 0; k < chats; k++) {
+    gc?.();
+    const short = await runWholeTurn({ ...options, notes: 50, firstNote: options.notes + warmup + 50 * k, turns: 50, checkpoints: [], retries: 0, warmupTurns: 0, shortChats: 0 });
+    perChat.push(shortChatTurns(short));
   }
+  const pooled = (pick: (c: ShortChatTurns) => readonly number[]) => perChat.flatMap(pick);
+  return { chats, tenMs: pooled((c) => c.tenMs), fiftyMs: pooled((c) => c.fiftyMs), tenCpuMs: pooled((c) => c.tenCpuMs), fiftyCpuMs: pooled((c) => c.fiftyCpuMs), perChat };
+}
+
+/** Hears each turn's timed window (performance.now() at Enter and at the provider call): bench/wholeTurn/trace.ts profiles those. */
+export type TurnObserver = (turn: number, startMs: number, calledMs: number) => void;
+
+export async function runWholeTurn(options: WholeTurnOptions, observe?: TurnObserver): Promise<WholeTurnRun> {
+  const warmup = options.warmupTurns ?? 0;
+  // The warm-up plays no short chats of its own (it did: three more chats, their figures dropped, before the warm-up chat).
+  const warmupNextMs = warmup > 0 ? (await runWholeTurn({ ...options, notes: warmup, firstNote: options.notes, turns: warmup, checkpoints: [warmup], warmupTurns: 0, shortChats: 0 })).perTurnNextMs : undefined;
+  const shortChats = (options.shortChats ?? 0) > 0 ? await playShortChats(options, warmup) : undefined;
   gc?.(); // the warm-up chats' objects are not the measured chat's heap
   const started = performance.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-wholeturn-'));
@@ -234,7 +260,9 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
     const checkpoints: WholeTurnCheckpoint[] = [];
     let peakHeap = 0;
     let reopened: { openMs: number } | null = null;
-    const last = Math.max(...options.checkpoints);
+    // A chat without checkpoints (a short chat) plays its turns and stops; otherwise one turn more, the first send after the last reopen.
+    const last = options.checkpoints.length > 0 ? Math.max(...options.checkpoints) : options.turns;
+    const end = options.checkpoints.length > 0 ? last + 1 : last;
     const pending = new Map<number, Omit<WholeTurnCheckpoint, 'firstSendMs' | 'firstSendCpuMs'>>();
     const perTurnNextCpuMs: number[] = [];
     const cpuUs = () => {
@@ -242,7 +270,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       return u.user + u.system;
     };
 
-    for (let t = 1; t <= last + 1; t++) {
+    for (let t = 1; t <= end; t++) {
       const checkpoint = options.checkpoints.includes(t);
       const chips = chipsFor(t);
       const savesBefore = chat.archive.saves.length;
@@ -258,6 +286,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       // A turn that failed before the provider call would time nothing: the run stops and says why.
       if (provider.calls === calls) throw new Error(`turn ${t} never reached the provider: ${chat.controller.state.pending?.error ?? 'no error shown'}`);
       perTurnNextMs.push(nextMs);
+      observe?.(t, start, provider.calledAt);
       perTurnNextCpuMs.push(nextCpuMs);
       perTurnReads.push(vault.reads - reads);
       perTurnStats.push(vault.stats - stats);
@@ -285,7 +314,7 @@ export async function runWholeTurn(options: WholeTurnOptions): Promise<WholeTurn
       }
       if (t > last) break;
       if (!checkpoint) {
-        if (t % 50 === 0) process.stderr.write(`wholeTurn ${options.vault}: turn ${t} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+        if (t % 50 === 0 && options.checkpoints.length > 0) process.stderr.write(`wholeTurn ${options.vault}: turn ${t} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
         continue;
       }
 
