@@ -1,6 +1,6 @@
 import type { ChatArchivePort, ChatListRow, LoadedChat, SaveResult, SearchOptions } from '../ports/chatArchive';
 import { withFlags, type ChatFlags } from './chatFlags';
-import { decodeChatNote, encodeChatNote } from './codec';
+import { encodeChatNote } from './codec';
 import { decodeChatNoteKept, forgetDecodedNote, keepSavedNote } from './decodedNotes';
 import { noteFormat } from './lineEndings';
 import { mergeChatNote } from './merge';
