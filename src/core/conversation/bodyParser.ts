@@ -24,6 +24,13 @@ export interface BodyMessage {
   dynamic?: PromptFragment[];
   tools: ToolOutput[];
   context: string[];
+  /**
+   * The text read from a strata fence with more blank lines before it than the one after its
+   * heading (a damaged note). A plain text may start that way too (its first line only is escaped):
+   * noteDecoder.ts keeps this one only when its hash is the record's.
+   */
+  textFenced?: string;
+  replyFenced?: string;
 }
 
 export interface ParsedBody {
@@ -65,7 +72,9 @@ export function parseBody(lines: readonly string[], warnings: string[]): ParsedB
     if (s.kind === 'user') {
       current = newTurn(s.n);
       out.turns.push(current);
-      current.text = messageText(segment, warnings);
+      const read = messageText(segment, warnings);
+      current.text = read.text;
+      if (read.fenced !== undefined) current.textFenced = read.fenced;
     } else if (s.kind === 'assistant') {
       const open: BodyMessage | null = current;
       if (!open || open.reply !== null || (s.n !== null && open.n !== null && s.n !== open.n)) {
@@ -74,7 +83,9 @@ export function parseBody(lines: readonly string[], warnings: string[]): ParsedB
         current.text = '';
         out.turns.push(current);
       }
-      (current as BodyMessage).reply = messageText(segment, warnings);
+      const read = messageText(segment, warnings);
+      (current as BodyMessage).reply = read.text;
+      if (read.fenced !== undefined) (current as BodyMessage).replyFenced = read.fenced;
     } else if (s.callout === SUMMARY_CALLOUT) {
       // Before the message that follows it: its boundary is the answered messages above it.
       out.compactions.push(readCompactionCallout(lines[s.line], calloutLines(SUMMARY_CALLOUT, segment, warnings), out.turns.length));
@@ -86,13 +97,24 @@ export function parseBody(lines: readonly string[], warnings: string[]): ParsedB
 }
 
 /** A message block: one blank line after the heading, the encoded text, one blank line before the next heading. */
-function messageText(segment: string, warnings: string[]): string {
+function messageText(segment: string, warnings: string[]): { text: string; fenced?: string } {
   let block = segment.startsWith('\n') ? segment.slice(1) : segment;
   if (block.endsWith('\n\n')) block = block.slice(0, -2);
   else if (block.endsWith('\n')) block = block.slice(0, -1);
   const decoded = decodeText(block);
   if (decoded.warning) warnings.push(decoded.warning);
-  return decoded.text;
+  const fenced = decoded.encoding === 'plain' ? fencedAfterBlankLines(block) : undefined;
+  return fenced === undefined ? { text: decoded.text } : { text: decoded.text, fenced };
+}
+
+/** The text of a closed strata fence that starts the block after blank lines; undefined when there is none. */
+function fencedAfterBlankLines(block: string): string | undefined {
+  let at = 0;
+  while (at < block.length && ' \t\r\n'.includes(block[at])) at++;
+  const lineStart = block.lastIndexOf('\n', at) + 1;
+  if (lineStart === 0 || !block.startsWith('```', lineStart)) return undefined;
+  const decoded = decodeText(block.slice(lineStart));
+  return decoded.encoding === 'plain' ? undefined : decoded.text;
 }
 
 /** A callout's lines without their `> `; text after the callout (not quoted) is reported. */

@@ -161,14 +161,22 @@ export function extractChatData(lines: readonly string[], warnings: string[], ke
     // With the line breaks that part it from the text: format 3 writes `text + "\n" + callout` (the
     // text ends with a line break, so a blank line comes before it); format 2 `callout + "\n" + text`.
     // What follows a format-3 callout (more typed text, or a heading a damaged callout left) joins
-    // the text where the callout was, so the last reply ends as written; blank lines alone do not.
+    // the text where the callout was, so the last reply ends as written. Blank and quoted lines
+    // alone up to the end or to a structure line (a callout moved below it, a stray `>`) do not:
+    // they are the callout's tail, and the structure line starts after the text as it always did.
     lastEnd = j;
     const another = j < lines.length && isDataHeader(lines[j]); // it takes the line breaks
     if (another) {
       // nothing to take here
     } else if (first > 0 && lines[first - 1] === '' && rest.length > 0 && rest[rest.length - 1] === '') {
-      if (lines.slice(j).every((l) => l.trim() === '')) j = lines.length;
-      else rest.pop();
+      const next = calloutTailEnd(lines, j);
+      if (next < lines.length && !isStructureLine(lines[next])) rest.pop();
+      else {
+        const stray = lines.slice(j, next).filter((l) => l.replace(/^>/, '').trim() !== '').join('\n');
+        if (stray) warnings.push(`text after the chat data callout was left out: "${stray.slice(0, 60)}"`);
+        if (next < lines.length) rest.pop();
+        j = next;
+      }
     } else if (j < lines.length && lines[j] === '') j++;
     if (inside === null || keep === 'last') {
       if (inside !== null) others++;
@@ -178,6 +186,13 @@ export function extractChatData(lines: readonly string[], warnings: string[], ke
   }
   if (others > 0) warnings.push(`the note holds ${others + 1} chat data callouts; the ${keep} one is read, the others were left out`);
   return { inside, rest };
+}
+
+/** The first line from `from` that is neither blank nor quoted (a structure line is not taken as quoted). */
+function calloutTailEnd(lines: readonly string[], from: number): number {
+  let k = from;
+  while (k < lines.length && (lines[k].trim() === '' || (lines[k].startsWith('>') && !isStructureLine(lines[k])))) k++;
+  return k;
 }
 
 /** The next line from `from` that continues a cut chat data callout (`> {…` or its fence), before any structure line; -1 when none. */

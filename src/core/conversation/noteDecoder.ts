@@ -124,9 +124,14 @@ function engineTurnMap(records: readonly TurnRecord[], recordOf: readonly number
   return map;
 }
 
+/** The text read as written, or the one read from a fence blank lines were added before when that one is what the record hashed. */
+function recovered(written: string, fenced: string | undefined, hash: string | undefined): string {
+  return fenced !== undefined && hash && textHash(written) !== hash && textHash(fenced) === hash ? fenced : written;
+}
+
 /** `fallback.now` is read only where a turn has no time of its own (decodedNotes.ts keeps a decoding that never read it). */
 function buildTurn(body: BodyMessage, record: TurnRecord | undefined, label: string, fallback: { readonly now: number }, warnings: string[]): ChatTurn {
-  const text = body.text ?? '';
+  const text = recovered(body.text ?? '', body.textFenced, record?.textHash);
   if (body.text === null) warnings.push(`${label}: the user's text is missing`);
   if (!record) {
     if (body.reply === null && !body.failed) warnings.push(`${label}: no reply and no metadata; shown as not answered`);
@@ -147,7 +152,7 @@ function buildTurn(body: BodyMessage, record: TurnRecord | undefined, label: str
   }
   if (record.textHash && textHash(text) !== record.textHash) warnings.push(`${label}: the user's text was edited by hand; the edited text is kept`);
   let status = record.status;
-  let reply = body.reply ?? undefined;
+  let reply = body.reply === null ? undefined : recovered(body.reply, body.replyFenced, record.replyHash);
   if (status === 'complete' && reply === undefined) {
     warnings.push(`${label}: the reply is missing; the message is shown as not answered`);
     status = 'failed';

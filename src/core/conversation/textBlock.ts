@@ -111,8 +111,13 @@ export interface DecodedText {
 }
 
 /**
- * Decode a message block as the body holds it. A block that starts with a strata fence but does not
- * end with its closing line (a hand edit) is kept as plain text, with a warning: nothing is dropped.
+ * Decode a message block as the body holds it. The closing line is the first line after the opening
+ * one that is its fence (the encoder makes the fence longer than any backtick run the text starts a
+ * line with, so no text line is one). Blank lines after it are not the text's (the encoder writes
+ * none: the text's own line breaks are inside the fence); a damaged note can leave some there (a line
+ * moved below the chat data callout keeps the blank line before it). Text typed after it is more of
+ * the message, as it is after a plain one. A block that starts with a strata fence and has no
+ * closing line (a hand edit) is kept as plain text, with a warning: nothing is dropped.
  */
 export function decodeText(block: string, quoted = false): DecodedText {
   const unescape = (text: string) => unescapeLines(text, quoted);
@@ -121,21 +126,39 @@ export function decodeText(block: string, quoted = false): DecodedText {
   const open = STRATA_FENCE.exec(first.replace(/\r$/, ''));
   if (!open || firstBreak < 0) return { text: unescape(block), encoding: 'plain' };
   const fence = open[1];
-  const closing = `\n${fence}`;
-  const body = block.slice(firstBreak + 1);
-  const trimmed = trimEndOf(body, ' \t\r');
-  if (!trimmed.endsWith(closing) && trimmed !== fence) {
+  const close = closingLine(block, firstBreak, fence);
+  if (!close) {
     return { text: unescape(block), encoding: 'plain', warning: `an encoded message (${fence}strata-${open[2]}) is not closed; its text is kept as written` };
   }
-  const inner = trimmed === fence ? '' : trimmed.slice(0, trimmed.length - closing.length);
-  if (open[2] === 'text') return { text: unescape(inner), encoding: 'fenced' };
+  const inner = block.slice(firstBreak + 1, close.start - 1);
+  // What follows the closing line, from its line break on: `\nmore` keeps the text typed after it
+  // as a plain message's would be (a first line of its own, so unescaped as a later line).
+  const after = block.slice(close.end);
+  const typed = trimEndOf(after, ' \t\r\n') === '' ? '' : unescape(after).slice(1);
+  const more = (text: string) => (typed ? `${text}\n${typed}` : text);
+  if (open[2] === 'text') return { text: more(unescape(inner)), encoding: 'fenced' };
   try {
     const parsed: unknown = JSON.parse(inner);
-    if (typeof parsed === 'string') return { text: parsed, encoding: 'json' };
+    if (typeof parsed === 'string') return { text: more(parsed), encoding: 'json' };
   } catch {
     // fall through: kept as written
   }
   return { text: unescape(block), encoding: 'plain', warning: 'an encoded message (strata-json) could not be read; its text is kept as written' };
+}
+
+/**
+ * The first line after `from` (the opening line's break) that is `fence` alone (trailing spaces, tabs
+ * and a CR allowed): where it starts and where it ends (at its line break, or the block's end).
+ * One pass of indexOf: linear on a long block.
+ */
+function closingLine(block: string, from: number, fence: string): { start: number; end: number } | null {
+  for (let at = block.indexOf(fence, from + 1); at >= 0; at = block.indexOf(fence, at + 1)) {
+    if (block[at - 1] !== '\n') continue;
+    let end = at + fence.length;
+    while (end < block.length && (block[end] === ' ' || block[end] === '\t' || block[end] === '\r')) end++;
+    if (end === block.length || block[end] === '\n') return { start: at, end };
+  }
+  return null;
 }
 
 /** A text inside a callout: encoded as a message would be (quoted escaping), `> ` before every line (`>` alone for an empty one). */
