@@ -125,7 +125,8 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   const latestVersion = new Map<string, number>();
   for (const ref of conversation.library) latestVersion.set(ref.id, Math.max(latestVersion.get(ref.id) ?? 0, ref.version));
 
-  const located = await locateAll(conversation.library, completedCount(conversation), vault, resolver);
+  // Every answered turn is in `turns`: their count is where library entries may have entered.
+  const located = await locateAll(conversation.library, turns.length, vault, resolver);
   const counter = tokenCounterFor(conversation.model);
   const library: LibraryItem[] = [];
   const restoredVersion = new Map<string, number>();
@@ -215,10 +216,6 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   return { engine, state, edited: [...edited], dropped: [...dropped], issues };
 }
 
-function completedCount(conversation: Conversation): number {
-  return conversation.turns.filter((t) => t.status === 'complete' && t.reply !== undefined).length;
-}
-
 interface LocateResult {
   readonly found: Located | null;
   readonly issues: RehydrationIssue[];
@@ -232,8 +229,15 @@ interface LocateResult {
 async function locateAll(library: readonly ItemRef[], turns: number, vault: VaultReader, resolver: ChipResolver): Promise<Map<string, LocateResult>> {
   const first = new Map<string, ItemRef>();
   for (const ref of library) if (!first.has(ref.id) && ref.version > 0 && ref.enteredTurn <= turns) first.set(ref.id, ref);
-  const refs = [...first.values()];
   const out = new Map<string, LocateResult>();
+  // A note at its path that the resolver read before and the vault reports unchanged (every one, when
+  // a chat is reopened in the session) is found at once; the others are located as below.
+  const refs: ItemRef[] = [];
+  for (const ref of first.values()) {
+    const item = ref.kind === 'note' && !ref.planned ? resolver.seen.known(vault, ref.source) : undefined;
+    if (item) out.set(ref.id, { found: { content: item.content, source: ref.source, hash: item.hash }, issues: [], said: false });
+    else refs.push(ref);
+  }
   for (let i = 0; i < refs.length; i += CONCURRENCY) {
     const batch = refs.slice(i, i + CONCURRENCY);
     const results = await Promise.all(
