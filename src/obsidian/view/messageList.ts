@@ -2,12 +2,11 @@ import { Component, MarkdownRenderer, setIcon, type App } from 'obsidian';
 import type { ChatState } from '../../core/chat/chatState';
 import type { ContextChip } from '../../core/context/items';
 import type { ChatTurn, CompactionRecord } from '../../core/conversation/model';
-import { ZERO_USAGE } from '../../core/usage';
 import { breakNoteOf, renderBreakNote } from './breakNotes';
-import { linkCitations, renderSources, searchDetail } from './citations';
+import { linkCitations, renderSources } from './citations';
 import { RetryStatusLine } from './retryStatus';
-import { missingUsage } from '../../core/chat/missingUsage';
-import { cachedShareOf, chipIcon, chipLabel, formatPercent, formatTokens, formatUsd, freshnessText } from './format';
+import { chipIcon, chipLabel, formatTokens, formatUsd, freshnessText } from './format';
+import { turnDetail, turnSummary } from './turnMeta';
 import { renderAgentSteps, renderLiveCalls } from './agentSteps';
 import { renderPlanDetails } from './planDetails';
 import type { LiveCall } from '../../core/agent/progress';
@@ -15,6 +14,8 @@ import type { AppliedEdit } from '../../core/edits/proposal';
 import { renderAppliedEdit } from './appliedEdits';
 import type { PendingReview, UnwrittenChanges } from './pendingReviews';
 import { ReviewArea } from './reviewArea';
+import { FIRST_BUILD_BUDGET_MS, MessageWindow, nextBuildBudget } from './messageWindow';
+import { placeChildren, restoreScrollAnchor, scrollAnchorOf } from './listPlacement';
 
 export interface MessageActions {
   copy(text: string): void;
@@ -38,10 +39,17 @@ export interface MessageActions {
   readonly undoEdit?: (record: AppliedEdit) => void;
 }
 
+/** One message (or compaction) of the list: its cache key, and how to draw it. */
+interface Entry {
+  readonly key: string;
+  build(el: HTMLElement, component: Component): void;
+}
+
 /**
  * The conversation: user and assistant messages (markdown through Obsidian's renderer), the kept
  * message of a failed or stopped request with its error and a retry, and the streaming reply.
- * Rendered messages are cached by content, so a new turn renders only what is new.
+ * Rendered messages are cached by content, so a new turn renders only what is new. A long chat is
+ * windowed (`MessageWindow`): its last page first, earlier pages above as the user scrolls up.
  */
 export class MessageList {
   readonly el: HTMLElement;
@@ -54,6 +62,11 @@ export class MessageList {
   private chatId: string | null = null;
   private readonly retryStatus: RetryStatusLine;
   private readonly reviews = new ReviewArea();
+  private readonly window: MessageWindow;
+  /** The state last rendered: drawn again when the window grows or a page's rest is built. */
+  private state: ChatState | null = null;
+  /** Milliseconds of building per render (see nextBuildBudget). */
+  private buildBudget = FIRST_BUILD_BUDGET_MS;
 
   constructor(
     parent: HTMLElement,
@@ -63,9 +76,18 @@ export class MessageList {
   ) {
     this.el = parent.createDiv({ cls: 'strata-messages' });
     this.retryStatus = new RetryStatusLine(owner, () => this.actions.stop());
-    owner.registerDomEvent(this.el, 'scroll', () => {
-      this.stick = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 48;
+    this.window = new MessageWindow(this.el, owner, () => {
+      if (this.state) this.render(this.state);
     });
+    owner.registerDomEvent(this.el, 'scroll', () => {
+      this.follow(this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 48);
+    });
+    // A narrower or shorter view (the sidebar resized) makes the messages taller: the newest stays in view.
+    if (typeof ResizeObserver !== 'undefined') {
+      const observer = new ResizeObserver(() => this.scrollToEnd());
+      observer.observe(this.el);
+      owner.register(() => observer.disconnect());
+    }
     owner.registerDomEvent(this.el, 'click', (event) => {
       const target = event.target instanceof HTMLElement ? event.target.closest('a') : null;
       if (!target) return;
@@ -78,43 +100,15 @@ export class MessageList {
   }
 
   render(state: ChatState): void {
-    const keep = new Set<string>();
-    const nodes: HTMLElement[] = [];
+    const started = performance.now();
+    this.state = state;
     const id = state.conversation.id;
-    const lastIndex = state.answered.length - 1;
-    const compactions = state.conversation.compactions ?? [];
-    const unanswered = (after: number) => {
-      for (const u of state.unanswered) {
-        if (u.afterTurn === after) {
-          const t = u.turn;
-          nodes.push(this.cached(keep, `n:${id}:${u.afterTurn}:${t.at}:${t.text}`, (el) => this.unansweredMessage(el, t.text, t.chips ?? [], unansweredNote(t.status, t.error))));
-        }
-      }
-    };
-    state.answered.forEach((turn, index) => {
-      unanswered(index);
-      const last = index === lastIndex && !state.pending;
-      // Keys name the chat and the turn's time: two chats with the same words never share elements.
-      const key = `${id}:${index + 1}:${turn.at}:${last}`;
-      nodes.push(this.cached(keep, `u:${key}:${turn.text}`, (el) => this.userMessage(el, turn.text, turn.chips ?? [], last, turn)));
-      // Compactions made just before this turn: their summaries' cost shows on its usage line.
-      const before = compactions.filter((c) => c.maskedThrough === index);
-      const extra = before.map((c) => `${c.at}`).join(',');
-      // The key names the turn's applied edits and whether each is undone: an undo renders it again.
-      const edits = this.actions.appliedEdits?.(turn) ?? [];
-      const editKey = edits.map((e) => `${e.proposalId}${e.undone ? '-' : '+'}`).join(',');
-      nodes.push(this.cached(keep, `a:${key}:${extra}:${editKey}:${turn.reply ?? ''}`, (el, component) => this.assistantMessage(el, turn, last, component, before, index === 0, edits)));
-      // A compaction sits at its boundary: the condensed messages stay above it (in the chat, no longer sent).
-      for (const c of compactions) {
-        if (c.through === index + 1) nodes.push(this.cached(keep, `c:${id}:${c.through}:${c.at}:${c.kind}`, (el, component) => this.compaction(el, c, component)));
-      }
-    });
-    unanswered(state.answered.length);
-    if (state.pending) {
-      const p = state.pending;
-      nodes.push(this.cached(keep, `p:${id}:${p.at}:${p.status}:${p.text}`, (el) => this.userMessage(el, p.text, p.chips ?? [], p.status !== 'sending', null)));
-      if (p.status !== 'sending') nodes.push(this.cached(keep, `e:${id}:${p.at}:${p.status}:${p.error ?? ''}:${p.partial ?? ''}`, (el) => this.failure(el, p)));
-    }
+    // Another chat opens at its end; the same chat keeps the place the user scrolled to.
+    if (id !== this.chatId) this.follow(true);
+    this.chatId = id;
+    const first = this.window.firstTurn(id, state.answered.length);
+    const entries = this.entriesOf(state, first);
+    const keep = new Set(entries.map((e) => e.key));
     for (const [key, entry] of this.rendered) {
       if (!keep.has(key)) {
         entry.component.unload();
@@ -122,50 +116,120 @@ export class MessageList {
         this.rendered.delete(key);
       }
     }
-    // Another chat opens at its end; the same chat keeps the place the user scrolled to.
-    if (id !== this.chatId) this.stick = true;
-    this.chatId = id;
+    const { from, built } = this.buildNewestFirst(entries, started);
+    const nodes: HTMLElement[] = first > 0 ? [this.window.sentinel] : [];
+    for (let i = from; i < entries.length; i++) nodes.push(this.rendered.get(entries[i].key)?.el ?? createDiv());
+    // The message in view stays where it is when messages are added above it (a page, a compaction).
+    const anchor = this.stick ? null : scrollAnchorOf(this.el, this.window.sentinel);
     const top = this.el.scrollTop;
     // The focused element (a review's button, a message's action) gets the focus back once the list is rebuilt.
     const focused = this.el.ownerDocument.activeElement;
     const refocus = focused instanceof HTMLElement && this.el.contains(focused) ? focused : null;
-    this.el.empty();
     // While a reply is coming in, edit and regenerate are hidden (styles.css), not re-rendered.
     this.el.toggleClass('is-busy', state.busy);
-    if (nodes.length === 0) this.emptyState();
-    for (const node of nodes) this.el.appendChild(node);
-    if (state.condensing) this.condensing();
-    if (state.streamingText !== null) this.showStreaming(state.streamingText, state.agentCalls);
-    else this.streamingEl = this.streamingBody = null;
+    if (entries.length === 0) nodes.push(this.emptyState());
+    if (state.condensing) nodes.push(this.condensing());
+    this.streamingEl = this.streamingBody = null;
+    if (state.streamingText !== null) nodes.push(this.streaming(state.streamingText, state.agentCalls));
+    placeChildren(this.el, nodes);
     this.retryStatus.render(this.streamingEl, state.retry);
     this.reviews.render(this.el, this.actions.pendingReviews?.() ?? [], this.actions.unwrittenChanges?.() ?? [], {
       copy: (text) => this.actions.copy(text),
       dismiss: (id) => this.actions.dismissUnwritten?.(id),
     });
     if (refocus?.isConnected && this.el.ownerDocument.activeElement !== refocus) refocus.focus({ preventScroll: true });
-    this.el.scrollTop = top;
+    if (!restoreScrollAnchor(this.el, anchor)) this.el.scrollTop = top;
     this.scrollToEnd();
+    if (built > 0) this.buildBudget = nextBuildBudget(this.buildBudget, performance.now() - started);
+    this.window.rendered(from === 0);
+  }
+
+  /** What the list shows from turn `first` on, in order, each with its cache key: nothing is rendered here. */
+  private entriesOf(state: ChatState, first: number): Entry[] {
+    const entries: Entry[] = [];
+    const id = state.conversation.id;
+    const lastIndex = state.answered.length - 1;
+    const compactions = state.conversation.compactions ?? [];
+    const unanswered = (after: number) => {
+      for (const u of state.unanswered) {
+        if (u.afterTurn === after) {
+          const t = u.turn;
+          entries.push({ key: `n:${id}:${u.afterTurn}:${t.at}:${t.text}`, build: (el) => this.unansweredMessage(el, t.text, t.chips ?? [], unansweredNote(t.status, t.error)) });
+        }
+      }
+    };
+    for (let index = first; index <= lastIndex; index++) {
+      const turn = state.answered[index];
+      unanswered(index);
+      const last = index === lastIndex && !state.pending;
+      // Keys name the chat and the turn's time: two chats with the same words never share elements.
+      const key = `${id}:${index + 1}:${turn.at}:${last}`;
+      entries.push({ key: `u:${key}:${turn.text}`, build: (el) => this.userMessage(el, turn.text, turn.chips ?? [], last, turn) });
+      // Compactions made just before this turn: their summaries' cost shows on its usage line.
+      const before = compactions.filter((c) => c.maskedThrough === index);
+      const extra = before.map((c) => `${c.at}`).join(',');
+      // The key names the turn's applied edits and whether each is undone: an undo renders it again.
+      const edits = this.actions.appliedEdits?.(turn) ?? [];
+      const editKey = edits.map((e) => `${e.proposalId}${e.undone ? '-' : '+'}`).join(',');
+      entries.push({ key: `a:${key}:${extra}:${editKey}:${turn.reply ?? ''}`, build: (el, component) => this.assistantMessage(el, turn, last, component, before, index === 0, edits) });
+      // A compaction sits at its boundary: the condensed messages stay above it (in the chat, no longer sent).
+      for (const c of compactions) {
+        if (c.through === index + 1) entries.push({ key: `c:${id}:${c.through}:${c.at}:${c.kind}`, build: (el, component) => this.compaction(el, c, component) });
+      }
+    }
+    unanswered(state.answered.length);
+    if (state.pending) {
+      const p = state.pending;
+      entries.push({ key: `p:${id}:${p.at}:${p.status}:${p.text}`, build: (el) => this.userMessage(el, p.text, p.chips ?? [], p.status !== 'sending', null) });
+      if (p.status !== 'sending') entries.push({ key: `e:${id}:${p.at}:${p.status}:${p.error ?? ''}:${p.partial ?? ''}`, build: (el) => this.failure(el, p) });
+    }
+    return entries;
+  }
+
+  /**
+   * Renders the entries not cached, newest first (the end of the chat, then upwards), until this
+   * frame's budget is spent; returns the first entry shown and how many were built. The rest is
+   * built in the next frames.
+   */
+  private buildNewestFirst(entries: readonly Entry[], started: number): { from: number; built: number } {
+    let from = entries.length;
+    let built = 0;
+    while (from > 0) {
+      const entry = entries[from - 1];
+      if (!this.rendered.has(entry.key)) {
+        if (built > 0 && performance.now() - started > this.buildBudget) break;
+        const component = new Component();
+        this.owner.addChild(component);
+        const el = createDiv();
+        entry.build(el, component);
+        this.rendered.set(entry.key, { el, component });
+        built++;
+      }
+      from--;
+    }
+    return { from, built };
   }
 
   /** Cheap per-token update: plain text while streaming; markdown once the reply is complete. */
   updateStreaming(text: string): void {
-    if (!this.streamingBody) this.showStreaming(text);
+    if (!this.streamingBody) this.el.appendChild(this.streaming(text));
     else this.streamingBody.setText(text);
     this.streamingEl?.toggleClass('is-waiting', text.length === 0);
     this.scrollToEnd();
   }
 
-  private showStreaming(text: string, calls: readonly LiveCall[] = []): void {
-    this.streamingEl = this.el.createDiv({ cls: 'strata-message is-assistant is-streaming' });
+  private streaming(text: string, calls: readonly LiveCall[] = []): HTMLElement {
+    this.streamingEl = createDiv({ cls: 'strata-message is-assistant is-streaming' });
     this.streamingEl.toggleClass('is-waiting', text.length === 0);
     renderLiveCalls(this.streamingEl, calls);
     this.streamingBody = this.streamingEl.createDiv({ cls: 'strata-message-body strata-streaming-text', text });
     const dots = this.streamingEl.createDiv({ cls: 'strata-typing', attr: { 'aria-label': 'Waiting for the reply' } });
     for (let i = 0; i < 3; i++) dots.createSpan();
+    return this.streamingEl;
   }
 
-  private emptyState(): void {
-    const empty = this.el.createDiv({ cls: 'strata-empty' });
+  private emptyState(): HTMLElement {
+    const empty = createDiv({ cls: 'strata-empty' });
     const icon = empty.createDiv({ cls: 'strata-empty-icon' });
     setIcon(icon, 'messages-square');
     empty.createDiv({ cls: 'strata-empty-title', text: 'Ask about your vault' });
@@ -174,12 +238,14 @@ export class MessageList {
       text: 'The open note is attached by default. Type @ to add notes, folders, tags or a web page’s address. Everything you attach stays in the Context Library, sent once and cached.',
     });
     this.actions.setupNotice?.(empty);
+    return empty;
   }
 
-  private condensing(): void {
-    const el = this.el.createDiv({ cls: 'strata-condensing', attr: { role: 'status' } });
+  private condensing(): HTMLElement {
+    const el = createDiv({ cls: 'strata-condensing', attr: { role: 'status' } });
     setIcon(el.createSpan({ cls: 'strata-condensing-icon' }), 'minimize-2');
     el.createSpan({ text: 'Condensing the earlier conversation… (the stop button stops it)' });
+    return el;
   }
 
   /** A compaction at its boundary: a divider saying what happened, and the summary (or marker) folded under it. */
@@ -194,18 +260,6 @@ export class MessageList {
     if (meta) details.createDiv({ cls: 'strata-compaction-meta', text: meta });
     const body = details.createDiv({ cls: 'strata-compaction-text markdown-rendered' });
     void MarkdownRenderer.render(this.app, c.text, body, this.sourcePath, component);
-  }
-
-  private cached(keep: Set<string>, key: string, build: (el: HTMLElement, component: Component) => void): HTMLElement {
-    keep.add(key);
-    const existing = this.rendered.get(key);
-    if (existing) return existing.el;
-    const component = new Component();
-    this.owner.addChild(component);
-    const el = createDiv();
-    build(el, component);
-    this.rendered.set(key, { el, component });
-    return el;
   }
 
   private userMessage(el: HTMLElement, text: string, chips: readonly ContextChip[], editable: boolean, turn: ChatTurn | null): void {
@@ -324,11 +378,22 @@ export class MessageList {
 
   /** Keep the newest message in view, if the user is following it (or `follow`: they just sent one). */
   scrollToEnd(follow = false): void {
-    if (follow) this.stick = true;
+    if (follow) this.follow(true);
     if (this.stick) this.el.scrollTop = this.el.scrollHeight;
   }
 
+  /**
+   * Following the end or not. While it does, the browser's scroll anchoring is off (styles.css): on
+   * a narrower view it would hold a message in place and leave the newest below the fold; the
+   * resize observer scrolls to the end instead.
+   */
+  private follow(on: boolean): void {
+    this.stick = on;
+    this.el.toggleClass('is-following', on);
+  }
+
   destroy(): void {
+    this.window.destroy();
     this.reviews.clear();
     for (const entry of this.rendered.values()) {
       entry.component.unload();
@@ -336,49 +401,6 @@ export class MessageList {
     }
     this.rendered.clear();
   }
-}
-
-function turnSummary(turn: ChatTurn, compactions: readonly CompactionRecord[]): string[] {
-  const missing = missingUsage(turn);
-  if (missing) return [missing.short];
-  const usage = turn.usage ?? ZERO_USAGE;
-  const parts = [`${formatTokens(usage.inputTokens)} in`, `${formatTokens(usage.outputTokens)} out`, `${formatPercent(cachedShareOf(usage))} cached`];
-  if (typeof turn.cost === 'number') parts.push(formatUsd(turn.cost));
-  if (turn.envelope?.compile?.mode === 'delta') parts.push('session resumed');
-  const summary = summaryCost(compactions);
-  if (summary) parts.push(`+ summary ${formatTokens(summary.input)} in`, formatUsd(summary.cost));
-  return parts;
-}
-
-function turnDetail(turn: ChatTurn, compactions: readonly CompactionRecord[]): string {
-  const missing = missingUsage(turn);
-  if (missing) return `Model: ${turn.model ?? 'unknown'}\n${missing.long}`;
-  const usage = turn.usage ?? ZERO_USAGE;
-  const compile = turn.envelope?.compile;
-  const summary = summaryCost(compactions);
-  return [
-    `Model: ${turn.model ?? 'unknown'}${turn.provider ? ` (${turn.provider})` : ''}`,
-    `Prompt: ${usage.inputTokens} tokens, ${usage.cachedReadTokens} read from cache, ${usage.cacheWriteTokens} written to cache`,
-    `Reply: ${usage.outputTokens} tokens`,
-    ...(compile ? [`Request: ${compile.mode} (${compile.reason})`] : []),
-    ...(turn.search ? searchDetail(turn.search) : []),
-    ...(summary ? [`Summary before this turn: ${summary.input} tokens in, ${summary.output} out, ${formatUsd(summary.cost)}`] : []),
-  ].join('\n');
-}
-
-/** What the summaries written just before a turn used (null when none was written by a model). */
-function summaryCost(compactions: readonly CompactionRecord[]): { input: number; output: number; cost: number | null } | null {
-  const written = compactions.filter((c) => c.summary !== null);
-  if (written.length === 0) return null;
-  let input = 0;
-  let output = 0;
-  let cost: number | null = 0;
-  for (const c of written) {
-    input += c.summary?.usage.inputTokens ?? 0;
-    output += c.summary?.usage.outputTokens ?? 0;
-    cost = cost === null || c.cost === null ? null : cost + c.cost;
-  }
-  return { input, output, cost };
 }
 
 /** "Condensed · turns 1–40 summarized · 9.9k → 4.8k tokens" (or omitted, with the reason). */
