@@ -125,7 +125,7 @@ describe('the rank tables as the bundle carries and decodes them', () => {
     expect(pauses).toBeGreaterThanOrEqual(10);
     const gpt4 = counter.tokenCounterFor('gpt-4');
     expect(TEXTS.filter((text) => gpt4.encode(text).join() !== reference['gpt-4'].encode(text, [], []).join())).toEqual([]);
-    // o200k_base was unpacked as a base only (its keys): its own first count unpacks it whole.
+    // o200k_base was unpacked as cl100k_base's base (no hash index): its own first count indexes it.
     const gpt4o = counter.tokenCounterFor('gpt-4o');
     expect(TEXTS.filter((text) => gpt4o.encode(text).join() !== reference['gpt-4o'].encode(text, [], []).join())).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { Tiktoken } from 'js-tiktoken/lite';
+import { ByteRankTable } from './byteRankTable';
 
 /**
  * Byte-pair encoding in O(m log m) for a piece of m bytes, token for token what js-tiktoken gives.
@@ -15,12 +16,11 @@ interface TiktokenInternals {
   readonly patStr: string;
   readonly rankMap: Map<string, number>;
   /**
-   * Set by a table unpacked from the bundle (rankCodec.ts): the ranks keyed by byte strings (one
-   * char per byte) and the longest token. The encoder then looks up by those only, and js-tiktoken's
-   * own rankMap is never built unless js-tiktoken itself reads it.
+   * Set by a table unpacked from the bundle (rankCodec.ts): the ranks keyed by their bytes
+   * (byteRankTable.ts). The encoder then looks up by those only, and js-tiktoken's own rankMap is
+   * never built unless js-tiktoken itself reads it.
    */
-  readonly byteRanks?: Map<string, number>;
-  readonly maxTokenBytes?: number;
+  readonly byteRanks?: ByteRankTable;
 }
 
 /**
@@ -35,13 +35,6 @@ export function internalsOf(tokenizer: Tiktoken): TiktokenInternals | null {
   return typeof t.patStr === 'string' && mapLike ? (t as unknown as TiktokenInternals) : null;
 }
 
-/** One char per byte (the byte-string keys). */
-function latin1(bytes: Uint8Array): string {
-  let chars = '';
-  for (let i = 0; i < bytes.length; i += 8192) chars += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return chars;
-}
-
 /** A piece shorter than this is merged js-tiktoken's way (a plain scan is faster than a heap on short pieces). */
 const HEAP_FROM_BYTES = 48;
 
@@ -51,12 +44,12 @@ export class LinearEncoder {
   private readonly ranks: Map<string, number>;
   private readonly maxTokenBytes: number;
   private readonly utf8 = new TextEncoder();
-  /** The rank table keyed by byte strings (one char per byte), built on the first long piece. */
-  private byteRanks: Map<string, number> | null = null;
+  /** The rank table keyed by bytes, built on the first long piece (given by a table unpacked from the bundle). */
+  private byteRanks: ByteRankTable | null = null;
   /** Rank lookups made so far: the tests bound them by the bytes encoded (work, not time). */
   lookups = 0;
 
-  /** True when the table came keyed by byte strings (rankCodec.ts): every lookup uses byteRanks. */
+  /** True when the table came keyed by bytes (rankCodec.ts): every lookup uses byteRanks. */
   private readonly byteKeyed: boolean;
 
   constructor(internals: TiktokenInternals) {
@@ -65,9 +58,7 @@ export class LinearEncoder {
     if (internals.byteRanks) {
       this.byteKeyed = true;
       this.byteRanks = internals.byteRanks;
-      let longest = internals.maxTokenBytes ?? 0;
-      if (internals.maxTokenBytes === undefined) for (const key of internals.byteRanks.keys()) longest = Math.max(longest, key.length);
-      this.maxTokenBytes = longest;
+      this.maxTokenBytes = internals.byteRanks.maxTokenBytes;
       return;
     }
     this.byteKeyed = false;
@@ -84,7 +75,8 @@ export class LinearEncoder {
   /** The rank of these bytes as one token, by whichever keys the table has. */
   private rankOfBytes(bytes: Uint8Array): number | undefined {
     if (!this.byteKeyed) return this.ranks.get(bytes.join(','));
-    return bytes.length > this.maxTokenBytes ? undefined : this.byteRankTable().get(latin1(bytes));
+    const rank = this.byteRankTable().rank(bytes, 0, bytes.length);
+    return rank < 0 ? undefined : rank;
   }
 
   /** Token ids of text, special-token strings read as plain text (js-tiktoken's encode(text, [], [])). */
@@ -138,29 +130,21 @@ export class LinearEncoder {
     return this.idsOf(bytes, starts);
   }
 
-  /** Keys of one char per byte: a slice of a string hashes far faster than joined numbers. */
-  private byteRankTable(): Map<string, number> {
-    if (this.byteRanks) return this.byteRanks;
-    const table = new Map<string, number>();
-    for (const [key, rank] of this.ranks) {
-      let chars = '';
-      for (const b of key.split(',')) chars += String.fromCharCode(Number(b));
-      table.set(chars, rank);
-    }
-    this.byteRanks = table;
-    return table;
+  /** Keyed by bytes, read in place: far faster than joining them into a key per lookup. */
+  private byteRankTable(): ByteRankTable {
+    this.byteRanks ??= ByteRankTable.ofRankMap(this.ranks);
+    return this.byteRanks;
   }
 
   /** The same merges in heap order: O(m log m). */
   private mergeByHeap(bytes: Uint8Array): number[] {
     const ranks = this.byteRankTable();
     const m = bytes.length;
-    let chars = '';
-    for (let i = 0; i < m; i += 8192) chars += String.fromCharCode(...bytes.subarray(i, i + 8192));
     const rankOf = (start: number, end: number) => {
       if (end - start > this.maxTokenBytes) return undefined;
       this.lookups++;
-      return ranks.get(chars.slice(start, end));
+      const rank = ranks.rank(bytes, start, end);
+      return rank < 0 ? undefined : rank;
     };
     // Parts as a linked list over their start offsets; end of a part = start of the next.
     const next = new Int32Array(m + 1);
@@ -197,8 +181,8 @@ export class LinearEncoder {
     const ids: number[] = [];
     for (let i = 0; i < m; i = next[i]) {
       // Every single byte has a rank, and every merge made has one: never undefined.
-      const id = ranks.get(chars.slice(i, next[i]));
-      if (id !== undefined) ids.push(id);
+      const id = ranks.rank(bytes, i, next[i]);
+      if (id >= 0) ids.push(id);
     }
     return ids;
   }

@@ -1,10 +1,13 @@
+import { ByteRankTable } from './byteRankTable';
+import { LazyMap } from './lazyMap';
 import { ByteModel, NumberModel, probabilities, RangeDecoder } from './rangeDecoder';
 
 /**
  * Reads a rank table packed by scripts/packRanks.cjs (the form the plugin bundle carries): each
  * token is the pair of earlier tokens it joins, range coded (rangeDecoder.ts), 13 bits per two
- * printable characters. Builds the tables straight from the pairs, without the base64 text
- * js-tiktoken parses (js-tiktoken's constructor takes over a second of CPU for o200k_base).
+ * printable characters. Builds the byte table (byteRankTable.ts) straight from the pairs, without
+ * the base64 text js-tiktoken parses (js-tiktoken's constructor takes over a second of CPU for
+ * o200k_base).
  */
 
 /** One packed table, as scripts/packRanks.cjs writes it. */
@@ -59,74 +62,45 @@ export function bytesOfText(text: string, length: number): Uint8Array {
   return out;
 }
 
-/**
- * A Map filled on its first read: js-tiktoken's own maps (comma-joined keys, and rank → bytes) are
- * read only by js-tiktoken's encode and decode, which counting does not call (linearBpe.ts reads
- * the byte-string keys), so the first count does not build 200,000 more keys and arrays.
- */
-class LazyMap<K, V> extends Map<K, V> {
-  private pending: (() => void) | null;
-  constructor(fill: (map: Map<K, V>) => void) {
-    super();
-    this.pending = () => fill(this);
-  }
-  private ready(): void {
-    const fill = this.pending;
-    this.pending = null;
-    fill?.();
-  }
-  override get(key: K): V | undefined {
-    this.ready();
-    return super.get(key);
-  }
-  override has(key: K): boolean {
-    this.ready();
-    return super.has(key);
-  }
-  override get size(): number {
-    this.ready();
-    return super.size;
-  }
-  override forEach(callback: (value: V, key: K, map: Map<K, V>) => void): void {
-    this.ready();
-    super.forEach(callback);
-  }
-  override entries(): MapIterator<[K, V]> {
-    this.ready();
-    return super.entries();
-  }
-  override keys(): MapIterator<K> {
-    this.ready();
-    return super.keys();
-  }
-  override values(): MapIterator<V> {
-    this.ready();
-    return super.values();
-  }
-  override [Symbol.iterator](): MapIterator<[K, V]> {
-    return this.entries();
-  }
-}
-
-/** Each rank's bytes (one char per byte): what a table stored over this one reads. */
+/** What a table stored over another reads of it: its tokens' bytes. */
 export interface RankKeys {
-  readonly keys: readonly string[];
-  /** Each rank's first and last byte: reading them off the keys would flatten every joined string. */
-  readonly firstBytes: Uint8Array;
-  readonly lastBytes: Uint8Array;
+  readonly byteRanks: ByteRankTable;
 }
 
-/** An unpacked table: the maps the tokenizer reads, and each rank's bytes (one char per byte), which a table stored over this one reads. */
-export type UnpackedRanks = RankMaps & {
-  readonly byteRanks: Map<string, number>;
-  readonly maxTokenBytes: number;
-  readonly keys: readonly string[];
-  readonly firstBytes: Uint8Array;
-  readonly lastBytes: Uint8Array;
-};
+/** js-tiktoken's internal maps, built when js-tiktoken reads them. */
+function rankMapsOf(table: ByteRankTable): RankMaps {
+  const n = table.size;
+  const rankMap = new LazyMap<string, number>((map) => {
+    for (let e = 0; e < n; e++) map.set(table.bytesOf(e).join(','), table.rankOf(e));
+  });
+  const textMap = new LazyMap<number, Uint8Array>((map) => {
+    for (let e = 0; e < n; e++) map.set(table.rankOf(e), table.bytesOf(e));
+  });
+  return { rankMap, textMap };
+}
 
-/** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 40 slices of a few ms. */
+/**
+ * An unpacked table: js-tiktoken's two maps and the byte table linearBpe.ts reads (own fields, which
+ * tokenCounter.ts copies onto the tokenizer), and each rank's bytes as a string (`keys`, built when
+ * read: only the tests read it).
+ */
+export class UnpackedRanks implements RankMaps, RankKeys {
+  readonly rankMap: Map<string, number>;
+  readonly textMap: Map<number, Uint8Array>;
+  readonly maxTokenBytes: number;
+  constructor(readonly byteRanks: ByteRankTable) {
+    ({ rankMap: this.rankMap, textMap: this.textMap } = rankMapsOf(byteRanks));
+    this.maxTokenBytes = byteRanks.maxTokenBytes;
+  }
+  get keys(): readonly string[] {
+    return Array.from({ length: this.byteRanks.size }, (_, e) => this.byteRanks.keyOf(e));
+  }
+}
+
+/** Tokens unpacked between two pauses of unpackRanksInSlices: o200k_base in 40-odd slices of a few ms. */
 const SLICE_TOKENS = 5_000;
+/** The first slice's tokens, doubled slice by slice up to SLICE_TOKENS: V8 runs the first ones unoptimized, several times slower. */
+const FIRST_SLICE_TOKENS = 1_000;
 
 /** Ranks 0-255 are the single bytes in every table (8 plain bits each); packRanks.cjs checks it. */
 const SINGLES = 256;
@@ -158,9 +132,13 @@ const LEFT_CONTEXTS = 20;
 /** Contexts of a shared token's rank in the base: the bit length of its own rank. */
 const SHARED_CONTEXTS = 32;
 
+/** Bytes in o200k_base's 199,998 tokens: the byte table is made this big at once (it grows if need be). */
+const BYTES_PER_TOKEN = 7;
+
 /**
  * One table read token by token, with the models packRanks.cjs's packTable codes it with, in the
- * same order. The loop is a plain method (not the generator's body), which V8 optimizes far better.
+ * same order, into a byte table. The loop is a plain method (not the generator's body), which V8
+ * optimizes far better.
  */
 class TableReader {
   private readonly leftRank = new NumberModel(LEFT_CONTEXTS);
@@ -170,12 +148,9 @@ class TableReader {
   private readonly sharedRank = new NumberModel(SHARED_CONTEXTS);
   private previousFlag = 0;
   /** The ranks read so far by first byte, in rank order: a part is its place in its byte's list. */
-  private readonly groups: number[][] = Array.from({ length: 256 }, () => []);
-  readonly keys: string[];
-  readonly firstBytes: Uint8Array;
-  readonly lastBytes: Uint8Array;
-  readonly byteRanks = new Map<string, number>();
-  maxTokenBytes = 1;
+  private readonly groups: Int32Array[] = Array.from({ length: 256 }, () => new Int32Array(64));
+  private readonly groupSizes = new Int32Array(256);
+  readonly table: ByteRankTable;
   /** Tokens read from the base. */
   shared = 0;
   /** The next rank to read. */
@@ -184,51 +159,54 @@ class TableReader {
   constructor(
     private readonly rc: RangeDecoder,
     readonly count: number,
-    private readonly over: RankKeys | undefined,
-    private readonly indexed: boolean,
+    private readonly over: ByteRankTable | undefined,
   ) {
-    this.keys = new Array<string>(count);
-    this.firstBytes = new Uint8Array(count);
-    this.lastBytes = new Uint8Array(count);
+    this.table = new ByteRankTable(count, count * BYTES_PER_TOKEN);
   }
 
-  /** Reads the ranks up to `end` (excluded). */
+  /**
+   * Reads the ranks up to `end` (excluded). A table with a base and one without each run a loop of
+   * their own: one loop for both, optimized by V8 on the first table, would be thrown away and
+   * compiled again on the second's shared tokens (a branch it had never seen taken).
+   */
   readUntil(end: number): void {
-    const { keys, firstBytes, lastBytes, over, rc, groups, byteRanks, indexed } = this;
-    let maxTokenBytes = this.maxTokenBytes;
-    for (let r = this.next; r < end; r++) {
-      let key: string;
-      if (r < SINGLES) {
-        // Its own method: their branch run first would leave the pairs' branch without type feedback when V8 optimizes this loop.
-        key = this.single(r);
-      } else if (over && this.isShared()) {
-        const at = this.sharedRank.decode(rc, bitLength(r));
-        key = over.keys[at];
-        if (key === undefined) throw new Error('packed rank table: a shared token outside its base');
-        firstBytes[r] = over.firstBytes[at];
-        lastBytes[r] = over.lastBytes[at];
-        this.shared++;
-      } else {
-        const a = this.leftRank.decode(rc, Math.min(19, bitLength(r)));
-        if (a >= r) throw new Error('packed rank table: a pair refers forward');
-        const b = this.right(lastBytes[a]);
-        key = keys[a] + keys[b];
-        firstBytes[r] = firstBytes[a];
-        lastBytes[r] = lastBytes[b];
-      }
-      keys[r] = key;
-      groups[firstBytes[r]].push(r);
-      if (key.length > maxTokenBytes) maxTokenBytes = key.length;
-      if (indexed) byteRanks.set(key, r);
-    }
-    this.maxTokenBytes = maxTokenBytes;
+    let r = this.next;
+    for (; r < end && r < SINGLES; r++) this.single(r);
+    if (this.over) this.readOver(this.over, r, end);
+    else this.readPairs(r, end);
     this.next = end;
   }
 
-  private single(r: number): string {
-    const byte = this.rc.direct(8);
-    this.firstBytes[r] = this.lastBytes[r] = byte;
-    return String.fromCharCode(byte);
+  private single(r: number): void {
+    this.table.addByte(this.rc.direct(8));
+    this.grouped(r);
+  }
+
+  private readPairs(from: number, end: number): void {
+    for (let r = from; r < end; r++) {
+      this.pair(r);
+      this.grouped(r);
+    }
+  }
+
+  private readOver(over: ByteRankTable, from: number, end: number): void {
+    const { table, rc } = this;
+    for (let r = from; r < end; r++) {
+      if (this.isShared()) {
+        const at = this.sharedRank.decode(rc, bitLength(r));
+        if (at >= over.size) throw new Error('packed rank table: a shared token outside its base');
+        table.addFrom(over, at);
+        this.shared++;
+      } else this.pair(r);
+      this.grouped(r);
+    }
+  }
+
+  /** A token that joins two earlier ones: the left part's rank, then the right part. */
+  private pair(r: number): void {
+    const a = this.leftRank.decode(this.rc, Math.min(19, bitLength(r)));
+    if (a >= r) throw new Error('packed rank table: a pair refers forward');
+    this.table.addJoined(a, this.right(this.table.last(a)));
   }
 
   /** Stored over a base: whether the next token is the base's. */
@@ -241,54 +219,66 @@ class TableReader {
   /** The right part: its first byte in the context of the left part's last, then its place among the tokens starting with it. */
   private right(leftLast: number): number {
     const byte = this.firstRight.decode(this.rc, leftLast);
-    const group = this.groups[byte];
-    const place = this.placeRight.decode(this.rc, placeContext(byte, group.length));
-    if (place >= group.length) throw new Error('packed rank table: a pair refers forward');
-    return group[place];
+    const size = this.groupSizes[byte];
+    const place = this.placeRight.decode(this.rc, placeContext(byte, size));
+    if (place >= size) throw new Error('packed rank table: a pair refers forward');
+    return this.groups[byte][place];
+  }
+
+  /** Rank r into its first byte's list (typed arrays doubled as they fill: less for the collector than growing arrays of numbers). */
+  private grouped(r: number): void {
+    const byte = this.table.first(r);
+    const size = this.groupSizes[byte];
+    const group = size < this.groups[byte].length ? this.groups[byte] : this.grow(byte);
+    group[size] = r;
+    this.groupSizes[byte] = size + 1;
+  }
+
+  private grow(byte: number): Int32Array {
+    const bigger = new Int32Array(this.groups[byte].length * 2);
+    bigger.set(this.groups[byte]);
+    this.groups[byte] = bigger;
+    return bigger;
   }
 }
 
 /**
- * The tokenizer's tables from the packed pairs: the byte-string map the linear encoder reads, built
- * at once, and js-tiktoken's two maps, built when js-tiktoken reads them. A table stored over
- * another (packed.base) needs that one unpacked first, as `base`.
+ * The tokenizer's tables from the packed pairs: the byte table the linear encoder reads, built at
+ * once, and js-tiktoken's two maps, built when js-tiktoken reads them. A table stored over another
+ * (packed.base) needs that one unpacked first, as `base`.
  */
 export function unpackRanks(packed: PackedRanks, base?: RankKeys): UnpackedRanks {
-  const steps = unpackRanksInSlices(packed, base);
+  const steps = unpackRanksInSlices(packed, base, { sliceTokens: packed.count });
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
   }
 }
 
+export interface UnpackOptions {
+  /** Tokens between two pauses. At once (a count's synchronous unpacking), one call: V8 compiles the loop once, not twice. */
+  readonly sliceTokens?: number;
+}
+
 /**
- * unpackRanks in slices: the generator stops after reading the text and every SLICE_TOKENS tokens,
- * so a caller can let the host draw a frame between slices (tokenCounter.ts's warmTokenizer);
- * `indexed` false for a table wanted only as another's base: its keys, without the rank map.
+ * unpackRanks in slices: the generator stops after reading the text and every SLICE_TOKENS tokens
+ * (fewer in the first slices), so a caller can let the host draw a frame between slices
+ * (tokenCounter.ts's warmTokenizer).
+ * The byte table's hash index is built on its first lookup: a table unpacked only as another's
+ * base never builds it.
  */
-export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys, indexed = true): Generator<void, UnpackedRanks, void> {
+export function* unpackRanksInSlices(packed: PackedRanks, base?: RankKeys, options: UnpackOptions = {}): Generator<void, UnpackedRanks, void> {
+  const { sliceTokens = SLICE_TOKENS } = options;
   const n = packed.count;
   if (packed.base !== undefined && !base) throw new Error(`packed rank table: stored over ${packed.base}, which must be unpacked first`);
-  const over = packed.base === undefined ? undefined : base;
+  const over = packed.base === undefined ? undefined : base?.byteRanks;
   const rc = new RangeDecoder(bytesOfText(packed.text, packed.bytes));
   yield;
-  const reader = new TableReader(rc, n, over, indexed);
-  for (let r = 0; r < n; r += SLICE_TOKENS) {
+  const reader = new TableReader(rc, n, over);
+  for (let r = 0, slice = Math.min(FIRST_SLICE_TOKENS, sliceTokens); r < n; r += slice, slice = Math.min(slice * 2, sliceTokens)) {
     if (r > 0) yield;
-    reader.readUntil(Math.min(n, r + SLICE_TOKENS));
+    reader.readUntil(Math.min(n, r + slice));
   }
   if (reader.shared !== (packed.shared ?? 0) || rc.position > packed.bytes + 5) throw new Error('packed rank table: wrong size');
-  const { keys, firstBytes, lastBytes, byteRanks, maxTokenBytes } = reader;
-  const bytesOf = (key: string) => {
-    const bytes = new Uint8Array(key.length);
-    for (let i = 0; i < key.length; i++) bytes[i] = key.charCodeAt(i);
-    return bytes;
-  };
-  const rankMap = new LazyMap<string, number>((map) => {
-    for (let r = 0; r < n; r++) map.set(bytesOf(keys[r]).join(','), r);
-  });
-  const textMap = new LazyMap<number, Uint8Array>((map) => {
-    for (let r = 0; r < n; r++) map.set(r, bytesOf(keys[r]));
-  });
-  return { rankMap, textMap, byteRanks, maxTokenBytes, keys, firstBytes, lastBytes };
+  return new UnpackedRanks(reader.table);
 }

@@ -5,7 +5,7 @@ import { encodingForModel, type EncodingName } from './encodings';
 import { chunkStarts } from './lineChunks';
 import { internalsOf, LinearEncoder } from './linearBpe';
 import { rankSource } from './packedRanks';
-import { unpackRanksInSlices, type PackedRanks, type RankKeys, type UnpackedRanks } from './rankCodec';
+import { unpackRanksInSlices, type PackedRanks, type UnpackedRanks } from './rankCodec';
 
 /** Counts tokens for one model's tokenizer. */
 export interface TokenCounter {
@@ -19,9 +19,6 @@ const tokenizers = new Map<EncodingName, Tiktoken>();
 /** The bundle's unpacked tables by encoding: cl100k_base is stored over o200k_base's (rankCodec.ts). */
 const unpacked = new Map<string, UnpackedRanks>();
 
-/** Tables unpacked only as another's base (o200k_base for cl100k_base): their keys, no rank map. */
-const baseKeys = new Map<string, RankKeys>();
-
 type PackedEncoding = Exclude<EncodingName, 'estimate'>;
 
 function packedSource(encoding: PackedEncoding): { packed: PackedRanks; baseName: PackedEncoding | undefined } {
@@ -31,34 +28,25 @@ function packedSource(encoding: PackedEncoding): { packed: PackedRanks; baseName
   return { packed: source.packed, baseName: baseName === 'o200k_base' || baseName === 'cl100k_base' ? baseName : undefined };
 }
 
-/** A table's keys for a table stored over it: from its full unpack if there is one, else unpacked without its rank map. */
-function* keysInSlices(encoding: PackedEncoding): Generator<void, RankKeys, void> {
-  const known = unpacked.get(encoding) ?? baseKeys.get(encoding);
-  if (known) return known;
-  const { packed, baseName } = packedSource(encoding);
-  const base = baseName ? yield* keysInSlices(baseName) : undefined;
-  const { keys, firstBytes, lastBytes } = yield* unpackRanksInSlices(packed, base, false);
-  const table = unpacked.get(encoding) ?? baseKeys.get(encoding) ?? { keys, firstBytes, lastBytes };
-  baseKeys.set(encoding, table);
-  return table;
-}
-
-/** A bundled table unpacked (its base's keys first), in slices: the generator stops between them (rankCodec.ts). */
-function* unpackedTableInSlices(encoding: PackedEncoding): Generator<void, UnpackedRanks, void> {
+/**
+ * A bundled table unpacked (its base first), in slices (the generator stops between them), or
+ * `whole`, each table in one call (rankCodec.ts). A base's table is the one its own count reads
+ * too: its hash index is built on its first lookup, so a table unpacked only as a base costs no index.
+ */
+function* unpackedTableInSlices(encoding: PackedEncoding, whole = false): Generator<void, UnpackedRanks, void> {
   const cached = unpacked.get(encoding);
   if (cached) return cached;
   const { packed, baseName } = packedSource(encoding);
-  const base = baseName ? yield* keysInSlices(baseName) : undefined;
-  const fresh = yield* unpackRanksInSlices(packed, base);
+  const base = baseName ? yield* unpackedTableInSlices(baseName, whole) : undefined;
+  const fresh = yield* unpackRanksInSlices(packed, base, { sliceTokens: whole ? packed.count : undefined });
   // A count may have unpacked it meanwhile (between the slices of a warm-up): that one is kept.
   const table = unpacked.get(encoding) ?? fresh;
   unpacked.set(encoding, table);
-  baseKeys.delete(encoding);
   return table;
 }
 
 function unpackedTable(encoding: PackedEncoding): UnpackedRanks {
-  const steps = unpackedTableInSlices(encoding);
+  const steps = unpackedTableInSlices(encoding, true);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -318,17 +306,23 @@ export const pauseForHost: Pause = () => new Promise<void>((resolve) => DEFAULT_
 
 /**
  * Unpack the bundle's rank table for `encoding` ahead of its first count, pausing between slices
- * (10,000 tokens at a time), so the ~100 ms of the first o200k_base unpack never
- * holds the main thread in one piece. A count meanwhile unpacks the rest at once, as without this.
- * Run from source (js-tiktoken's own tables: tests, scripts) there is nothing to unpack.
+ * (5,000 tokens at a time), so the unpacking never holds the main thread in one piece; then, each
+ * after a pause of its own, the table's hash index is built and the pre-tokenizer's pattern
+ * compiled (one short text encoded), which the first count would otherwise do in its own task. A
+ * count meanwhile unpacks the rest at once, as without this. Run from source (js-tiktoken's own
+ * tables: tests, scripts) there is nothing to unpack.
  */
 export async function warmTokenizer(encoding: EncodingName, pause: Pause = pauseForHost): Promise<void> {
   if (encoding === 'estimate' || unpacked.has(encoding) || !('packed' in rankSource(encoding))) return;
   const steps = unpackedTableInSlices(encoding);
-  while (!steps.next().done) {
+  for (let step = steps.next(); !step.done; step = steps.next()) {
     await pause();
-    if (unpacked.has(encoding)) return;
+    if (unpacked.has(encoding)) break;
   }
+  await pause();
+  unpacked.get(encoding)?.byteRanks.prepare();
+  await pause();
+  linearEncoderFor(encoding)?.encode('Warm up.');
 }
 
 /**
