@@ -16,6 +16,8 @@ const node = {
   // Jest's node environment, keeping the tokenizer's rank maps for the worker's life (see the file).
   testEnvironment: '<rootDir>/__tests__/helpers/testEnvironment.cjs',
   roots: ['<rootDir>/__tests__'],
+  // A chat reopened from a note kept in memory is decoded as well and compared (decodedNotes.ts).
+  setupFilesAfterEnv: ['<rootDir>/__tests__/helpers/checkKeptNotes.ts'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/corpus/', '<rootDir>/__tests__/e2e/'],
   transform: {

@@ -75,7 +75,7 @@ export function wholeTurnTargets(rows: readonly WholeTurnRow[]): WholeTurnTarget
 
 function rowsTable(rows: readonly WholeTurnRow[]): string {
   return table(
-    ['vault', 'turns', 'next (CPU)', 'same turn again', 'save (saves / turn)', 'its encode', 'quiet save', 'reopen + first send (CPU)', 'preview', 'note', 'frontmatter', 'chat data', 'reads / stats per turn', 'peak heap'],
+    ['vault', 'turns', 'next (CPU)', 'same turn again', 'save (saves / turn)', 'its encode', 'quiet save', 'reopen + first send (CPU)', 'reopen, decoded (CPU)', 'preview', 'note', 'frontmatter', 'chat data', 'reads / stats per turn', 'peak heap'],
     rows.map((r) => [
       r.vault,
       int(r.turns),
@@ -85,6 +85,7 @@ function rowsTable(rows: readonly WholeTurnRow[]): string {
       Number.isFinite(r.encodeMs) ? ms(r.encodeMs) : '—',
       ms(r.saveQuietMs),
       `${ms(r.openMs)} + ${ms(r.firstSendMs)}${Number.isFinite(cpu(r.openCpuMs)) ? ` (${ms(cpu(r.openCpuMs))} + ${ms(cpu(r.firstSendCpuMs))})` : ''}`,
+      r.openDecodedMs !== undefined ? `${ms(r.openDecodedMs)} (${ms(cpu(r.openDecodedCpuMs))})` : '—',
       ms(r.previewMs),
       kib(r.noteBytes),
       `${int(r.frontmatterBytes)} B`,
@@ -150,7 +151,7 @@ export function wholeTurnSection(rows: readonly WholeTurnRow[], runs: WholeTurnF
       `**same turn again**: Retry of turn N after a failed request (resolve, re-read, assemble and compile the same turn again), median of ${o?.retries ?? 3}; ` +
       '**save**: one save of the chat note (encode, read-compare, write) as the controller makes them during those turns (wall time, other work of the turn may overlap it), and how many a turn makes; ' +
       '**its encode**: the part of those saves that is Strata\'s (the update `process()` runs: the merge check and the encode), without the note\'s read and write (a whole-file rewrite, as `Vault.process` makes); ' +
-      '**quiet save**: the settled chat saved once more with nothing else running; **reopen**: `open(id)` on a fresh controller and archive (read, decode, rehydrate; same process: the tokenizer stays loaded), median of 3; ' +
+      '**quiet save**: the settled chat saved once more with nothing else running; **reopen**: `open(id)` as the plugin reopens a chat: the view that showed it closed (the chat left memory), a new view\'s controller over the plugin\'s one hub and archive (read the note, find it unchanged since it was saved or read, rehydrate; same process: the tokenizer stays loaded), median of 3; **reopen, decoded**: once before those, the note taken as changed outside Strata (a sync, an edit), so it is decoded; ' +
       '**first send**: the next turn\'s Enter → provider call on that controller; **preview**: `previewNext()`; **reads / stats**: vault calls per ordinary turn; each vault kind runs in its own process (peak heap: sampled after every turn).',
     '',
     rowsTable(rows),

@@ -21,6 +21,8 @@ export class InstantProvider implements ChatProvider {
   };
   /** performance.now() of the last send. */
   calledAt = 0;
+  /** process.hrtime of the last send (the CPU profile's clock, in ns). */
+  calledAtNs = 0n;
   /** The process's CPU time (µs, all threads) at the last send: a loaded machine stretches it less than wall time. */
   calledCpuUs = 0;
   calls = 0;
@@ -30,6 +32,7 @@ export class InstantProvider implements ChatProvider {
 
   send(request: ChatRequest): Promise<ChatResult> {
     this.calledAt = performance.now();
+    this.calledAtNs = process.hrtime.bigint();
     const cpu = process.cpuUsage();
     this.calledCpuUs = cpu.user + cpu.system;
     this.calls++;

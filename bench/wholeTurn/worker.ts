@@ -10,8 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ChatController } from '../../src/core/chat/chatController';
+import { ChatHub } from '../../src/core/chat/chatHub';
 import type { ContextChip } from '../../src/core/context/items';
 import { ChatArchive } from '../../src/core/conversation/archive';
+import { forgetDecodedNote } from '../../src/core/conversation/decodedNotes';
 import type { Conversation } from '../../src/core/conversation/model';
 import type { ChatArchivePort, SaveResult } from '../../src/core/ports/chatArchive';
 import { FsChatStore } from '../../src/node/fsChatStore';
@@ -73,6 +75,9 @@ export interface WholeTurnCheckpoint {
   readonly openSamples: readonly number[];
   /** CPU time of the reopens (median) and of the first send after the last one. */
   readonly openCpuMs: number;
+  /** One reopen of the note as if changed outside Strata (not kept in memory: decoded), wall and CPU. */
+  readonly openDecodedMs?: number;
+  readonly openDecodedCpuMs?: number;
   readonly firstSendMs: number;
   readonly firstSendCpuMs: number;
   readonly noteBytes: number;
@@ -217,11 +222,16 @@ export async function runWholeTurn(options: WholeTurnOptions, observe?: TurnObse
     let clock = Date.UTC(2026, 0, 1, 9);
     const now = () => (clock += 1000);
 
+    // The plugin's one archive and hub (main.ts): every view's controller shares them.
+    const store = new TimedStore(chatsDir);
+    const archive = new TimedArchive(new ChatArchive(store, { now }, settings.chatFolder));
+    // Each new chat its own id: a view's fresh chat must not be taken for the one reopened.
+    let ids = 0;
+    const deps = { vault, archive, providers: () => provider, settings: () => settings, now, newId: () => `whole-turn-${++ids}` };
+    const hub = new ChatHub(deps);
     // A controller as the view holds one: it reads the state on every change (what render() does).
     const live = (): Live => {
-      const store = new TimedStore(chatsDir);
-      const archive = new TimedArchive(new ChatArchive(store, { now }, settings.chatFolder));
-      const controller = new ChatController({ vault, archive, providers: () => provider, settings: () => settings, now, newId: () => 'whole-turn' });
+      const controller = new ChatController(deps, hub);
       let seen: unknown = null;
       const unsubscribe = controller.subscribe((change) => {
         if (change === 'state') seen = controller.state;
@@ -332,13 +342,29 @@ export async function runWholeTurn(options: WholeTurnOptions, observe?: TurnObse
       const id = chat.controller.chatId;
       const libraryNotes = chat.controller.state.library.filter((e) => e.kind === 'note').length;
       chat.unsubscribe();
-      // Reopened `REOPENS` times, each on a fresh controller and archive (one sample moves too much with
-      // the machine's load); the first send is on the last.
+      // Reopened `REOPENS` times as the plugin reopens a chat (the view showing it closed, a new view's
+      // controller over the plugin's hub and archive; one sample moves too much with the machine's
+      // load); the first send is on the last.
       const openSamples: number[] = [];
       const openCpuSamples: number[] = [];
+      // First, once, the note as if it changed outside Strata (sync, an edit): decoded, not found kept.
+      // One collection before the reopens, not one each: full collections forced back to back leave V8
+      // slower for a while after (the first send after four of them took 8–15 ms instead of 4–5).
+      chat.controller.detach();
+      forgetDecodedNote(chat.archive.lastPath);
+      gc?.();
+      const decodedChat = live();
+      const [decodedCpuStart, decodedStart] = [cpuUs(), performance.now()];
+      await decodedChat.controller.open(id);
+      const openDecodedMs = performance.now() - decodedStart;
+      const openDecodedCpuMs = (cpuUs() - decodedCpuStart) / 1000;
+      await settle(decodedChat.controller);
+      decodedChat.unsubscribe();
+      chat = decodedChat;
       for (let k = 0; k < REOPENS; k++) {
         if (k > 0) chat.unsubscribe();
-        gc?.();
+        // The view showing the chat closes: the chat leaves memory (the hub holds what views show).
+        chat.controller.detach();
         const reopenedChat = live();
         const openCpuStart = cpuUs();
         const openStart = performance.now();
@@ -365,6 +391,8 @@ export async function runWholeTurn(options: WholeTurnOptions, observe?: TurnObse
         openMs,
         openSamples,
         openCpuMs: median(openCpuSamples),
+        openDecodedMs,
+        openDecodedCpuMs,
         noteBytes: size.noteBytes,
         frontmatterBytes: size.frontmatterBytes,
         chatDataBytes: size.chatDataBytes,

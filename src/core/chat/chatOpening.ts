@@ -3,7 +3,7 @@ import type { VaultReader } from '../ports/vault';
 import type { ChatArchivePort } from '../ports/chatArchive';
 import type { EngineOptions } from '../engine/engine';
 import { LiveChat } from '../conversation/liveChat';
-import { newConversation } from '../conversation/model';
+import { newConversation, type Conversation } from '../conversation/model';
 import { rehydrate } from '../conversation/rehydrate';
 import { interrupted, setMode } from '../conversation/transitions';
 import { rewriteCacheOf } from '../vaultQa/queryRewrite';
@@ -44,11 +44,19 @@ export async function openSavedChat(
 ): Promise<OpenedChat> {
   const loaded = await deps.archive.load(id);
   // Long messages are counted in slices between frames before the engine counts its history at once.
-  await warmTokenCounts(loaded.conversation.model, loaded.conversation.turns.flatMap((t) => [t.text, t.reply ?? '']));
+  await warmTokenCounts(loaded.conversation.model, messageTexts(loaded.conversation));
   const restored = await rehydrate(loaded.conversation, deps.vault, engineOptions(deps.settings), deps.resolver);
   // A mode this version does not know (a hand edit, a newer version) reads as the plain chat mode.
   const known = (CHAT_MODES as readonly string[]).includes(loaded.conversation.mode);
   const conversation = known ? loaded.conversation : setMode(loaded.conversation, 'chat', loaded.conversation.updated);
   const chat = new LiveChat(interrupted(conversation), restored.engine, rewriteCacheOf(conversation.turns));
   return { chat, warnings: [...loaded.warnings, ...restored.issues.map((i) => i.message)] };
+}
+
+/** Each turn's text and reply, as the counter looks at them (no array of two thousand made for it). */
+function* messageTexts(conversation: Conversation): Generator<string> {
+  for (const turn of conversation.turns) {
+    yield turn.text;
+    if (turn.reply !== undefined) yield turn.reply;
+  }
 }

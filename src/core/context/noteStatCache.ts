@@ -45,6 +45,15 @@ export class NoteStatCache {
     return out.map((item) => item ?? null);
   }
 
+  /**
+   * The item last read at `path` when the host has its stat in memory and it is unchanged, at once
+   * (no await: a reopen checks a library of 700 notes in one pass); undefined otherwise, for `current`.
+   */
+  known(vault: VaultReader, path: string): ContextItem | undefined {
+    const stat = statNowOf(vault, path);
+    return stat === undefined ? undefined : this.unchanged(path, stat);
+  }
+
   private unchanged(path: string, stat: NoteStat | null): ContextItem | undefined {
     const known = this.seen.get(path);
     return stat && known && known.mtime === stat.mtime && known.size === stat.size ? known.item : undefined;

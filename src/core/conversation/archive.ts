@@ -1,6 +1,7 @@
 import type { ChatArchivePort, ChatListRow, LoadedChat, SaveResult, SearchOptions } from '../ports/chatArchive';
 import { withFlags, type ChatFlags } from './chatFlags';
-import { decodeChatNote, encodeChatNote } from './codec';
+import { encodeChatNote } from './codec';
+import { decodeChatNoteKept, forgetDecodedNote, keepSavedNote } from './decodedNotes';
 import { noteFormat } from './lineEndings';
 import { mergeChatNote } from './merge';
 import { searchableText, chatListRowOf } from './chatListRow';
@@ -104,6 +105,7 @@ export class ChatArchive implements ChatArchivePort {
         return encodeChatNote(merged.conversation, noteFormat(current));
       });
       this.lastText.set(known, written);
+      keepSavedNote(known, written, result.conversation);
       const path = await this.followTitle(result.conversation, known);
       return path === known ? result : { ...result, path };
     }
@@ -111,6 +113,7 @@ export class ChatArchive implements ChatArchivePort {
     const path = await this.freePath(conversation.created, conversation.title, this.folderFor(conversation));
     await this.store.create(path, text);
     this.lastText.set(path, text);
+    keepSavedNote(path, text, conversation);
     this.paths.set(conversation.id, path);
     this.named.set(conversation.id, conversation.title);
     return { path, conversation, edited: [], warnings: [] };
@@ -137,6 +140,8 @@ export class ChatArchive implements ChatArchivePort {
     }
     const text = this.lastText.get(path);
     this.lastText.delete(path);
+    // Kept by path (a note without an id reads it from its name): read again at the new one.
+    forgetDecodedNote(path);
     if (text !== undefined) this.lastText.set(target, text);
     this.paths.set(id, target);
     return target;
@@ -172,7 +177,7 @@ export class ChatArchive implements ChatArchivePort {
   }
 
   private decoded(path: string, text: string): LoadedChat {
-    const decoded = decodeChatNote(text, { id: idFromPath(path), now: this.clock.now() });
+    const decoded = decodeChatNoteKept(path, text, { id: idFromPath(path), now: () => this.clock.now() });
     this.lastText.set(path, text);
     this.paths.set(decoded.conversation.id, path);
     if (!this.named.has(decoded.conversation.id)) this.named.set(decoded.conversation.id, decoded.conversation.title);
@@ -241,22 +246,25 @@ export class ChatArchive implements ChatArchivePort {
     if (!clean) throw new Error('a chat title cannot be empty');
     let renamed: Conversation | null = null;
     const written = await this.store.process(path, (current) => {
-      const { conversation } = decodeChatNote(current, { id: idFromPath(path), now: this.clock.now() });
+      const { conversation } = decodeChatNoteKept(path, current, { id: idFromPath(path), now: () => this.clock.now() });
       renamed = { ...conversation, title: clean, titleSource: 'user' };
       return encodeChatNote(renamed);
     });
     this.lastText.set(path, written);
+    if (renamed) keepSavedNote(path, written, renamed);
     if (renamed) await this.followTitle(renamed, path);
   }
 
   /** Pin, unpin, archive or bring back a chat (its note's properties; the file keeps its name). */
   async setFlags(id: string, flags: ChatFlags): Promise<void> {
     const path = await this.pathOf(id);
+    let flagged: Conversation | null = null;
     const written = await this.store.process(path, (current) => {
-      const { conversation } = decodeChatNote(current, { id: idFromPath(path), now: this.clock.now() });
-      return encodeChatNote(withFlags(conversation, flags));
+      flagged = withFlags(decodeChatNoteKept(path, current, { id: idFromPath(path), now: () => this.clock.now() }).conversation, flags);
+      return encodeChatNote(flagged);
     });
     this.lastText.set(path, written);
+    if (flagged) keepSavedNote(path, written, flagged);
   }
 
   /** Move a chat note to the trash. */
@@ -264,6 +272,7 @@ export class ChatArchive implements ChatArchivePort {
     const path = await this.pathOf(id);
     await this.store.trash(path);
     this.lastText.delete(path);
+    forgetDecodedNote(path);
     for (const [id, p] of this.paths) if (p === path) this.paths.delete(id);
   }
 

@@ -57,7 +57,7 @@ export function decodeChatNote(note: string, fallback: { id: string; now: number
     if (record) used.add(index);
     recordOf.push(record ? index : -1);
     const label = `message ${bodyTurn.n ?? position + 1}`;
-    turns.push(buildTurn(bodyTurn, record, label, fallback.now, warnings));
+    turns.push(buildTurn(bodyTurn, record, label, fallback, warnings));
   });
   const missing = records.length - used.size;
   if (missing > 0) warnings.push(`${missing} turn(s) recorded in the frontmatter are no longer in the text and were left out`);
@@ -129,7 +129,8 @@ function recovered(written: string, fenced: string | undefined, hash: string | u
   return fenced !== undefined && hash && textHash(written) !== hash && textHash(fenced) === hash ? fenced : written;
 }
 
-function buildTurn(body: BodyMessage, record: TurnRecord | undefined, label: string, now: number, warnings: string[]): ChatTurn {
+/** `fallback.now` is read only where a turn has no time of its own (decodedNotes.ts keeps a decoding that never read it). */
+function buildTurn(body: BodyMessage, record: TurnRecord | undefined, label: string, fallback: { readonly now: number }, warnings: string[]): ChatTurn {
   const text = recovered(body.text ?? '', body.textFenced, record?.textHash);
   if (body.text === null) warnings.push(`${label}: the user's text is missing`);
   if (!record) {
@@ -138,7 +139,7 @@ function buildTurn(body: BodyMessage, record: TurnRecord | undefined, label: str
     return {
       status,
       text,
-      at: now,
+      at: fallback.now,
       ...(body.reply !== null ? { reply: body.reply } : {}),
       dynamic: body.dynamic ?? [],
       tools: body.tools,

@@ -12,7 +12,7 @@ import { imageRefOf } from '../engine/images';
 import { base64Of } from '../context/images';
 import { renderItem } from '../engine/render';
 import { tokenCounterFor, warmTokenCounts } from '../tokens/tokenCounter';
-import type { Conversation, ItemRef } from './model';
+import type { ChatTurn, Conversation, ItemRef } from './model';
 import { latestCompaction } from './compactionRecords';
 import { compactionOf } from './toRecords';
 import { turnRange } from './compactionCallout';
@@ -66,6 +66,14 @@ const NO_IMAGES: { readonly images: ImagePart[]; readonly lost: string[] } = { i
 /** Library items located at once: a vault on disk reads several notes in parallel; a few files open at a time. */
 const CONCURRENCY = 16;
 
+/**
+ * The engine's record of each saved turn rehydrated before (turns are read-only, and a chat reopened
+ * in the session has the same turn objects: decodedNotes.ts), so a reopen does not build a thousand
+ * again, and the history they render (by record: historyRecords.ts) is found. Kept only for a turn
+ * without images (those are read again from the vault) and at the same place in the chat.
+ */
+const completedTurns = new WeakMap<ChatTurn, CompletedTurn>();
+
 /** An agent turn history replays natively (its steps, from the record the note keeps). */
 function agentOf(agent: AgentTurn | undefined): { agent: AgentHistory } | null {
   const history = agentHistoryOf(agent);
@@ -90,6 +98,11 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
     // Most turns send no image: nothing to read, and no await per turn.
     const { images, lost } = turn.images && turn.images.length > 0 ? await reReadImages(turn.images, vault, turns.length + 1, issues) : NO_IMAGES;
     for (const path of lost) if (!lostImages.includes(path)) lostImages.push(path);
+    const known = images.length === 0 ? completedTurns.get(turn) : undefined;
+    if (known && known.turn === turns.length + 1 && known.model === (turn.model ?? conversation.model)) {
+      turns.push(known);
+      continue;
+    }
     // Keys set one by one in the spread form's order: a thousand turns, no copies per field.
     const completed: { -readonly [K in keyof CompletedTurn]: CompletedTurn[K] } = {
       turn: turns.length + 1,
@@ -105,13 +118,15 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
     if (lost.length > 0) completed.lostImages = lost;
     const agent = turn.agent ? agentOf(turn.agent) : null;
     if (agent) completed.agent = agent.agent;
+    if (images.length === 0) completedTurns.set(turn, completed);
     turns.push(completed);
   }
 
   const latestVersion = new Map<string, number>();
   for (const ref of conversation.library) latestVersion.set(ref.id, Math.max(latestVersion.get(ref.id) ?? 0, ref.version));
 
-  const located = await locateAll(conversation.library, completedCount(conversation), vault, resolver);
+  // Every answered turn is in `turns`: their count is where library entries may have entered.
+  const located = await locateAll(conversation.library, turns.length, vault, resolver);
   const counter = tokenCounterFor(conversation.model);
   const library: LibraryItem[] = [];
   const restoredVersion = new Map<string, number>();
@@ -201,10 +216,6 @@ export async function rehydrate(conversation: Conversation, vault: VaultReader, 
   return { engine, state, edited: [...edited], dropped: [...dropped], issues };
 }
 
-function completedCount(conversation: Conversation): number {
-  return conversation.turns.filter((t) => t.status === 'complete' && t.reply !== undefined).length;
-}
-
 interface LocateResult {
   readonly found: Located | null;
   readonly issues: RehydrationIssue[];
@@ -218,8 +229,15 @@ interface LocateResult {
 async function locateAll(library: readonly ItemRef[], turns: number, vault: VaultReader, resolver: ChipResolver): Promise<Map<string, LocateResult>> {
   const first = new Map<string, ItemRef>();
   for (const ref of library) if (!first.has(ref.id) && ref.version > 0 && ref.enteredTurn <= turns) first.set(ref.id, ref);
-  const refs = [...first.values()];
   const out = new Map<string, LocateResult>();
+  // A note at its path that the resolver read before and the vault reports unchanged (every one, when
+  // a chat is reopened in the session) is found at once; the others are located as below.
+  const refs: ItemRef[] = [];
+  for (const ref of first.values()) {
+    const item = ref.kind === 'note' && !ref.planned ? resolver.seen.known(vault, ref.source) : undefined;
+    if (item) out.set(ref.id, { found: { content: item.content, source: ref.source, hash: item.hash }, issues: [], said: false });
+    else refs.push(ref);
+  }
   for (let i = 0; i < refs.length; i += CONCURRENCY) {
     const batch = refs.slice(i, i + CONCURRENCY);
     const results = await Promise.all(
