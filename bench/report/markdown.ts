@@ -332,7 +332,7 @@ function chatListSection(rows: readonly ChatListFigures[]): string {
     '## Chat list, open and search',
     '',
     'Saved chats of 50 turns each (chat notes in memory: no disk), through the chat-note archive. The list reads each note\'s properties without decoding it; ' +
-      'open decodes one note (warm: the id → path index is known; cold: a fresh archive lists the folder first); search reads message bodies for a word that only one chat has. ' +
+      'open decodes one note (warm: the id → path index is known; cold: a fresh archive lists the folder first; the note is not taken as kept from an earlier read, as a reopen in the session would, at no cost); search reads message bodies for a word that only one chat has. ' +
       'The last column is the same list made by decoding every note, as the archive did before (timed on 20 notes, scaled). Target: list and open under 100 ms at 1,000 chats.',
     '',
     '| chats | note size | list | open (warm) | open (cold) | search | decode every note |',
