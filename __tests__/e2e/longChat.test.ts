@@ -151,6 +151,9 @@ test('Tab to Show earlier messages and Enter: the page before comes above, the m
 });
 
 test('a message sent in the long chat: its reply at the bottom, in view, the earlier pages kept', async () => {
+  // The Tab before scrolled the first message shown into view, and with it the top: the page before
+  // may be on its way (as scrolling up brings it). Counted once the list is still.
+  await settled();
   const shown = await messageCount();
   await page.fill('.strata-composer textarea', 'And the very last question?');
   await page.press('.strata-composer textarea', 'Enter');

@@ -30,7 +30,7 @@ interface Kept {
 const kept = new Map<string, Kept>();
 let keptChars = 0;
 
-/** decodeChatNote(text, fallback), from the last decode of the same note text for the same id when there is one. */
+/** decodeChatNote(text, fallback): what was kept for the same text at the same path, else a decode (kept when it did not read the clock). */
 export function decodeChatNoteKept(path: string, text: string, fallback: { readonly id: string; readonly now: () => number }): DecodedChat {
   const known = kept.get(path);
   if (known !== undefined && known.text === text) {
