@@ -93,10 +93,19 @@ describe('a damaged note reads an intact fence as the message', () => {
     }
   });
 
-  test('quoted text below the chat data callout is no message text: left out, and said', () => {
-    const decoded = decodeChatNote(`${noteWith('%%  ')}\n> a quote typed here`, fallback);
+  test('quoted text typed below the chat data callout is no message text: kept as the note\'s tail, written back as it was', () => {
+    const note = `${noteWith('%%  ')}\n> a quote typed here\n>\n> and a second line\n`;
+    const decoded = decodeChatNote(note, fallback);
     expect(decoded.conversation.turns[0].reply).toBe('%%  ');
-    expect(decoded.warnings).toEqual(['text after the chat data callout was left out: "> a quote typed here"']);
+    expect(decoded.warnings).toEqual([]);
+    expect(decoded.conversation.tail).toBe('\n> a quote typed here\n>\n> and a second line\n');
+    // Saved again, the note is byte for byte what the user left; read again, the same chat.
+    expect(encodeChatNote(decoded.conversation)).toBe(note);
+    expect(decodeChatNote(encodeChatNote(decoded.conversation), fallback).conversation).toEqual(decoded.conversation);
+    // Before a callout moved below it, the stray quote is left out, and said.
+    const before = decodeChatNote(`${noteWith('%%  ')}\n> a quote typed here\n\n> [!strata-tool]- Tool: x`, fallback);
+    expect(before.conversation.tail).toBeUndefined();
+    expect(before.warnings).toContain('text after the chat data callout was left out: "> a quote typed here"');
   });
 
   test('text typed below the chat data callout is still more of a fenced last reply, after its text', () => {

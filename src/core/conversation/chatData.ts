@@ -127,8 +127,9 @@ function isDataHeader(line: string): boolean {
  * parts it from them). Another one (a sync conflict, a paste) is left out with a warning: the note's
  * own is the last (format 3 writes it at the end), or the first in a note that says it is format 2.
  */
-export function extractChatData(lines: readonly string[], warnings: string[], keep: 'first' | 'last' = 'last'): { inside: string[] | null; rest: string[] } {
+export function extractChatData(lines: readonly string[], warnings: string[], keep: 'first' | 'last' = 'last'): { inside: string[] | null; rest: string[]; tail?: string } {
   let inside: string[] | null = null;
+  let tail: string | undefined;
   let others = 0;
   const rest: string[] = [];
   // Callouts one right under another (a duplicated header) are taken out as one: from `first` on.
@@ -173,7 +174,10 @@ export function extractChatData(lines: readonly string[], warnings: string[], ke
       if (next < lines.length && !isStructureLine(lines[next])) rest.pop();
       else {
         const stray = lines.slice(j, next).filter((l) => l.replace(/^>/, '').trim() !== '').join('\n');
-        if (stray) warnings.push(`text after the chat data callout was left out: "${stray.slice(0, 60)}"`);
+        // Quoted text typed below the callout, to the end of the note: the note's tail, kept as written
+        // (the encoder writes it back after the callout). Before a structure line it is left out, said.
+        if (stray && next === lines.length) tail = lines.slice(j, next).join('\n');
+        else if (stray) warnings.push(`text after the chat data callout was left out: "${stray.slice(0, 60)}"`);
         if (next < lines.length) rest.pop();
         j = next;
       }
@@ -185,7 +189,7 @@ export function extractChatData(lines: readonly string[], warnings: string[], ke
     i = j - 1;
   }
   if (others > 0) warnings.push(`the note holds ${others + 1} chat data callouts; the ${keep} one is read, the others were left out`);
-  return { inside, rest };
+  return tail !== undefined ? { inside, rest, tail } : { inside, rest };
 }
 
 /** The first line from `from` that is neither blank nor quoted (a structure line is not taken as quoted). */

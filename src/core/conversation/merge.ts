@@ -58,7 +58,7 @@ function mergeConversations(base: Conversation, theirs: Conversation, ours: Conv
     return next;
   });
   const titleEdited = theirs.title !== base.title && base.title === ours.title;
-  const { extra: _extra, preamble: _preamble, propertyOrder: _order, compactions: _compactions, pending: _pending, ...rest } = ours;
+  const { extra: _extra, preamble: _preamble, tail: _tail, propertyOrder: _order, compactions: _compactions, pending: _pending, ...rest } = ours;
   const { compactions, summaries } = mergeSummaries(base.compactions ?? [], theirs.compactions ?? [], ours.compactions ?? []);
   const latest = compactions.length - 1;
   // The summary the engine renders changed: the next request names it, as a compaction.
@@ -67,6 +67,7 @@ function mergeConversations(base: Conversation, theirs: Conversation, ours: Conv
   const extra = propertiesEdited ? theirs.extra : ours.extra;
   const propertyOrder = propertiesEdited ? theirs.propertyOrder : ours.propertyOrder;
   const preamble = theirs.preamble !== base.preamble ? theirs.preamble : ours.preamble;
+  const tail = theirs.tail !== base.tail ? theirs.tail : ours.tail;
   return {
     conversation: {
       ...rest,
@@ -77,6 +78,7 @@ function mergeConversations(base: Conversation, theirs: Conversation, ours: Conv
       ...(extra !== undefined ? { extra } : {}),
       ...(propertyOrder !== undefined ? { propertyOrder } : {}),
       ...(preamble !== undefined ? { preamble } : {}),
+      ...(tail !== undefined ? { tail } : {}),
     },
     edited,
     summaries,

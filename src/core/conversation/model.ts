@@ -194,6 +194,8 @@ export interface Conversation {
   readonly propertyOrder?: readonly string[];
   /** Body text before the first message (a hand-written intro): kept as written. */
   readonly preamble?: string;
+  /** Quoted lines typed below the chat data callout, to the end of the note: kept as written, after it. */
+  readonly tail?: string;
   /** The note's line breaks and BOM when they are not LF without a BOM (the codec's default). */
   readonly format?: NoteFormat;
 }

@@ -39,7 +39,7 @@ export function decodeChatNote(note: string, fallback: { id: string; now: number
   }
   // Format 2 wrote the callout under the properties, format 3 at the end: a second one is a copy.
   const keep = formatOf(data) === 2 ? 'first' : 'last';
-  const { inside, rest: bodyLines } = extractChatData((body.startsWith('\n') ? body.slice(1) : body).split('\n'), warnings, keep);
+  const { inside, rest: bodyLines, tail } = extractChatData((body.startsWith('\n') ? body.slice(1) : body).split('\n'), warnings, keep);
   if (inside) data = withChatData(data, readChatData(inside, warnings), warnings);
   else if (formatOf(data) >= 2) warnings.push("the chat data callout is missing: the library and each message's details are rebuilt from the text");
   const meta = readMeta(data, fallback, warnings);
@@ -91,6 +91,7 @@ export function decodeChatNote(note: string, fallback: { id: string; now: number
     library: meta.libraryFromData ? library : libraryFromContext(parsedBody.turns, turns, warnings),
     ...(paired.compactions.length > 0 ? { compactions: paired.compactions } : {}),
     ...(parsedBody.preamble ? { preamble: parsedBody.preamble } : {}),
+    ...(tail !== undefined ? { tail } : {}),
     ...(isLfNote(format) ? {} : { format }),
   };
   return { conversation, warnings, format };

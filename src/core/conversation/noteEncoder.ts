@@ -40,7 +40,7 @@ export function encodeChatNote(conversation: Conversation, format: NoteFormat = 
   const body = joins.body.join(bodyParts(conversation, joins));
   // The chat data last, on a line of its own after the text (after a blank line when the text ends
   // with a line break): the reader takes it out with that blank line, as if it had never been there.
-  return fromLf(`${head}${body}\n${encodeChatDataJoined(data, lists, joins.data)}`, format);
+  return fromLf(`${head}${body}\n${encodeChatDataJoined(data, lists, joins.data)}${conversation.tail ?? ''}`, format);
 }
 
 /** The body's parts; the turns encoded last time (reusableTurns) are taken as they were. */
